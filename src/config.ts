@@ -1,0 +1,36 @@
+// Configuration comes from the environment only; every setting has a safe default
+// so that `npm start` works on a fresh clone.
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  logLevel: string;
+  bodyLimitBytes: number;
+  starterCredits: number;
+  trustProxy: boolean;
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: intFromEnv(env, 'PORT', 3000),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || 'sqlite:./data/leadbase.sqlite',
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimitBytes: intFromEnv(env, 'BODY_LIMIT_BYTES', 64 * 1024),
+    starterCredits: intFromEnv(env, 'STARTER_CREDITS', 100),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+  };
+}

@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+export type DialectName = 'sqlite' | 'postgres';
+
+// BIGINT (int8) and NUMERIC come back from pg as strings by default; our bigints are
+// millisecond instants and millicredits, far below 2^53, so numbers are exact.
+pg.types.setTypeParser(20, (value) => Number(value));
+pg.types.setTypeParser(1700, (value) => Number(value));
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
+  pgSchema?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectName;
+  /** Human-readable location, without credentials. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+export function sqlitePathFromUrl(url: string): string {
+  const path = url.replace(/^sqlite:(\/\/)?/, '');
+  if (!path) throw new Error(`DATABASE_URL "${url}" names no file`);
+  return path;
+}
+
+export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const parsed = new URL(url);
+    return {
+      db,
+      dialect: 'postgres',
+      location: `postgres://${parsed.host}${parsed.pathname}${options.pgSchema ? ` (schema ${options.pgSchema})` : ''}`,
+      close: () => db.destroy(),
+    };
+  }
+  if (url.startsWith('sqlite:')) {
+    const path = sqlitePathFromUrl(url);
+    if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+    const sqlite = new SQLite(path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    // Another process (the CLI beside a running server) may hold the write lock briefly.
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', location: `sqlite:${path}`, close: () => db.destroy() };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:…"`);
+}

@@ -1,0 +1,38 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.ts';
+import * as platform from './migrations/0001_platform.ts';
+import * as companies from './migrations/0002_companies.ts';
+import * as email from './migrations/0003_email.ts';
+import * as jobs from './migrations/0004_jobs.ts';
+import * as people from './migrations/0005_people.ts';
+
+// One ordered set of migrations for both dialects. A migration that needs
+// dialect-specific SQL asks dialectOf(db).
+const migrations: Record<string, Migration> = {
+  '0001_platform': platform,
+  '0002_companies': companies,
+  '0003_email': email,
+  '0004_jobs': jobs,
+  '0005_people': people,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const where = failed ? ` (in ${failed.migrationName})` : '';
+    throw new Error(`migration failed${where}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+export const POSTGRES_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+export const REDIS_URL = process.env.REDIS_URL || undefined;
+export const PG_SKIP = POSTGRES_URL ? false : 'DATABASE_URL not set: PostgreSQL suite skipped';
+export const REDIS_SKIP = REDIS_URL ? false : 'REDIS_URL not set: Redis suite skipped';
+
+export interface DbTarget {
+  name: 'sqlite' | 'postgres';
+  /** false, or the reason the suite is skipped. */
+  skip: false | string;
+  /** Opens a fresh, migrated, isolated database. */
+  open(): Promise<TestDatabase>;
+}
+
+export interface TestDatabase extends DatabaseHandle {
+  /** The DATABASE_URL another process would use to reach the same data (sqlite file path, or postgres URL). */
+  url: string;
+  pgSchema?: string;
+  /** Closes and deletes the database. */
+  destroy(): Promise<void>;
+}
+
+export async function openSqlite(): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'leadbase-test-'));
+  const url = `sqlite:${join(dir, 'test.sqlite')}`;
+  const handle = openDatabase(url);
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    url,
+    destroy: async () => {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A PostgreSQL schema of its own, so test files can run side by side on one database. */
+export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
+  if (!POSTGRES_URL) throw new Error('DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = openDatabase(POSTGRES_URL, { pgSchema: schema, poolSize });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    url: POSTGRES_URL,
+    pgSchema: schema,
+    destroy: async () => {
+      await handle.close();
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/** Both storage modes; PostgreSQL only when DATABASE_URL is set. */
+export const dbTargets: DbTarget[] = [
+  { name: 'sqlite', skip: false, open: openSqlite },
+  { name: 'postgres', skip: PG_SKIP, open: () => openPostgres() },
+];
