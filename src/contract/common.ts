@@ -1,0 +1,40 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** A field that carries `null` when there is no data (decisions.md: "Fields with no data are null"). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.String({ description: 'Machine-readable error code, see decisions.md' }),
+    message: Type.String({ description: 'Human-readable explanation' }),
+    details: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.String({ description: 'The offending field, as a JSON path such as /per_page' }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+  },
+  { $id: 'ErrorResponse', title: 'Error' },
+);
+
+/** Credits as a JSON number: millicredits / 1000, exact for our integer units. */
+export const CreditsNumber = Type.Number({ description: 'Credits charged for this call', minimum: 0 });
+
+export const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+/** Error responses every authenticated endpoint may answer with. */
+export const commonErrorResponses = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  402: ErrorResponse,
+  409: ErrorResponse,
+  413: ErrorResponse,
+  415: ErrorResponse,
+  422: ErrorResponse,
+  429: ErrorResponse,
+  500: ErrorResponse,
+  501: ErrorResponse,
+  503: ErrorResponse,
+};

@@ -1,0 +1,66 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CreditsNumber, Nullable } from './common.ts';
+
+export const EMAIL_STATUSES = ['valid', 'valid_catch_all', 'catch_all', 'unknown', 'invalid'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const EmailValidateBody = Type.Object(
+  {
+    email: Type.String({ description: 'Address to validate', maxLength: 1024 }),
+    first_name: Type.Optional(Type.String({ description: "Person's first name", maxLength: 256 })),
+    last_name: Type.Optional(Type.String({ description: "Person's last name", maxLength: 256 })),
+  },
+  { title: 'EmailValidateRequest' },
+);
+export type EmailValidateBody = Static<typeof EmailValidateBody>;
+
+export const CompanyLocation = Type.Object(
+  {
+    name: Nullable(Type.String()),
+    locality: Nullable(Type.String()),
+    region: Nullable(Type.String()),
+    metro: Nullable(Type.String()),
+    country: Nullable(Type.String()),
+    continent: Nullable(Type.String()),
+    street_address: Nullable(Type.String()),
+    address_line_2: Nullable(Type.String()),
+    postal_code: Nullable(Type.String()),
+    geo: Nullable(Type.String({ description: '"latitude,longitude"' })),
+  },
+  { description: 'Lower-case location text of the company' },
+);
+export type CompanyLocation = Static<typeof CompanyLocation>;
+
+/** The company part of an email validation result (spec 2.1), null fields where unknown. */
+export const EmailCompanyFields = {
+  company_name: Nullable(Type.String()),
+  company_industry: Nullable(Type.String()),
+  company_size: Nullable(Type.String({ description: 'Range label such as 51-200' })),
+  company_founded: Nullable(Type.Integer()),
+  company_location: Nullable(CompanyLocation),
+  company_prof_url: Nullable(Type.String({ description: 'Professional-network company URL, without scheme' })),
+  company_prof_id: Nullable(Type.String()),
+  company_social_a_url: Nullable(Type.String()),
+  company_social_b_url: Nullable(Type.String()),
+  company_type: Nullable(Type.String()),
+};
+export const EmailCompany = Type.Object(EmailCompanyFields);
+export type EmailCompany = Static<typeof EmailCompany>;
+
+export const EmailValidateResponse = Type.Object(
+  {
+    email: Type.String(),
+    email_status: Type.Union(EMAIL_STATUSES.map((s) => Type.Literal(s))),
+    credits_consumed: CreditsNumber,
+    message: Type.String(),
+    is_domain_catch_all: Type.Boolean(),
+    mx_record: Nullable(Type.String()),
+    mx_provider: Nullable(Type.String()),
+    mx_security_gateway: Type.Boolean(),
+    ...EmailCompanyFields,
+  },
+  { title: 'EmailValidationResult' },
+);
+export type EmailValidateResponse = Static<typeof EmailValidateResponse>;
+/** What the email domain service returns; the route adds credits_consumed. */
+export type EmailValidation = Omit<EmailValidateResponse, 'credits_consumed'>;

@@ -1,0 +1,72 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CreditsNumber, Nullable } from './common.ts';
+
+const Str = Nullable(Type.String());
+
+export const RoleFinderBody = Type.Object(
+  {
+    company_name: Type.Optional(Type.String({ maxLength: 512 })),
+    company_domain: Type.Optional(Type.String({ maxLength: 512 })),
+    job_title: Type.String({ maxLength: 256, description: 'The title to find, such as CEO or Head of Sales' }),
+  },
+  { title: 'RoleFinderRequest', description: 'job_title and at least one of company_name, company_domain are required.' },
+);
+export type RoleFinderBody = Static<typeof RoleFinderBody>;
+
+export const RoleFinderResponse = Type.Object(
+  {
+    name: Str,
+    profile_url: Str,
+    first_name: Str,
+    last_name: Str,
+    message: Type.String({ description: '"Role found." or "Role not found."' }),
+    company_name: Str,
+    company_website: Str,
+    credits_consumed: Type.Integer(),
+  },
+  { title: 'RoleFinderResult' },
+);
+export type RoleFinderResponse = Static<typeof RoleFinderResponse>;
+export type RoleFound = Omit<RoleFinderResponse, 'credits_consumed' | 'message'>;
+
+export const MobileFinderBody = Type.Object(
+  {
+    profile_url: Type.Optional(Type.String({ maxLength: 512, description: 'A profile URL or public identifier' })),
+    work_email: Type.Optional(Type.String({ maxLength: 512 })),
+    personal_email: Type.Optional(Type.String({ maxLength: 512 })),
+  },
+  { title: 'MobileFinderRequest', description: 'At least one of the three is required.' },
+);
+export type MobileFinderBody = Static<typeof MobileFinderBody>;
+
+export const MobileFinderResponse = Type.Object(
+  {
+    profile_url: Str,
+    mobile_number: Nullable(Type.Number({ description: 'Digits with country code, no separators' })),
+    message: Type.String({ description: '"Mobile found." or "Mobile not found."' }),
+    credits_consumed: CreditsNumber,
+  },
+  { title: 'MobileFinderResult' },
+);
+export type MobileFinderResponse = Static<typeof MobileFinderResponse>;
+export type MobileFound = { profile_url: string | null; mobile_number: number };
+
+export const ProfileEmailBody = Type.Object(
+  {
+    profile_url: Type.String({ maxLength: 512, description: 'Public identifier (or URL) of the profile' }),
+  },
+  { title: 'ProfileEmailRequest' },
+);
+export type ProfileEmailBody = Static<typeof ProfileEmailBody>;
+
+export const ProfileEmailResponse = Type.Object(
+  {
+    profile_url: Str,
+    credits_consumed: Type.Integer(),
+    message: Type.String({ description: '"Email found." or "No email found for this profile."' }),
+    email: Str,
+  },
+  { title: 'ProfileEmailResult' },
+);
+export type ProfileEmailResponse = Static<typeof ProfileEmailResponse>;
+export type ProfileEmailFound = { profile_url: string; email: string };
