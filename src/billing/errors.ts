@@ -1,0 +1,8 @@
+export class InsufficientCreditsError extends Error {
+  constructor(
+    readonly cost: number,
+    readonly balance: number,
+  ) {
+    super('insufficient credits');
+  }
+}

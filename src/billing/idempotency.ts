@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+
+// Idempotency-Key handling (IETF httpapi idempotency-key draft): a retry with the same key and
+// body within 24 hours replays the stored response; another body is refused; a retry while the
+// first request still runs is refused.
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** After this long an in-flight record is taken to belong to a request that died, and may be retried. */
+export const IN_FLIGHT_LEASE_MS = 2 * 60 * 1000;
+
+export interface StoredResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type BeginOutcome =
+  | { kind: 'new' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' };
+
+/** Stable JSON: object keys sorted, so the same body written twice has one fingerprint. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+}
+
+export class IdempotencyStore {
+  constructor(private readonly db: Db) {}
+
+  async begin(keyId: number, idemKey: string, fingerprint: string, now = Date.now()): Promise<BeginOutcome> {
+    const inserted = await this.db
+      .insertInto('idempotency_records')
+      .values({
+        key_id: keyId,
+        idem_key: idemKey,
+        fingerprint,
+        state: 'in_flight',
+        status_code: null,
+        headers: null,
+        body: null,
+        created_at: now,
+        locked_until: now + IN_FLIGHT_LEASE_MS,
+        expires_at: now + IDEMPOTENCY_TTL_MS,
+      })
+      .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
+
+    const existing = await this.db
+      .selectFrom('idempotency_records')
+      .selectAll()
+      .where('key_id', '=', keyId)
+      .where('idem_key', '=', idemKey)
+      .executeTakeFirst();
+    if (!existing) return this.begin(keyId, idemKey, fingerprint, now); // deleted meanwhile: try again
+
+    const expired = existing.expires_at <= now;
+    const abandoned = existing.state === 'in_flight' && existing.locked_until <= now;
+    if (expired || (abandoned && existing.fingerprint === fingerprint)) {
+      // Take the record over; the conditions make sure only one retry wins.
+      const taken = await this.db
+        .updateTable('idempotency_records')
+        .set({
+          fingerprint,
+          state: 'in_flight',
+          status_code: null,
+          headers: null,
+          body: null,
+          created_at: now,
+          locked_until: now + IN_FLIGHT_LEASE_MS,
+          expires_at: now + IDEMPOTENCY_TTL_MS,
+        })
+        .where('key_id', '=', keyId)
+        .where('idem_key', '=', idemKey)
+        .where('created_at', '=', existing.created_at)
+        .where('state', '=', existing.state)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) return { kind: 'new' };
+      return this.begin(keyId, idemKey, fingerprint, now);
+    }
+    if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
+    if (existing.state === 'in_flight') return { kind: 'in_flight' };
+    return {
+      kind: 'replay',
+      response: {
+        statusCode: existing.status_code ?? 200,
+        headers: existing.headers ? (JSON.parse(existing.headers) as Record<string, string>) : {},
+        body: existing.body ?? '',
+      },
+    };
+  }
+
+  /** Stores a response that was not charged (the charged ones are stored by BillingService.settle). */
+  async complete(keyId: number, idemKey: string, response: StoredResponse, now = Date.now()): Promise<void> {
+    await completeIdempotentResponse(this.db, keyId, idemKey, response, now);
+  }
+
+  /** Forgets an in-flight request that ended in a way a retry should redo (5xx, 402, 429…). */
+  async release(keyId: number, idemKey: string): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_records')
+      .where('key_id', '=', keyId)
+      .where('idem_key', '=', idemKey)
+      .where('state', '=', 'in_flight')
+      .execute();
+  }
+
+  async purgeExpired(now = Date.now()): Promise<number> {
+    const res = await this.db.deleteFrom('idempotency_records').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
+
+export async function completeIdempotentResponse(
+  db: Kysely<Database>,
+  keyId: number,
+  idemKey: string,
+  response: StoredResponse,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('idempotency_records')
+    .set({
+      state: 'done',
+      status_code: response.statusCode,
+      headers: JSON.stringify(response.headers),
+      body: response.body,
+      expires_at: now + IDEMPOTENCY_TTL_MS,
+    })
+    .where('key_id', '=', keyId)
+    .where('idem_key', '=', idemKey)
+    .execute();
+}

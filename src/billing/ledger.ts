@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** Adds a grant to a key's balance and the ledger, inside the caller's transaction. */
+export async function recordGrant(trx: Kysely<Database>, keyId: number, units: number, note: string | null, now = Date.now()): Promise<number> {
+  if (!Number.isSafeInteger(units) || units <= 0) throw new Error('a grant must be a positive whole number of units');
+  const row = await trx
+    .updateTable('api_keys')
+    .set((eb) => ({ balance: eb('balance', '+', units) }))
+    .where('id', '=', keyId)
+    .returning('balance')
+    .executeTakeFirst();
+  if (!row) throw new Error(`no API key with id ${keyId}`);
+  await trx
+    .insertInto('credit_ledger')
+    .values({ key_id: keyId, kind: 'grant', amount: units, operation: null, request_id: null, note, created_at: now })
+    .execute();
+  return row.balance;
+}

@@ -1,0 +1,109 @@
+import type { Db } from '../db/database.ts';
+import { recordGrant } from './ledger.ts';
+import { InsufficientCreditsError } from './errors.ts';
+import { completeIdempotentResponse, type StoredResponse } from './idempotency.ts';
+
+export interface SettleInput {
+  keyId: number;
+  operation: string;
+  /** Millicredits; 0 records nothing. */
+  cost: number;
+  requestId: string;
+  /** When the request carries an Idempotency-Key: the response to store, built from the new balance. */
+  idempotency?: { idemKey: string; render(balance: number): StoredResponse };
+  now?: number;
+}
+
+export interface UsageRow {
+  id: number;
+  kind: 'grant' | 'charge';
+  amount: number;
+  operation: string | null;
+  request_id: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+export class BillingService {
+  constructor(private readonly db: Db) {}
+
+  async balance(keyId: number): Promise<number> {
+    const row = await this.db.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirst();
+    if (!row) throw new Error(`no API key with id ${keyId}`);
+    return row.balance;
+  }
+
+  async grant(keyId: number, units: number, note: string | null = null): Promise<number> {
+    return this.db.transaction().execute((trx) => recordGrant(trx, keyId, units, note));
+  }
+
+  /**
+   * Charges `cost` and stores the idempotent response in one transaction, so a served result is
+   * always paid for and a retry never pays twice. Throws InsufficientCreditsError (nothing charged,
+   * nothing stored) when the balance cannot cover the cost. Returns the balance after the charge.
+   */
+  async settle(input: SettleInput): Promise<number> {
+    const now = input.now ?? Date.now();
+    return this.db.transaction().execute(async (trx) => {
+      let balance: number;
+      if (input.cost > 0) {
+        // The condition in the UPDATE makes check-and-spend one atomic step on both dialects.
+        const row = await trx
+          .updateTable('api_keys')
+          .set((eb) => ({ balance: eb('balance', '-', input.cost) }))
+          .where('id', '=', input.keyId)
+          .where('balance', '>=', input.cost)
+          .returning('balance')
+          .executeTakeFirst();
+        if (!row) {
+          const current = await trx.selectFrom('api_keys').select('balance').where('id', '=', input.keyId).executeTakeFirst();
+          throw new InsufficientCreditsError(input.cost, current?.balance ?? 0);
+        }
+        balance = row.balance;
+        await trx
+          .insertInto('credit_ledger')
+          .values({
+            key_id: input.keyId,
+            kind: 'charge',
+            amount: input.cost,
+            operation: input.operation,
+            request_id: input.requestId,
+            note: null,
+            created_at: now,
+          })
+          .execute();
+      } else {
+        const row = await trx.selectFrom('api_keys').select('balance').where('id', '=', input.keyId).executeTakeFirstOrThrow();
+        balance = row.balance;
+      }
+      if (input.idempotency) {
+        await completeIdempotentResponse(trx, input.keyId, input.idempotency.idemKey, input.idempotency.render(balance), now);
+      }
+      return balance;
+    });
+  }
+
+  /** The ledger of a key, newest first. */
+  async usage(keyId: number, limit = 100): Promise<UsageRow[]> {
+    return this.db
+      .selectFrom('credit_ledger')
+      .select(['id', 'kind', 'amount', 'operation', 'request_id', 'note', 'created_at'])
+      .where('key_id', '=', keyId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Grants minus charges, recomputed from the ledger (the balance column must always equal it). */
+  async ledgerBalance(keyId: number): Promise<number> {
+    const rows = await this.db
+      .selectFrom('credit_ledger')
+      .select(['kind', (eb) => eb.fn.sum<number>('amount').as('total')])
+      .where('key_id', '=', keyId)
+      .groupBy('kind')
+      .execute();
+    let total = 0;
+    for (const r of rows) total += (r.kind === 'grant' ? 1 : -1) * Number(r.total);
+    return total;
+  }
+}

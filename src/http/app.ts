@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import sjson from 'secure-json-parse';
+import type { Config } from '../config.ts';
+import type { Services } from '../services.ts';
+import './types.ts';
+import errorsPlugin from './plugins/errors.ts';
+import authPlugin from './plugins/auth.ts';
+import rateLimitPlugin from './plugins/rate-limit.ts';
+import idempotencyPlugin from './plugins/idempotency.ts';
+import billingPlugin from './plugins/billing.ts';
+import metricsPlugin, { createMetrics } from './plugins/metrics.ts';
+import docsPlugin from './plugins/docs.ts';
+import { routes } from './routes/index.ts';
+import { AppError } from './errors.ts';
+
+export interface BuildAppOptions {
+  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'>;
+  services: Services;
+  /** Redis key namespace for shared rate limits (tests isolate themselves with their own). */
+  rateLimitNamespace?: string;
+  rateLimits?: Record<string, number>;
+  logger?: boolean | object;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: options.config.logLevel },
+    bodyLimit: options.config.bodyLimitBytes,
+    trustProxy: options.config.trustProxy,
+    requestIdHeader: false,
+    // A caller's X-Request-Id is kept when it is sane, so logs can be joined across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: true } },
+  });
+  app.decorate('services', options.services);
+
+  // JSON only: an empty body is "no body" (so POST /credits needs none), and non-JSON types get 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(new AppError(400, 'invalid_request', 'Request body is not valid JSON.'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  const metrics = createMetrics();
+  await app.register(errorsPlugin);
+  await app.register(metricsPlugin, { metrics });
+  await app.register(docsPlugin);
+  await app.register(authPlugin);
+  await app.register(rateLimitPlugin, {
+    redis: options.services.redis,
+    namespace: options.rateLimitNamespace,
+    limits: options.rateLimits,
+    onRefused: (operation) => metrics.rateLimitRefusals.inc({ operation }),
+  });
+  await app.register(idempotencyPlugin);
+  await app.register(billingPlugin, {
+    onCharged: (operation, units) => metrics.creditsCharged.inc({ operation }, units / 1000),
+  });
+  for (const route of routes) await app.register(route);
+  return app;
+}

@@ -1,0 +1,61 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../errors.ts';
+import { InsufficientCreditsError } from '../../billing/errors.ts';
+import { unitsToCredits } from '../../billing/units.ts';
+import { replayableHeaders } from './idempotency.ts';
+
+export interface BillingOptions {
+  onCharged?: (operation: string, units: number) => void;
+}
+
+async function billingPlugin(app: FastifyInstance, options: BillingOptions): Promise<void> {
+  app.decorateReply('settle', async function settle(this: FastifyReply, cost: number, body: object): Promise<FastifyReply> {
+    const request = this.request;
+    const key = request.apiKey;
+    const operation = request.routeOptions.config.operation ?? request.routeOptions.url ?? 'unknown';
+    if (!key) throw new Error('settle() called on a route without authentication');
+    if (!Number.isSafeInteger(cost) || cost < 0) throw new Error(`invalid cost ${cost}`);
+
+    // Serialize with the route's response schema once: what is stored for replay is byte for byte what is sent.
+    const payload = String(this.serialize({ ...body, credits_consumed: unitsToCredits(cost) }));
+    this.type('application/json; charset=utf-8');
+    this.header('X-Credits-Cost', String(unitsToCredits(cost)));
+
+    const idem = request.idempotency;
+    let balance: number;
+    try {
+      balance = await app.services.billing.settle({
+        keyId: key.id,
+        operation,
+        cost,
+        requestId: request.id,
+        idempotency: idem
+          ? {
+              idemKey: idem.idemKey,
+              render: (after) => {
+                this.header('X-Credits-Remaining', String(unitsToCredits(after)));
+                return { statusCode: 200, headers: replayableHeaders(this.getHeaders()), body: payload };
+              },
+            }
+          : undefined,
+      });
+    } catch (error) {
+      if (error instanceof InsufficientCreditsError) {
+        this.removeHeader('X-Credits-Cost');
+        throw new AppError(
+          402,
+          'insufficient_credits',
+          `Insufficient credits: this call costs ${unitsToCredits(error.cost)} credits and the balance is ${unitsToCredits(error.balance)}.`,
+        );
+      }
+      throw error;
+    }
+    if (idem) idem.stored = true;
+    if (cost > 0) options.onCharged?.(operation, cost);
+    this.header('X-Credits-Remaining', String(unitsToCredits(balance)));
+    return this.status(200).send(payload);
+  });
+}
+
+export default fp(billingPlugin, { name: 'billing', dependencies: ['auth'] });

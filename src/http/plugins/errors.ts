@@ -1,0 +1,93 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, type ErrorDetail } from '../errors.ts';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+function validationDetails(errors: AjvError[]): ErrorDetail[] {
+  return errors.map((e) => {
+    let field = e.instancePath || '/';
+    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
+      field = `${e.instancePath}/${e.params.missingProperty}`;
+    }
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'enum' || (e.keyword === 'const' && e.params.allowedValue !== undefined)) {
+      const allowed = (e.params.allowedValues as unknown[]) ?? [e.params.allowedValue];
+      message = `must be one of: ${allowed.join(', ')}`;
+    }
+    return { field, message };
+  });
+}
+
+/** anyOf of literals reports one error per literal; fold them into one "must be one of" line. */
+function foldLiteralUnions(errors: AjvError[]): AjvError[] {
+  const byPath = new Map<string, AjvError[]>();
+  for (const e of errors) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e]);
+  const out: AjvError[] = [];
+  for (const [path, list] of byPath) {
+    const consts = list.filter((e) => e.keyword === 'const');
+    if (consts.length > 1 && list.some((e) => e.keyword === 'anyOf')) {
+      out.push({ instancePath: path, keyword: 'enum', params: { allowedValues: consts.map((e) => e.params.allowedValue) } });
+    } else {
+      out.push(...list.filter((e) => e.keyword !== 'anyOf' || list.length === 1));
+    }
+  }
+  return out;
+}
+
+const CONTENT_ERRORS: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'Request body is too large.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_request', 'Request body is empty; send a JSON object.'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_request', 'Request body is not valid JSON.'],
+};
+
+async function errorsPlugin(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.status(error.statusCode).send({
+        error: error.code,
+        message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+      });
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      const details = validationDetails(foldLiteralUnions(fastifyError.validation as AjvError[]));
+      const first = details[0];
+      const message = first
+        ? `Invalid request: ${first.field === '/' ? 'body' : first.field.slice(1)} ${first.message}.`
+        : 'Invalid request.';
+      return reply.status(400).send({ error: 'invalid_request', message, details });
+    }
+    const known = fastifyError.code ? CONTENT_ERRORS[fastifyError.code] : undefined;
+    if (known) {
+      const [status, code, message] = known;
+      return reply.status(status).send({ error: code, message });
+    }
+    if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(error.message))) {
+      return reply.status(400).send({ error: 'invalid_request', message: 'Request body is not valid JSON.' });
+    }
+    const status = fastifyError.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
+      return reply.status(status).send({ error: code, message: error.message });
+    }
+    // Unexpected: log it in full with the request id, answer without internals.
+    request.log.error({ err: error, reqId: request.id }, 'request failed');
+    return reply.status(500).send({ error: 'internal_error', message: `Internal server error (request ${request.id}).` });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+  });
+}
+
+export default fp(errorsPlugin, { name: 'errors' });

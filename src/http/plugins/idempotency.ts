@@ -1,0 +1,69 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+import { IdempotencyStore, requestFingerprint } from '../../billing/idempotency.ts';
+
+const MAX_KEY_LENGTH = 255;
+/** Responses a retry should redo rather than replay. */
+const NOT_STORED = new Set([402, 409, 429]);
+/** Headers worth replaying; rate-limit headers belong to the retry itself. */
+const REPLAYED_HEADERS = ['content-type', 'x-credits-cost', 'x-credits-remaining'];
+
+export function replayableHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined) out[name] = String(value);
+  }
+  return out;
+}
+
+async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
+  const store = new IdempotencyStore(app.services.db);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.apiKey) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const idemKey = Array.isArray(header) ? header[0] : header;
+    if (!idemKey || idemKey.length > MAX_KEY_LENGTH) {
+      throw new AppError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, [
+        { field: 'Idempotency-Key', message: 'invalid length' },
+      ]);
+    }
+    const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
+    const outcome = await store.begin(request.apiKey.id, idemKey, fingerprint);
+    switch (outcome.kind) {
+      case 'new':
+        request.idempotency = { idemKey, stored: false };
+        return;
+      case 'mismatch':
+        throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
+      case 'in_flight':
+        throw new AppError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry later.');
+      case 'replay':
+        reply.headers(outcome.response.headers);
+        reply.header('Idempotent-Replayed', 'true');
+        return reply.status(outcome.response.statusCode).send(outcome.response.body);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency;
+    if (!idem || idem.stored || !request.apiKey) return payload;
+    idem.stored = true;
+    const status = reply.statusCode;
+    if (status >= 500 || NOT_STORED.has(status) || typeof payload !== 'string') {
+      await store.release(request.apiKey.id, idem.idemKey);
+    } else {
+      await store.complete(request.apiKey.id, idem.idemKey, {
+        statusCode: status,
+        headers: replayableHeaders(reply.getHeaders()),
+        body: payload,
+      });
+    }
+    return payload;
+  });
+}
+
+export default fp(idempotencyPlugin, { name: 'idempotency', dependencies: ['auth'] });

@@ -1,0 +1,61 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  creditsCharged: Counter<'operation'>;
+  rateLimitRefusals: Counter<'operation'>;
+}
+
+/** One registry per app, so several apps in one process (tests) do not collide. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'leadbase_' });
+  return {
+    registry,
+    creditsCharged: new Counter({
+      name: 'leadbase_credits_charged_total',
+      help: 'Credits charged, by operation',
+      labelNames: ['operation'],
+      registers: [registry],
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'leadbase_rate_limit_refusals_total',
+      help: 'Requests refused with 429, by operation',
+      labelNames: ['operation'],
+      registers: [registry],
+    }),
+  };
+}
+
+async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics }): Promise<void> {
+  const { registry } = options.metrics;
+  const requests = new Counter({
+    name: 'leadbase_http_requests_total',
+    help: 'HTTP requests, by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'leadbase_http_request_duration_seconds',
+    help: 'HTTP request latency, by route',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
+    registers: [registry],
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    // Unknown paths share one label so scanners cannot blow up the series count.
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+}
+
+export default fp(metricsPlugin, { name: 'metrics' });

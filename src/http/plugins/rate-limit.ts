@@ -1,0 +1,74 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { AppError } from '../errors.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../rate-limits.ts';
+
+export interface RateLimitOptions {
+  /** Shared budget across instances when set; otherwise each instance counts in memory. */
+  redis?: Redis;
+  /** Redis key namespace (tests use their own so parallel suites do not share budgets). */
+  namespace?: string;
+  /** Per-operation overrides of RATE_LIMITS_PER_MINUTE. */
+  limits?: Record<string, number>;
+  /** Called for every refusal (metrics). */
+  onRefused?: (operation: string) => void;
+}
+
+const WINDOW_SECONDS = 60;
+
+function setHeaders(reply: { header(name: string, value: string | number): unknown }, limit: number, remaining: number, resetSeconds: number) {
+  for (const prefix of ['', 'X-']) {
+    reply.header(`${prefix}RateLimit-Limit`, limit);
+    reply.header(`${prefix}RateLimit-Remaining`, Math.max(0, remaining));
+    reply.header(`${prefix}RateLimit-Reset`, resetSeconds);
+  }
+}
+
+async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  const limits = { ...RATE_LIMITS_PER_MINUTE, ...options.limits };
+  const namespace = options.namespace ?? 'leadbase';
+  const limiters = new Map<string, RateLimiterAbstract>();
+
+  function limiterFor(operation: string, points: number): RateLimiterAbstract {
+    let limiter = limiters.get(operation);
+    if (!limiter) {
+      const memory = new RateLimiterMemory({ keyPrefix: `${namespace}:rl:${operation}`, points, duration: WINDOW_SECONDS });
+      limiter = options.redis
+        ? new RateLimiterRedis({
+            storeClient: options.redis,
+            keyPrefix: `${namespace}:rl:${operation}`,
+            points,
+            duration: WINDOW_SECONDS,
+            // If Redis is unreachable, keep limiting per instance rather than failing requests.
+            insuranceLimiter: memory,
+            rejectIfRedisNotReady: true,
+          })
+        : memory;
+      limiters.set(operation, limiter);
+    }
+    return limiter;
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const { auth, operation } = request.routeOptions.config;
+    if (!auth || !operation || !request.apiKey) return;
+    const limit = limits[operation];
+    if (!limit) return;
+    try {
+      const res = await limiterFor(operation, limit).consume(String(request.apiKey.id), 1);
+      setHeaders(reply, limit, res.remainingPoints, Math.ceil(res.msBeforeNext / 1000));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      setHeaders(reply, limit, 0, resetSeconds);
+      options.onRefused?.(operation);
+      throw new AppError(429, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded for ${operation}; retry in ${resetSeconds} s.`, undefined, {
+        'Retry-After': String(resetSeconds),
+      });
+    }
+  });
+}
+
+export default fp(rateLimitPlugin, { name: 'rate-limit', dependencies: ['auth'] });

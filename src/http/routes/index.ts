@@ -1,0 +1,23 @@
+import type { FastifyPluginAsync } from 'fastify';
+import health from './health.ts';
+import credits from './credits.ts';
+import lookups from './lookups.ts';
+import emailValidate from './email-validate.ts';
+import companyFunding from './company-funding.ts';
+import jobsFinder from './jobs-finder.ts';
+import roleFinder from './role-finder.ts';
+import mobileFinder from './mobile-finder.ts';
+import profileEmail from './b2b-profile-email.ts';
+
+/** Every route plugin of the API, registered by buildApp in this order. */
+export const routes: FastifyPluginAsync[] = [
+  health,
+  credits,
+  lookups,
+  emailValidate,
+  companyFunding,
+  jobsFinder,
+  roleFinder,
+  mobileFinder,
+  profileEmail,
+];

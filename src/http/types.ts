@@ -1,0 +1,28 @@
+import type { AuthenticatedKey } from '../keys/service.ts';
+import type { Services } from '../services.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route requires an X-API-Key. */
+    auth?: boolean;
+    /** Name used for rate limits, usage records and metrics, e.g. "email-validate". */
+    operation?: string;
+  }
+  interface FastifyRequest {
+    apiKey?: AuthenticatedKey;
+    /** Set when the request carries an Idempotency-Key and owns its record. */
+    idempotency?: { idemKey: string; stored: boolean };
+  }
+  interface FastifyReply {
+    /**
+     * Charges `cost` millicredits for `body` and sends it: adds credits_consumed and the
+     * X-Credits-* headers; 402 insufficient_credits (nothing served) when the balance cannot cover it.
+     */
+    settle(cost: number, body: object): Promise<FastifyReply>;
+  }
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+export {};

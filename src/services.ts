@@ -1,0 +1,43 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Db, DialectName } from './db/database.ts';
+import { KeyService } from './keys/service.ts';
+import { BillingService } from './billing/service.ts';
+import { LookupService } from './lookups/service.ts';
+
+export interface ServiceDeps {
+  db: Db;
+  dialect: DialectName;
+  config: Config;
+  redis?: Redis;
+  logger?: Logger;
+}
+
+/** Everything the HTTP layer and the CLI call. Each domain adds its service here. */
+export interface Services {
+  db: Db;
+  dialect: DialectName;
+  redis?: Redis;
+  keys: KeyService;
+  billing: BillingService;
+  lookups: LookupService;
+  /** Stops background work (timers, queues) before the database closes. */
+  close(): Promise<void>;
+}
+
+/** The composition root: builds every domain service from the storage handles and configuration. */
+export function createServices(deps: ServiceDeps): Services {
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    db: deps.db,
+    dialect: deps.dialect,
+    redis: deps.redis,
+    keys: new KeyService(deps.db),
+    billing: new BillingService(deps.db),
+    lookups: new LookupService(deps.db),
+    async close() {
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../src/http/app.ts';
+import { createServices, type ServiceDeps, type Services } from '../../src/services.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openSqlite, type DbTarget, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  database: TestDatabase;
+  /** A fresh key with `credits` credits. */
+  key: string;
+  keyId: number;
+  /** POST with a JSON body and the key, unless `headers` overrides. */
+  post(path: string, body?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  get(path: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Starting credits of the test key (default 100). */
+  credits?: number;
+  /** Use this database (shared by several apps) instead of opening a new one. */
+  database?: TestDatabase;
+  redisUrl?: string;
+  rateLimitNamespace?: string;
+  rateLimits?: Record<string, number>;
+  /** Extra dependencies for domain services (test DNS server, allow-private probing…). */
+  deps?: Partial<ServiceDeps>;
+}
+
+/** Builds the real app on a fresh migrated database (SQLite unless a target says otherwise), with one funded key. */
+export async function startTestApp(target?: DbTarget, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (target ? await target.open() : await openSqlite());
+  const ownsDatabase = !options.database;
+  const config = { ...loadConfig({}), logLevel: 'silent' };
+  const redis = options.redisUrl ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 1 }) : undefined;
+  const services = createServices({ db: database.db, dialect: database.dialect, config, redis, ...options.deps });
+  const app = await buildApp({
+    config,
+    services,
+    logger: false,
+    rateLimitNamespace: options.rateLimitNamespace ?? `test-${randomBytes(6).toString('hex')}`,
+    rateLimits: options.rateLimits,
+  });
+  await app.ready();
+  const created = await services.keys.create('test', (options.credits ?? 100) * 1000);
+  const withKey = (headers?: Record<string, string>) => ({ 'x-api-key': created.key, ...headers });
+  return {
+    app,
+    services,
+    database,
+    key: created.key,
+    keyId: created.id,
+    post: (path, body, headers) =>
+      app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/json', ...withKey(headers) },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    get: (path, headers) => app.inject({ method: 'GET', url: path, headers: withKey(headers) }),
+    inject: (opts) => app.inject(opts),
+    async close() {
+      await app.close();
+      await services.close();
+      redis?.disconnect();
+      if (ownsDatabase) await database.destroy();
+    },
+  };
+}
