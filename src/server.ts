@@ -1,0 +1,51 @@
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createServices } from './services.ts';
+import { buildApp } from './http/app.ts';
+import type { CreatedKey } from './keys/service.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  address: string;
+  firstKey?: CreatedKey;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Create a first key with starter credits when the database has none (npm start). */
+  firstKey?: boolean;
+}
+
+/** Opens storage, migrates, builds the app and listens. Used by `leadbase serve`. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const handle = openDatabase(config.databaseUrl);
+  await migrateToLatest(handle.db);
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  // ioredis reconnects by itself; without a listener an outage would crash the process.
+  redis?.on('error', () => {});
+  const services = createServices({ db: handle.db, dialect: handle.dialect, config, redis });
+  const app = await buildApp({ config, services });
+
+  let firstKey: CreatedKey | undefined;
+  if (options.firstKey && (await services.keys.count()) === 0) {
+    firstKey = await services.keys.create('first key', config.starterCredits * 1000);
+  }
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info({ database: handle.location, redis: Boolean(redis) }, 'leadbase is serving');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      await services.close();
+      redis?.disconnect();
+      await handle.close();
+    })());
+  return { app, address, firstKey, stop };
+}
