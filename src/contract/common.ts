@@ -16,7 +16,7 @@ export const ErrorResponse = Type.Object(
       ),
     ),
   },
-  { $id: 'ErrorResponse', title: 'Error' },
+  { title: 'Error' },
 );
 
 /** Credits as a JSON number: millicredits / 1000, exact for our integer units. */
