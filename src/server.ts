@@ -24,10 +24,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const handle = openDatabase(config.databaseUrl);
   await migrateToLatest(handle.db);
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
     : undefined;
-  // ioredis reconnects by itself; without a listener an outage would crash the process.
-  redis?.on('error', () => {});
+  if (redis) {
+    // Fail at start if Redis is configured but unreachable; later outages fall back to per-instance limits.
+    await redis.connect();
+    // ioredis reconnects by itself; without a listener an outage would crash the process.
+    redis.on('error', () => {});
+  }
   const services = createServices({ db: handle.db, dialect: handle.dialect, config, redis });
   const app = await buildApp({ config, services });
 

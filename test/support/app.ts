@@ -30,6 +30,10 @@ export interface TestAppOptions {
   rateLimits?: Record<string, number>;
   /** Extra dependencies for domain services (test DNS server, allow-private probing…). */
   deps?: Partial<ServiceDeps>;
+  /** Use this key instead of creating one (a second instance serving the same account). */
+  existingKey?: { key: string; id: number };
+  /** Registers extra routes (test fixtures) before the app is ready. */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** Builds the real app on a fresh migrated database (SQLite unless a target says otherwise), with one funded key. */
@@ -37,7 +41,8 @@ export async function startTestApp(target?: DbTarget, options: TestAppOptions = 
   const database = options.database ?? (target ? await target.open() : await openSqlite());
   const ownsDatabase = !options.database;
   const config = { ...loadConfig({}), logLevel: 'silent' };
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 1 }) : undefined;
+  const redis = options.redisUrl ? new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  await redis?.connect();
   const services = createServices({ db: database.db, dialect: database.dialect, config, redis, ...options.deps });
   const app = await buildApp({
     config,
@@ -46,8 +51,9 @@ export async function startTestApp(target?: DbTarget, options: TestAppOptions = 
     rateLimitNamespace: options.rateLimitNamespace ?? `test-${randomBytes(6).toString('hex')}`,
     rateLimits: options.rateLimits,
   });
+  await options.routes?.(app);
   await app.ready();
-  const created = await services.keys.create('test', (options.credits ?? 100) * 1000);
+  const created = options.existingKey ?? (await services.keys.create('test', (options.credits ?? 100) * 1000));
   const withKey = (headers?: Record<string, string>) => ({ 'x-api-key': created.key, ...headers });
   return {
     app,

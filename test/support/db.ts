@@ -71,3 +71,9 @@ export const dbTargets: DbTarget[] = [
   { name: 'sqlite', skip: false, open: openSqlite },
   { name: 'postgres', skip: PG_SKIP, open: () => openPostgres() },
 ];
+
+/** A second, independent connection to the same test database: what another server instance would have. */
+export function reopen(t: TestDatabase): TestDatabase {
+  const handle = openDatabase(t.url, { pgSchema: t.pgSchema });
+  return { ...handle, url: t.url, pgSchema: t.pgSchema, destroy: () => handle.close() };
+}

@@ -43,7 +43,6 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
             duration: WINDOW_SECONDS,
             // If Redis is unreachable, keep limiting per instance rather than failing requests.
             insuranceLimiter: memory,
-            rejectIfRedisNotReady: true,
           })
         : memory;
       limiters.set(operation, limiter);
