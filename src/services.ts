@@ -5,6 +5,7 @@ import type { Db, DialectName } from './db/database.ts';
 import { KeyService } from './keys/service.ts';
 import { BillingService } from './billing/service.ts';
 import { LookupService } from './lookups/service.ts';
+import { CompanyService } from './companies/service.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -22,6 +23,7 @@ export interface Services {
   keys: KeyService;
   billing: BillingService;
   lookups: LookupService;
+  companies: CompanyService;
   /** Stops background work (timers, queues) before the database closes. */
   close(): Promise<void>;
 }
@@ -33,9 +35,10 @@ export function createServices(deps: ServiceDeps): Services {
     db: deps.db,
     dialect: deps.dialect,
     redis: deps.redis,
-    keys: new KeyService(deps.db),
+    keys: new KeyService(deps.db, { authCacheTtlMs: deps.config.authCacheTtlMs }),
     billing: new BillingService(deps.db),
     lookups: new LookupService(deps.db),
+    companies: new CompanyService({ db: deps.db }),
     async close() {
       for (const close of closers.reverse()) await close();
     },

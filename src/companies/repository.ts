@@ -1,0 +1,603 @@
+// Storage of companies: batched upserts (one transaction per batch, a handful of statements per
+// batch rather than per row, so a million-row import stays fast) and the lookups by key.
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { CompanyRow, CompanyTable } from './tables.ts';
+import type { CompanyFacts, PreparedCompany } from './input.ts';
+
+type Tx = Transaction<Database> | Db;
+
+export interface UpsertResult {
+  id: number;
+  created: boolean;
+  /** False when the company existed and nothing it reported was new. */
+  changed: boolean;
+}
+
+/** How much a source is trusted: a fact is replaced only by a source of equal or higher rank. */
+const SOURCE_RANK: Record<string, number> = { jsonl: 3, pdl: 2, 'sec-formd': 2 };
+export function sourceRank(source: string): number {
+  return SOURCE_RANK[source.split(':')[0]!] ?? 1;
+}
+
+/** field_sources JSON: source → when it was last seen and which facts it currently owns. */
+type FieldSources = Record<string, { seen_at: number; fields: string[] }>;
+
+const FACT_COLUMNS = [
+  'name', 'normalized_name', 'domain', 'website', 'short_name', 'description', 'industry', 'industry_id', 'size_label',
+  'employee_count', 'employee_growth', 'founded_year', 'company_type', 'status', 'ownership', 'phone', 'followers',
+  'revenue', 'total_funding', 'technology_stack', 'sectors', 'location_name', 'locality', 'region', 'metro', 'country',
+  'country_code', 'continent', 'street_address', 'address_line_2', 'postal_code', 'geo', 'prof_url', 'prof_id',
+  'social_a_url', 'social_b_url', 'social_b_handle', 'code_host_url',
+] as const satisfies readonly (keyof CompanyFacts)[];
+// Facts that follow another one rather than being owned on their own.
+const FOLLOWERS: Partial<Record<keyof CompanyFacts, keyof CompanyFacts>> = { normalized_name: 'name' };
+
+/** Largest number of bound parameters per statement (SQLite allows 32766, PostgreSQL 65535). */
+const MAX_PARAMS = 30000;
+const chunk = <T>(rows: T[], columns: number): T[][] => {
+  const size = Math.max(1, Math.floor(MAX_PARAMS / columns));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+};
+const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => [...new Map(rows.map((r) => [key(r), r])).values()];
+
+interface Group {
+  /** Existing company id, or undefined for a company this batch creates. */
+  id?: number;
+  items: PreparedCompany[];
+  indexes: number[];
+}
+
+export class CompanyRepository {
+  constructor(readonly db: Db) {}
+
+  // ---------- lookups ----------
+
+  async getById(id: number): Promise<CompanyRow | null> {
+    return (await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  }
+
+  /** The company owning a normalized domain (primary or secondary). */
+  async findByNormalizedDomain(domain: string): Promise<CompanyRow | null> {
+    const row = await this.db
+      .selectFrom('company_domains as d')
+      .innerJoin('companies as c', 'c.id', 'd.company_id')
+      .selectAll('c')
+      .where('d.domain', '=', domain)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** Companies whose name or an alias has this matching key, with the names that matched. */
+  async findByNameKey(key: string, limit = 20): Promise<{ company: CompanyRow; names: { name: string; kind: string }[] }[]> {
+    const rows = await this.db
+      .selectFrom('company_names as n')
+      .innerJoin('companies as c', 'c.id', 'n.company_id')
+      .selectAll('c')
+      .select(['n.name as matched_name', 'n.kind as matched_kind'])
+      .where('n.normalized_name', '=', key)
+      .orderBy('c.id')
+      .limit(limit)
+      .execute();
+    const byId = new Map<number, { company: CompanyRow; names: { name: string; kind: string }[] }>();
+    for (const r of rows) {
+      const { matched_name, matched_kind, ...company } = r;
+      const entry = byId.get(company.id) ?? { company: company as CompanyRow, names: [] };
+      entry.names.push({ name: matched_name, kind: matched_kind });
+      byId.set(company.id, entry);
+    }
+    return [...byId.values()];
+  }
+
+  async findByExternalId(kind: string, value: string): Promise<CompanyRow | null> {
+    const row = await this.db
+      .selectFrom('company_external_ids as x')
+      .innerJoin('companies as c', 'c.id', 'x.company_id')
+      .selectAll('c')
+      .where('x.kind', '=', kind)
+      .where('x.value', '=', value)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async domainsOf(companyId: number) {
+    return this.db.selectFrom('company_domains').selectAll().where('company_id', '=', companyId).orderBy('is_primary', 'desc').orderBy('domain').execute();
+  }
+  async namesOf(companyId: number) {
+    return this.db.selectFrom('company_names').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
+  }
+  async fundingRoundsOf(companyId: number) {
+    return this.db.selectFrom('company_funding_rounds').selectAll().where('company_id', '=', companyId).execute();
+  }
+  async leadersOf(companyId: number) {
+    return this.db.selectFrom('company_leaders').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
+  }
+  async competitorsOf(companyId: number) {
+    return this.db.selectFrom('company_competitors').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
+  }
+  async acquisitionsOf(companyId: number) {
+    return this.db.selectFrom('company_acquisitions').selectAll().where('company_id', '=', companyId).execute();
+  }
+  async articlesOf(companyId: number, limit = 50) {
+    return this.db
+      .selectFrom('company_articles')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy('published_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+  async highlightsOf(companyId: number) {
+    return this.db.selectFrom('company_highlights').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
+  }
+
+  // ---------- writes ----------
+
+  /**
+   * Stores a batch of companies reported by one source, in one transaction. Each item is matched to
+   * an existing company by external id, then by any of its domains, then (only when it brings
+   * neither) by an unambiguous name in the same country; otherwise it is created. Items of the batch
+   * that share a key are folded together. Returns one result per item, in order.
+   */
+  async upsertMany(items: PreparedCompany[], source: string, seenAt = Date.now()): Promise<UpsertResult[]> {
+    if (items.length === 0) return [];
+    return this.db.transaction().execute((trx) => this.upsertInTransaction(trx, items, source, seenAt));
+  }
+
+  private async upsertInTransaction(trx: Tx, items: PreparedCompany[], source: string, seenAt: number): Promise<UpsertResult[]> {
+    const groups = await this.resolve(trx, items);
+    const results: UpsertResult[] = new Array(items.length);
+    const rank = sourceRank(source);
+
+    // Existing companies: fold each item's facts in, write the rows that changed.
+    const existing = groups.filter((g) => g.id !== undefined);
+    const rows = new Map<number, CompanyRow>();
+    for (const ids of chunk(existing.map((g) => g.id!), 1)) {
+      if (!ids.length) continue;
+      for (const r of await trx.selectFrom('companies').selectAll().where('id', 'in', ids).execute()) rows.set(r.id, r);
+    }
+    const changedIds = new Set<number>();
+    for (const g of existing) {
+      const row = rows.get(g.id!);
+      if (!row) throw new Error(`company ${g.id} vanished during an import`);
+      const sources = parseSources(row.field_sources);
+      const changes: Partial<Omit<CompanyTable, "id">> = {};
+      for (const item of g.items) mergeFacts(row, sources, changes, item.facts, source, rank);
+      if (row.domain === null) {
+        // Becomes the primary domain only when no other company holds it.
+        for (const d of g.items.flatMap((i) => i.domains)) {
+          const holder = await trx.selectFrom('company_domains').select('company_id').where('domain', '=', d).executeTakeFirst();
+          if (holder && Number(holder.company_id) !== row.id) continue;
+          changes.domain = row.domain = d;
+          break;
+        }
+      }
+      sources[source] = { seen_at: seenAt, fields: sources[source]?.fields ?? [] };
+      if (Object.keys(changes).length) changedIds.add(row.id);
+      await trx
+        .updateTable('companies')
+        .set({ ...changes, field_sources: JSON.stringify(sources), ...(Object.keys(changes).length ? { updated_at: seenAt } : {}) })
+        .where('id', '=', row.id)
+        .execute();
+    }
+
+    // New companies: one multi-row insert per chunk.
+    const created = groups.filter((g) => g.id === undefined);
+    for (const g of created) {
+      const facts: CompanyFacts = {};
+      for (const item of g.items) Object.assign(facts, item.facts);
+      if (!facts.name) throw new Error('a new company needs a name');
+      const domain = g.items.flatMap((i) => i.domains)[0] ?? null;
+      const fields = Object.keys(facts).filter((k) => !(k in FOLLOWERS));
+      (g as Group & { row: Omit<CompanyTable, 'id'> }).row = newRow(facts, domain, { [source]: { seen_at: seenAt, fields } }, seenAt);
+    }
+    const withDomain = created.filter((g) => (g as any).row.domain !== null);
+    for (const part of chunk(withDomain, FACT_COLUMNS.length + 3)) {
+      const inserted = await trx
+        .insertInto('companies')
+        .values(part.map((g) => (g as any).row))
+        .returning(['id', 'domain'])
+        .execute();
+      const idByDomain = new Map(inserted.map((r) => [r.domain!, Number(r.id)]));
+      for (const g of part) g.id = idByDomain.get((g as any).row.domain);
+    }
+    for (const g of created.filter((g) => (g as any).row.domain === null)) {
+      const r = await trx.insertInto('companies').values((g as any).row).returning('id').executeTakeFirstOrThrow();
+      g.id = Number(r.id);
+    }
+
+    const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)));
+    for (const g of groups) {
+      const isNew = created.includes(g);
+      for (const i of g.indexes) results[i] = { id: g.id!, created: isNew, changed: isNew || changedIds.has(g.id!) || childChanges.has(g.id!) };
+    }
+    return results;
+  }
+
+  /** Groups the batch by target company (existing id, or one new company per distinct key). */
+  private async resolve(trx: Tx, items: PreparedCompany[]): Promise<Group[]> {
+    const byExternal = new Map<string, number>();
+    const kinds = new Map<string, string[]>();
+    for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
+    for (const [kind, values] of kinds) {
+      for (const part of chunk([...new Set(values)], 1)) {
+        const found = await trx.selectFrom('company_external_ids').select(['value', 'company_id']).where('kind', '=', kind).where('value', 'in', part).execute();
+        for (const f of found) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
+      }
+    }
+    const byDomain = new Map<string, number>();
+    const allDomains = [...new Set(items.flatMap((i) => i.domains))];
+    for (const part of chunk(allDomains, 1)) {
+      if (!part.length) continue;
+      const found = await trx.selectFrom('company_domains').select(['domain', 'company_id']).where('domain', 'in', part).execute();
+      for (const f of found) byDomain.set(f.domain, Number(f.company_id));
+    }
+
+    const groups: Group[] = [];
+    const existingGroups = new Map<number, Group>();
+    const pending = new Map<string, Group>();
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index]!;
+      const keys = [
+        ...item.externalIds.map((x) => `x:${x.kind}\u0000${x.value}`),
+        ...item.domains.map((d) => `d:${d}`),
+      ];
+      let id: number | undefined;
+      for (const x of item.externalIds) id ??= byExternal.get(`${x.kind}\u0000${x.value}`);
+      for (const d of item.domains) id ??= byDomain.get(d);
+      let group: Group | undefined;
+      if (id === undefined) for (const k of keys) group ??= pending.get(k);
+      if (id === undefined && !group && keys.length === 0) {
+        // No id and no domain: only a name. Same name and country within the batch is one company;
+        // otherwise an unambiguous stored match, else a new company.
+        const nameKey = `n:${item.facts.normalized_name ?? ''}\u0000${item.facts.country_code ?? ''}`;
+        group = pending.get(nameKey);
+        if (!group) {
+          id = await this.matchForMerge(trx, item);
+          if (id === undefined) keys.push(nameKey);
+        }
+      }
+      if (id !== undefined) {
+        group = existingGroups.get(id);
+        if (!group) {
+          group = { id, items: [], indexes: [] };
+          existingGroups.set(id, group);
+          groups.push(group);
+        }
+      } else if (!group) {
+        if (!item.facts.name) throw new Error(`row ${index + 1}: a new company needs a name`);
+        group = { items: [], indexes: [] };
+        groups.push(group);
+      }
+      if (group.id === undefined) for (const k of keys) if (!pending.has(k)) pending.set(k, group);
+      group.items.push(item);
+      group.indexes.push(index);
+    }
+    return groups;
+  }
+
+  /** An existing company an id-less, domain-less report can safely be merged into, by name. */
+  private async matchForMerge(trx: Tx, item: PreparedCompany): Promise<number | undefined> {
+    const key = item.facts.normalized_name;
+    if (!key) return undefined;
+    const rows = await trx
+      .selectFrom('company_names as n')
+      .innerJoin('companies as c', 'c.id', 'n.company_id')
+      .select(['c.id', 'c.country_code'])
+      .distinct()
+      .where('n.normalized_name', '=', key)
+      .limit(3)
+      .execute();
+    if (rows.length !== 1) return undefined;
+    const only = rows[0]!;
+    const country = item.facts.country_code;
+    if (country && only.country_code && country !== only.country_code) return undefined;
+    return Number(only.id);
+  }
+
+  /** Upserts every list fact; returns the ids of existing companies that got a new one. */
+  private async writeChildren(trx: Tx, groups: Group[], source: string, seenAt: number, existingIds: Set<number>): Promise<Set<number>> {
+    const changed = new Set<number>();
+    const all = groups.flatMap((g) => g.items.map((item) => ({ id: g.id!, item })));
+
+    const domains = uniqueBy(
+      all.flatMap(({ id, item }) => item.domains.map((domain, i) => ({ domain, company_id: id, is_primary: 0, source, seen_at: seenAt, first: i === 0 }))),
+      (r) => r.domain,
+    );
+    const primaries = new Map(groups.map((g) => [g.id!, ''] as const));
+    const domainRows = domains.map(({ first: _first, ...r }) => r);
+    const owners = await this.insertDomains(trx, domainRows, primaries);
+    for (const d of domainRows) if (existingIds.has(d.company_id) && owners.newDomains.has(d.domain)) changed.add(d.company_id);
+
+    const names = uniqueBy(
+      all.flatMap(({ id, item }) => item.names.map((n) => ({ company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt }))),
+      (r) => `${r.company_id}|${r.normalized_name}`,
+    );
+    await this.markNew(trx, 'company_names', names, ['normalized_name'], existingIds, changed);
+    for (const part of chunk(names, 6)) {
+      await trx
+        .insertInto('company_names')
+        .values(part)
+        .onConflict((oc) => oc.columns(['normalized_name', 'company_id']).doUpdateSet({ seen_at: seenAt }))
+        .execute();
+    }
+
+    const external = uniqueBy(
+      all.flatMap(({ id, item }) => item.externalIds.map((x) => ({ kind: x.kind, value: x.value, company_id: id, seen_at: seenAt }))),
+      (r) => `${r.kind}\u0000${r.value}`,
+    );
+    for (const part of chunk(external, 4)) {
+      await trx.insertInto('company_external_ids').values(part).onConflict((oc) => oc.columns(['kind', 'value']).doNothing()).execute();
+    }
+
+    const rounds = uniqueBy(
+      all.flatMap(({ id, item }) => item.rounds.map((r) => ({ company_id: id, ...r, investors: JSON.stringify(r.investors), source, seen_at: seenAt }))),
+      (r) => `${r.company_id}|${r.source_ref}`,
+    );
+    await this.markNew(trx, 'company_funding_rounds', rounds, ['source', 'source_ref'], existingIds, changed);
+    for (const part of chunk(rounds, 9)) {
+      await trx
+        .insertInto('company_funding_rounds')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'source', 'source_ref']).doUpdateSet((eb) => ({
+            round: eb.ref('excluded.round'),
+            announced_at: eb.ref('excluded.announced_at'),
+            amount: eb.ref('excluded.amount'),
+            currency: eb.ref('excluded.currency'),
+            investors: eb.ref('excluded.investors'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        )
+        .execute();
+    }
+
+    const leaders = uniqueBy(
+      all.flatMap(({ id, item }) => item.leaders.map((l) => ({ company_id: id, ...l, source, seen_at: seenAt }))),
+      (r) => `${r.company_id}|${r.role}`,
+    );
+    await this.markNew(trx, 'company_leaders', leaders, ['role'], existingIds, changed);
+    for (const part of chunk(leaders, 9)) {
+      await trx
+        .insertInto('company_leaders')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'role']).doUpdateSet((eb) => ({
+            first_name: eb.ref('excluded.first_name'),
+            last_name: eb.ref('excluded.last_name'),
+            designation: eb.ref('excluded.designation'),
+            prof_url: eb.ref('excluded.prof_url'),
+            social_b_url: eb.ref('excluded.social_b_url'),
+            source: eb.ref('excluded.source'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        )
+        .execute();
+    }
+
+    const competitors = uniqueBy(
+      all.flatMap(({ id, item }) => item.competitors.map((c) => ({ company_id: id, ...c, source, seen_at: seenAt }))),
+      (r) => `${r.company_id}|${r.normalized_name}`,
+    );
+    await this.markNew(trx, 'company_competitors', competitors, ['normalized_name'], existingIds, changed);
+    for (const part of chunk(competitors, 13)) {
+      await trx
+        .insertInto('company_competitors')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'normalized_name']).doUpdateSet((eb) => ({
+            name: eb.ref('excluded.name'),
+            revenue: eb.ref('excluded.revenue'),
+            employees: eb.ref('excluded.employees'),
+            total_funding: eb.ref('excluded.total_funding'),
+            headquarters: eb.ref('excluded.headquarters'),
+            founded_at: eb.ref('excluded.founded_at'),
+            ownership: eb.ref('excluded.ownership'),
+            website: eb.ref('excluded.website'),
+            source: eb.ref('excluded.source'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        )
+        .execute();
+    }
+
+    const acquisitions = uniqueBy(
+      all.flatMap(({ id, item }) => item.acquisitions.map((a) => ({ company_id: id, ...a, source, seen_at: seenAt }))),
+      (r) => `${r.company_id}|${r.normalized_name}`,
+    );
+    await this.markNew(trx, 'company_acquisitions', acquisitions, ['normalized_name'], existingIds, changed);
+    for (const part of chunk(acquisitions, 9)) {
+      await trx
+        .insertInto('company_acquisitions')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'normalized_name']).doUpdateSet((eb) => ({
+            company_name: eb.ref('excluded.company_name'),
+            acquired_at: eb.ref('excluded.acquired_at'),
+            description: eb.ref('excluded.description'),
+            source_url: eb.ref('excluded.source_url'),
+            source: eb.ref('excluded.source'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        )
+        .execute();
+    }
+
+    const articles = all.flatMap(({ id, item }) => item.articles.map((a) => ({ company_id: id, ...a })));
+    for (const id of await this.upsertArticles(trx, articles, source, seenAt)) if (existingIds.has(id)) changed.add(id);
+
+    const highlights = uniqueBy(
+      all.flatMap(({ id, item }) => item.highlights.map((h) => ({ company_id: id, ...h, source, seen_at: seenAt }))),
+      (r) => `${r.company_id}|${r.text}`,
+    );
+    await this.markNew(trx, 'company_highlights', highlights, ['text'], existingIds, changed);
+    for (const part of chunk(highlights, 9)) {
+      await trx
+        .insertInto('company_highlights')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'text']).doUpdateSet((eb) => ({
+            type: eb.ref('excluded.type'),
+            publisher: eb.ref('excluded.publisher'),
+            highlighted_at: eb.ref('excluded.highlighted_at'),
+            src: eb.ref('excluded.src'),
+            source: eb.ref('excluded.source'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        )
+        .execute();
+    }
+    return changed;
+  }
+
+  private async insertDomains(
+    trx: Tx,
+    rows: { domain: string; company_id: number; is_primary: number; source: string; seen_at: number }[],
+    _primaries: Map<number, string>,
+  ): Promise<{ newDomains: Set<string> }> {
+    const newDomains = new Set<string>();
+    if (!rows.length) return { newDomains };
+    // A company's primary domain (companies.domain) is marked as such in company_domains.
+    const ids = [...new Set(rows.map((r) => r.company_id))];
+    const primary = new Map<number, string | null>();
+    for (const part of chunk(ids, 1)) {
+      for (const r of await trx.selectFrom('companies').select(['id', 'domain']).where('id', 'in', part).execute()) primary.set(Number(r.id), r.domain);
+    }
+    for (const r of rows) r.is_primary = primary.get(r.company_id) === r.domain ? 1 : 0;
+    for (const part of chunk(rows, 5)) {
+      const inserted = await trx
+        .insertInto('company_domains')
+        .values(part)
+        .onConflict((oc) => oc.column('domain').doNothing())
+        .returning('domain')
+        .execute();
+      for (const r of inserted) newDomains.add(r.domain);
+    }
+    return { newDomains };
+  }
+
+  /** Adds to `changed` the existing companies for which one of `rows` has a key not stored yet. */
+  private async markNew(
+    trx: Tx,
+    table: 'company_names' | 'company_funding_rounds' | 'company_leaders' | 'company_competitors' | 'company_acquisitions' | 'company_highlights',
+    rows: { company_id: number }[],
+    keyColumns: string[],
+    existingIds: Set<number>,
+    changed: Set<number>,
+  ): Promise<void> {
+    const relevant = rows.filter((r) => existingIds.has(r.company_id) && !changed.has(r.company_id));
+    if (!relevant.length) return;
+    const ids = [...new Set(relevant.map((r) => r.company_id))];
+    const stored = new Set<string>();
+    for (const part of chunk(ids, 1)) {
+      const found = await (trx as Db)
+        .selectFrom(table as 'company_names')
+        .select(['company_id', ...(keyColumns as 'normalized_name'[])])
+        .where('company_id', 'in', part)
+        .execute();
+      for (const f of found) stored.add([Number(f.company_id), ...keyColumns.map((k) => (f as any)[k])].join('\u0000'));
+    }
+    for (const r of relevant) {
+      if (!stored.has([r.company_id, ...keyColumns.map((k) => (r as any)[k])].join('\u0000'))) changed.add(r.company_id);
+    }
+  }
+
+  /** Upserts news and press releases; returns the company ids that got an item they did not have. */
+  async upsertArticles(
+    trx: Tx,
+    articles: { company_id: number; kind: string; title: string; publisher: string | null; published_at: number | null; url: string | null; item_key: string }[],
+    source: string,
+    seenAt: number,
+  ): Promise<Set<number>> {
+    const rows = uniqueBy(
+      articles.map((a) => ({ ...a, source, seen_at: seenAt })),
+      (r) => `${r.company_id}|${r.kind}|${r.item_key}`,
+    );
+    const got = new Set<number>();
+    for (const part of chunk(rows, 9)) {
+      const before = new Set<string>();
+      const ids = [...new Set(part.map((r) => r.company_id))];
+      const found = await trx.selectFrom('company_articles').select(['company_id', 'kind', 'item_key']).where('company_id', 'in', ids).execute();
+      for (const f of found) before.add(`${Number(f.company_id)}|${f.kind}|${f.item_key}`);
+      for (const r of part) if (!before.has(`${r.company_id}|${r.kind}|${r.item_key}`)) got.add(r.company_id);
+      await trx
+        .insertInto('company_articles')
+        .values(part)
+        .onConflict((oc) =>
+          oc.columns(['company_id', 'kind', 'item_key']).doUpdateSet((eb) => ({
+            title: eb.ref('excluded.title'),
+            publisher: eb.ref('excluded.publisher'),
+            published_at: eb.ref('excluded.published_at'),
+            url: eb.ref('excluded.url'),
+            seen_at: eb.ref('excluded.seen_at'),
+          })),
+        )
+        .execute();
+    }
+    return got;
+  }
+
+  /** Number of companies stored. */
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('companies').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}
+
+function parseSources(json: string): FieldSources {
+  try {
+    const v = JSON.parse(json) as FieldSources;
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Folds one report's facts into a stored row: a fact changes when the stored value is missing, or
+ * when the reporting source ranks at least as high as the one that set it (later imports win among
+ * equals). The primary domain is never replaced here (other domains become secondary).
+ */
+function mergeFacts(row: CompanyRow, sources: FieldSources, changes: Partial<Omit<CompanyTable, "id">>, facts: CompanyFacts, source: string, rank: number): void {
+  const owner = new Map<string, string>();
+  for (const [s, v] of Object.entries(sources)) for (const f of v.fields) owner.set(f, s);
+  const own = (field: string) => {
+    const previous = owner.get(field);
+    if (previous === source) return;
+    if (previous) sources[previous]!.fields = sources[previous]!.fields.filter((f) => f !== field);
+    (sources[source] ??= { seen_at: 0, fields: [] }).fields.push(field);
+    owner.set(field, source);
+  };
+  for (const [field, value] of Object.entries(facts) as [keyof CompanyFacts, unknown][]) {
+    if (field === 'domain' || field in FOLLOWERS || value === undefined || value === null) continue;
+    const current = (row as any)[field];
+    const previous = owner.get(field);
+    const allowed = current === null || previous === undefined || rank >= sourceRank(previous);
+    if (!allowed) continue;
+    if (current !== value) {
+      (changes as any)[field] = value;
+      (row as any)[field] = value;
+      for (const [follower, leader] of Object.entries(FOLLOWERS)) {
+        if (leader === field && facts[follower as keyof CompanyFacts] !== undefined) {
+          (changes as any)[follower] = facts[follower as keyof CompanyFacts];
+          (row as any)[follower] = facts[follower as keyof CompanyFacts];
+        }
+      }
+    }
+    own(field);
+  }
+}
+
+function newRow(facts: CompanyFacts, domain: string | null, sources: FieldSources, now: number): Omit<CompanyTable, 'id'> {
+  const row: Record<string, unknown> = {};
+  for (const c of FACT_COLUMNS) row[c] = facts[c] ?? null;
+  row.domain = domain;
+  row.field_sources = JSON.stringify(sources);
+  row.created_at = now;
+  row.updated_at = now;
+  return row as unknown as Omit<CompanyTable, 'id'>;
+}

@@ -1,0 +1,118 @@
+// The companies domain as the rest of leadbase sees it: lookups by domain and name, upserts from
+// importers and other domains, email-validation enrichment, and the funding result.
+import type { Db } from '../db/database.ts';
+import type { FundingResult } from '../contract/companies.ts';
+import type { CompanyRow } from './tables.ts';
+import { normalizeCompanyName, normalizeDomain } from './normalize.ts';
+import { CompanyRepository, type UpsertResult } from './repository.ts';
+import { prepareArticle, prepareCompany, type ArticleInput, type CompanyInput, type PreparedCompany } from './input.ts';
+import { composeFunding, hasFundingData } from './funding.ts';
+import { toEnrichment, type CompanyEnrichment } from './enrichment.ts';
+
+export type { CompanyInput } from './input.ts';
+export type { CompanyEnrichment } from './enrichment.ts';
+export type { CompanyRow } from './tables.ts';
+
+export interface CompanyServiceDeps {
+  db: Db;
+}
+
+export class CompanyService {
+  readonly repository: CompanyRepository;
+
+  constructor(deps: CompanyServiceDeps) {
+    this.repository = new CompanyRepository(deps.db);
+  }
+
+  /** The company owning a domain; accepts a bare domain, a URL or an email. Exact after normalization. */
+  async findByDomain(domainOrUrlOrEmail: string): Promise<CompanyRow | null> {
+    const domain = normalizeDomain(domainOrUrlOrEmail);
+    return domain ? this.repository.findByNormalizedDomain(domain) : null;
+  }
+
+  /**
+   * The one company a name can only mean, or null. The name is compared by its matching key
+   * (normalizeCompanyName) against every company's names and aliases. When several companies share
+   * the key, the one whose display name or alias equals the given name exactly (ignoring case and
+   * spacing) wins if it is the only such company; otherwise the name is ambiguous and the answer
+   * is null: never a guess.
+   */
+  async matchByName(name: string): Promise<CompanyRow | null> {
+    const key = normalizeCompanyName(name ?? '');
+    if (!key) return null;
+    const candidates = await this.repository.findByNameKey(key);
+    if (candidates.length === 1) return candidates[0]!.company;
+    if (candidates.length === 0) return null;
+    const wanted = exactForm(name);
+    const exact = candidates.filter((c) => exactForm(c.company.name) === wanted || c.names.some((n) => exactForm(n.name) === wanted));
+    return exact.length === 1 ? exact[0]!.company : null;
+  }
+
+  /** A company by domain first, then by name (the usual "name and/or domain" request). */
+  async resolve(query: { company_name?: string | null; company_domain?: string | null }): Promise<CompanyRow | null> {
+    if (query.company_domain) {
+      const byDomain = await this.findByDomain(query.company_domain);
+      if (byDomain) return byDomain;
+    }
+    if (query.company_name) return this.matchByName(query.company_name);
+    return null;
+  }
+
+  async getById(id: number): Promise<CompanyRow | null> {
+    return this.repository.getById(id);
+  }
+
+  /**
+   * Creates the company when new, else folds the reported facts in (see docs/companies.md for the
+   * matching and precedence rules). `source` names the reporter, for example "jobs:greenhouse".
+   * Throws CompanyInputError when the input cannot be stored (for example a new company without a name).
+   */
+  async upsertCompany(input: CompanyInput, source: string, seenAt = Date.now()): Promise<{ id: number; created: boolean }> {
+    const [result] = await this.repository.upsertMany([prepareCompany(input)], source, seenAt);
+    return { id: result!.id, created: result!.created };
+  }
+
+  /** Batched upsert of already prepared companies (importers). One result per item, in order. */
+  async upsertPrepared(items: PreparedCompany[], source: string, seenAt = Date.now()): Promise<UpsertResult[]> {
+    return this.repository.upsertMany(items, source, seenAt);
+  }
+
+  /** Adds news items or press releases to a known company; returns how many were new. */
+  async addArticles(companyId: number, kind: 'news' | 'press_release', articles: ArticleInput[], source: string, seenAt = Date.now()): Promise<number> {
+    const prepared = articles.map((a) => ({ company_id: companyId, ...prepareArticle(a, kind) }));
+    const before = await this.repository.articlesOf(companyId, 100000);
+    const known = new Set(before.filter((b) => b.kind === kind).map((b) => b.item_key));
+    await this.repository.upsertArticles(this.repository.db, prepared, source, seenAt);
+    return new Set(prepared.filter((p) => !known.has(p.item_key)).map((p) => p.item_key)).size;
+  }
+
+  /** Company fields of the email-validation result (spec 2.1), or null when the domain is unknown. */
+  async enrichmentByDomain(domain: string): Promise<CompanyEnrichment | null> {
+    const company = await this.findByDomain(domain);
+    return company ? toEnrichment(company) : null;
+  }
+
+  /** The spec 2.3 result (without credits_consumed), or null when no funding data is found. */
+  async funding(query: { company_name?: string | null; company_domain?: string | null }): Promise<FundingResult | null> {
+    const company = await this.resolve(query);
+    if (!company) return null;
+    const facts = await this.loadFacts(company.id);
+    if (!hasFundingData(company, facts.rounds)) return null;
+    return composeFunding(company, facts);
+  }
+
+  private async loadFacts(id: number) {
+    const r = this.repository;
+    const [rounds, leaders, competitors, acquisitions, articles, highlights] = await Promise.all([
+      r.fundingRoundsOf(id),
+      r.leadersOf(id),
+      r.competitorsOf(id),
+      r.acquisitionsOf(id),
+      r.articlesOf(id, 100),
+      r.highlightsOf(id),
+    ]);
+    return { rounds, leaders, competitors, acquisitions, articles, highlights };
+  }
+}
+
+const exactForm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();

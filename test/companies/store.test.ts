@@ -1,0 +1,40 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { dbTargets, type TestDatabase } from '../support/db.ts';
+import { CompanyService } from '../../src/companies/service.ts';
+
+for (const target of dbTargets) {
+  describe(`company store (${target.name})`, { skip: target.skip }, () => {
+    let database: TestDatabase;
+    let companies: CompanyService;
+    before(async () => {
+      database = await target.open();
+      companies = new CompanyService({ db: database.db });
+    });
+    after(async () => database?.destroy());
+
+    it('creates a company once and updates it on a later report', async () => {
+      const first = await companies.upsertCompany(
+        { name: 'Stripe, Inc.', website: 'https://www.stripe.com/', industry: 'Financial Services', employee_count: 8000, location: { locality: 'San Francisco', region: 'California', country: 'United States' } },
+        'jobs:test',
+      );
+      assert.equal(first.created, true);
+      const again = await companies.upsertCompany({ name: 'Stripe', domain: 'stripe.com', founded_year: 2010 }, 'jobs:test');
+      assert.deepEqual(again, { id: first.id, created: false });
+      const row = await companies.findByDomain('ceo@STRIPE.com');
+      assert.equal(row?.id, first.id);
+      assert.equal(row?.founded_year, 2010);
+      assert.equal(row?.industry, 'financial services');
+      assert.equal(row?.industry_id, 5);
+      assert.equal(row?.size_label, '5001-10000');
+      assert.equal(row?.country, 'united states');
+      assert.equal(row?.continent, 'north america');
+      assert.equal((await companies.matchByName('stripe'))?.id, first.id);
+      assert.equal((await companies.matchByName('STRIPE INC'))?.id, first.id);
+      const enrichment = await companies.enrichmentByDomain('stripe.com');
+      assert.equal(enrichment?.company_name, 'Stripe');
+      assert.equal(enrichment?.company_location.locality, 'san francisco');
+      assert.equal(await companies.funding({ company_domain: 'stripe.com' }), null);
+    });
+  });
+}
