@@ -10,6 +10,8 @@ export interface Config {
   bodyLimitBytes: number;
   starterCredits: number;
   trustProxy: boolean;
+  /** How long an authenticated key is remembered per instance; revocation elsewhere takes up to this long. */
+  authCacheTtlMs: number;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -32,5 +34,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: intFromEnv(env, 'BODY_LIMIT_BYTES', 64 * 1024),
     starterCredits: intFromEnv(env, 'STARTER_CREDITS', 100),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    authCacheTtlMs: intFromEnv(env, 'AUTH_CACHE_TTL_MS', 5000),
   };
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -38,6 +38,30 @@ export function sqlitePathFromUrl(url: string): string {
   return path;
 }
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a point query, so the
+ * hot queries' prepared statements are kept (least recently used evicted).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(query: string) {
+      let statement = cache.get(query);
+      if (statement) {
+        cache.delete(query);
+      } else {
+        statement = sqlite.prepare(query);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(query, statement);
+      return statement;
+    },
+  };
+}
+
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({
@@ -63,7 +87,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     sqlite.pragma('foreign_keys = ON');
     // Another process (the CLI beside a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', location: `sqlite:${path}`, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:…"`);

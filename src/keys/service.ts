@@ -46,8 +46,26 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+export interface KeyServiceOptions {
+  /**
+   * How long a successful authentication is remembered in this process (ms). Revoking through
+   * this process takes effect at once; through another instance, within this time. 0 disables it.
+   */
+  authCacheTtlMs?: number;
+}
+
+const AUTH_CACHE_MAX = 10_000;
+
 export class KeyService {
-  constructor(private readonly db: Db) {}
+  private readonly authCache = new Map<string, { key: AuthenticatedKey; until: number }>();
+  private readonly authCacheTtlMs: number;
+
+  constructor(
+    private readonly db: Db,
+    options: KeyServiceOptions = {},
+  ) {
+    this.authCacheTtlMs = options.authCacheTtlMs ?? 0;
+  }
 
   /** Creates a key with optional starting credits (millicredits), in one transaction. */
   async create(name: string, initialUnits = 0, now = Date.now()): Promise<CreatedKey> {
@@ -90,6 +108,7 @@ export class KeyService {
 
   /** Returns false when there is no such active key. */
   async revoke(id: number, now = Date.now()): Promise<boolean> {
+    for (const [hash, entry] of this.authCache) if (entry.key.id === id) this.authCache.delete(hash);
     const res = await this.db
       .updateTable('api_keys')
       .set({ revoked_at: now })
@@ -99,15 +118,34 @@ export class KeyService {
     return Number(res.numUpdatedRows) === 1;
   }
 
+  /** A recent successful authentication of this key, without touching the database. */
+  cachedAuthentication(presented: string): AuthenticatedKey | undefined {
+    if (this.authCacheTtlMs === 0) return undefined;
+    const cached = this.authCache.get(hashKey(presented));
+    return cached && cached.until > Date.now() ? cached.key : undefined;
+  }
+
   /** The active key a client presented, or null for an unknown or revoked one. */
   async authenticate(presented: string): Promise<AuthenticatedKey | null> {
     if (!presented.startsWith(KEY_PREFIX) || presented.length > 128) return null;
+    const hash = hashKey(presented);
+    const now = Date.now();
+    const cached = this.authCache.get(hash);
+    if (cached && cached.until > now) return cached.key;
     const row = await this.db
       .selectFrom('api_keys')
       .select(['id', 'name', 'revoked_at'])
-      .where('key_hash', '=', hashKey(presented))
+      .where('key_hash', '=', hash)
       .executeTakeFirst();
-    if (!row || row.revoked_at !== null) return null;
-    return { id: row.id, name: row.name };
+    if (!row || row.revoked_at !== null) {
+      this.authCache.delete(hash);
+      return null;
+    }
+    const key = { id: row.id, name: row.name };
+    if (this.authCacheTtlMs > 0) {
+      if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.delete(this.authCache.keys().next().value!);
+      this.authCache.set(hash, { key, until: now + this.authCacheTtlMs });
+    }
+    return key;
   }
 }

@@ -22,9 +22,8 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
   const store = new IdempotencyStore(app.services.db);
 
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.apiKey) return;
     const header = request.headers['idempotency-key'];
-    if (header === undefined) return;
+    if (header === undefined || request.method !== 'POST' || !request.apiKey) return;
     const idemKey = Array.isArray(header) ? header[0] : header;
     if (!idemKey || idemKey.length > MAX_KEY_LENGTH) {
       throw new AppError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, [
@@ -48,22 +47,20 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const idem = request.idempotency;
-    if (!idem || idem.stored || !request.apiKey) return payload;
+    if (!idem || idem.stored || !request.apiKey) return done(null, payload);
     idem.stored = true;
-    const status = reply.statusCode;
-    if (status >= 500 || NOT_STORED.has(status) || typeof payload !== 'string') {
-      await store.release(request.apiKey.id, idem.idemKey);
-    } else {
-      await store.complete(request.apiKey.id, idem.idemKey, {
-        statusCode: status,
-        headers: replayableHeaders(reply.getHeaders()),
-        body: payload,
-      });
-    }
-    return payload;
+    storeOrRelease(request.apiKey.id, idem.idemKey, reply.statusCode, reply.getHeaders(), payload).then(() => done(null, payload), done);
   });
+
+  async function storeOrRelease(keyId: number, idemKey: string, status: number, headers: Record<string, unknown>, payload: unknown) {
+    if (status >= 500 || NOT_STORED.has(status) || typeof payload !== 'string') {
+      await store.release(keyId, idemKey);
+    } else {
+      await store.complete(keyId, idemKey, { statusCode: status, headers: replayableHeaders(headers), body: payload });
+    }
+  }
 }
 
 export default fp(idempotencyPlugin, { name: 'idempotency', dependencies: ['auth'] });

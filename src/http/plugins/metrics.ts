@@ -45,11 +45,26 @@ async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics }
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Label children are cached per route: resolving labels on every observation costs more than the observation.
+  type Children = { latency: ReturnType<typeof latency.labels>; byStatus: Map<number, ReturnType<typeof requests.labels>> };
+  const children = new Map<string, Children>();
+  app.addHook('onResponse', (request, reply, done) => {
     // Unknown paths share one label so scanners cannot blow up the series count.
     const route = request.routeOptions.url ?? 'unmatched';
-    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const id = `${request.method} ${route}`;
+    let child = children.get(id);
+    if (!child) {
+      child = { latency: latency.labels(request.method, route), byStatus: new Map() };
+      children.set(id, child);
+    }
+    let counter = child.byStatus.get(reply.statusCode);
+    if (!counter) {
+      counter = requests.labels(request.method, route, String(reply.statusCode));
+      child.byStatus.set(reply.statusCode, counter);
+    }
+    counter.inc();
+    child.latency.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
