@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createServices } from './services.ts';
 import { buildApp } from './http/app.ts';
 import type { CreatedKey } from './keys/service.ts';
+import { IdempotencyStore } from './billing/idempotency.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -40,12 +41,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     firstKey = await services.keys.create('first key', config.starterCredits * 1000);
   }
 
+  // Idempotency records live 24 hours; sweep the expired ones hourly (any instance may do it).
+  const idempotency = new IdempotencyStore(handle.db);
+  const sweep = setInterval(() => {
+    idempotency.purgeExpired().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
+  }, 60 * 60 * 1000);
+  sweep.unref();
+
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: handle.location, redis: Boolean(redis) }, 'leadbase is serving');
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      clearInterval(sweep);
       await app.close(); // stops accepting, lets in-flight requests finish
       await services.close();
       redis?.disconnect();
