@@ -1,0 +1,45 @@
+// Role finder: the single best current holder of a job title at a company.
+import type { CompanyRow } from '../companies/tables.ts';
+import type { PeopleRepository, RoleHolderRow } from './repository.ts';
+import { analyzeTitle, type AnalyzedTitle } from './titles.ts';
+
+export interface RoleHolder {
+  holder: RoleHolderRow;
+  company: CompanyRow;
+}
+
+export interface CompanyResolver {
+  resolve(query: { company_name?: string | null; company_domain?: string | null }): Promise<CompanyRow | null>;
+}
+
+/**
+ * Orders holders best first: the exact title as asked, then the most senior role, then the
+ * seniority modifier closest to the query's (a "Senior …" asks for the senior one), then the
+ * most recent start, then the most recently seen; the person id keeps the order stable.
+ */
+export function compareHolders(query: AnalyzedTitle) {
+  return (a: RoleHolderRow, b: RoleHolderRow): number =>
+    Number(b.title_normalized === query.normalized) - Number(a.title_normalized === query.normalized) ||
+    b.rank - a.rank ||
+    Math.abs(a.seniority_modifier - query.modifier) - Math.abs(b.seniority_modifier - query.modifier) ||
+    (b.started_at ?? -Infinity) - (a.started_at ?? -Infinity) ||
+    b.seen_at - a.seen_at ||
+    a.person_id - b.person_id;
+}
+
+export async function findRoleHolder(
+  repository: PeopleRepository,
+  companies: CompanyResolver,
+  query: { job_title: string; company_name?: string | null; company_domain?: string | null },
+): Promise<RoleHolder | null> {
+  const wanted = analyzeTitle(query.job_title);
+  if (!wanted.roles.length) return null;
+  const company = await companies.resolve({ company_name: query.company_name?.trim() || null, company_domain: query.company_domain?.trim() || null });
+  if (!company) return null;
+  const exactKeys = wanted.roles.filter((r) => r.level !== 'any').map((r) => r.key);
+  const holders = await repository.holdersByRoleKeys(company.id, exactKeys);
+  for (const role of wanted.roles.filter((r) => r.level === 'any')) holders.push(...(await repository.holdersByFunction(company.id, role.fn)));
+  if (!holders.length) return null;
+  holders.sort(compareHolders(wanted));
+  return { holder: holders[0]!, company };
+}

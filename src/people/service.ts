@@ -1,0 +1,72 @@
+// The people domain as the rest of leadbase sees it: the three finders and the store behind the importers.
+import type { Db } from '../db/database.ts';
+import type { CompanyService } from '../companies/service.ts';
+import type { MobileFound, ProfileEmailFound, RoleFound } from '../contract/people.ts';
+import { PeopleRepository } from './repository.ts';
+import { findRoleHolder } from './role-finder.ts';
+import { findMobile, type MobileQuery } from './mobile-finder.ts';
+import { findProfileEmail, type EmailValidator } from './profile-email.ts';
+import { DEFAULT_PROFILE_BASE_URL, profileUrlFor } from './profile.ts';
+import { mobileNumberOf } from './phones.ts';
+
+export type { EmailValidator } from './profile-email.ts';
+
+export interface PeopleServiceDeps {
+  db: Db;
+  companies: Pick<CompanyService, 'resolve' | 'getById'>;
+  /** The email validation engine; without it, profile-to-email serves only stored verified addresses. */
+  emailValidator?: EmailValidator | null;
+  /** Served profile URLs are this base plus the public identifier. */
+  profileBaseUrl?: string;
+  /** Candidate addresses checked per domain by profile-to-email. */
+  maxEmailCandidates?: number;
+}
+
+export class PeopleService {
+  readonly repository: PeopleRepository;
+  private readonly profileBaseUrl: string;
+
+  constructor(private readonly deps: PeopleServiceDeps) {
+    this.repository = new PeopleRepository(deps.db);
+    this.profileBaseUrl = deps.profileBaseUrl || DEFAULT_PROFILE_BASE_URL;
+  }
+
+  profileUrl(profileId: string | null): string | null {
+    return profileId ? profileUrlFor(profileId, this.profileBaseUrl) : null;
+  }
+
+  /** The best current holder of a title at a company (by domain, else unambiguous name), or null. */
+  async findRole(query: { job_title: string; company_name?: string | null; company_domain?: string | null }): Promise<RoleFound | null> {
+    const found = await findRoleHolder(this.repository, this.deps.companies, query);
+    if (!found) return null;
+    const { holder, company } = found;
+    return {
+      name: holder.full_name,
+      profile_url: this.profileUrl(holder.profile_id),
+      first_name: holder.first_name,
+      last_name: holder.last_name,
+      company_name: company.name,
+      company_website: company.website ?? (company.domain ? `https://${company.domain}` : null),
+    };
+  }
+
+  /** A mobile (or possibly mobile) number, as digits with country code, or null. */
+  async findMobile(query: MobileQuery): Promise<MobileFound | null> {
+    const found = await findMobile(this.repository, query);
+    if (!found) return null;
+    return { profile_url: this.profileUrl(found.profileId), mobile_number: mobileNumberOf(found.phone.e164) };
+  }
+
+  /** A verified work address for a profile identifier (or URL), or null. */
+  async findProfileEmail(profile: string): Promise<ProfileEmailFound | null> {
+    const found = await findProfileEmail(
+      this.repository,
+      (id) => this.deps.companies.getById(id),
+      this.deps.emailValidator ?? null,
+      profile,
+      { maxCandidates: this.deps.maxEmailCandidates },
+    );
+    if (!found) return null;
+    return { profile_url: this.profileUrl(found.profileId)!, email: found.email };
+  }
+}
