@@ -1,4 +1,178 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { CompanyService } from '../companies/service.ts';
+import { ImportSummary } from '../ingest/summary.ts';
+import { runCompanyImport, type SourceRecord } from '../ingest/companies/runner.ts';
+import { readLines } from '../ingest/companies/lines.ts';
+import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
+import { parsePdlNdjson, readPdlCsv } from '../ingest/companies/pdl.ts';
+import { readFormD } from '../ingest/companies/formd.ts';
+import { importFeed } from '../ingest/companies/feed-import.ts';
+import { CliError, withDatabase } from './context.ts';
+import { createProgress } from './progress.ts';
+
+interface CommonOptions {
+  quiet?: boolean;
+  json?: boolean;
+  batchSize?: string;
+}
+
+const sizeOf = (path: string) => (path === '-' ? 0 : statSync(path).size);
+
+function report(summary: ImportSummary, opts: CommonOptions, label: string): void {
+  if (opts.json) process.stdout.write(`${JSON.stringify(summary.toJSON())}\n`);
+  else process.stdout.write(`${label}: ${summary.format()}\n`);
+}
+
+function batchSize(opts: CommonOptions): number {
+  const n = opts.batchSize ? Number(opts.batchSize) : 1000;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 20000) throw new CliError('--batch-size must be a whole number from 1 to 20000');
+  return n;
+}
+
+/** Streams records into the store with a byte-based progress bar, then prints the summary. */
+async function importRecords(
+  label: string,
+  source: string,
+  path: string,
+  opts: CommonOptions,
+  open: () => { records: AsyncIterable<SourceRecord>; position: () => number },
+): Promise<void> {
+  if (path !== '-' && !statSafe(path)) throw new CliError(`${path}: no such file`);
+  await withDatabase(async ({ db }) => {
+    const service = new CompanyService({ db });
+    const { records, position } = open();
+    const progress = createProgress(label, sizeOf(path), 'bytes', opts.quiet);
+    const started = Date.now();
+    const summary = await runCompanyImport({
+      service,
+      source,
+      records,
+      batchSize: batchSize(opts),
+      onBatch: (s) => progress.update(position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
+    });
+    progress.stop();
+    report(summary, opts, label);
+  });
+}
+
+function statSafe(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function common(cmd: Command): Command {
+  return cmd
+    .option('-q, --quiet', 'no progress bar')
+    .option('--json', 'print the summary as JSON')
+    .option('--batch-size <n>', 'rows per transaction (default 1000)');
+}
 
 /** Registers `leadbase import companies …` (owned by the companies domain). */
-export function registerImportCompanies(_importCommand: Command): void {}
+export function registerImportCompanies(importCommand: Command): void {
+  const companies = importCommand
+    .command('companies')
+    .description('Import companies, funding rounds and news into the company store (see docs/companies.md)');
+
+  common(
+    companies
+      .command('jsonl <file>')
+      .description('Our own JSONL format: one company per line, every field optional but a name for new companies ("-" reads stdin)'),
+  ).action(async (file: string, opts: CommonOptions) => {
+    await importRecords('companies (jsonl)', 'jsonl', file, opts, () => {
+      const { lines, position } = readLines(file);
+      return { records: parseCompanyJsonl(lines), position };
+    });
+  });
+
+  common(
+    companies
+      .command('pdl <file>')
+      .description('People Data Labs free company dataset, CSV with a header row or NDJSON (by extension, or --format)')
+      .option('--format <format>', 'csv or ndjson'),
+  ).action(async (file: string, opts: CommonOptions & { format?: string }) => {
+    const format = opts.format ?? (/\.(nd)?json(l)?$/i.test(file) ? 'ndjson' : 'csv');
+    if (format !== 'csv' && format !== 'ndjson') throw new CliError('--format must be csv or ndjson');
+    await importRecords(`companies (pdl ${format})`, 'pdl', file, opts, () => {
+      if (format === 'csv') return readPdlCsv(file);
+      const { lines, position } = readLines(file);
+      return { records: parsePdlNdjson(lines), position };
+    });
+  });
+
+  common(
+    companies
+      .command('formd <directory>')
+      .description('SEC Form D quarterly data set, unzipped: FORMDSUBMISSION, ISSUERS, OFFERING, RELATEDPERSONS .tsv files'),
+  ).action(async (dir: string, opts: CommonOptions) => {
+    await withDatabase(async ({ db }) => {
+      const service = new CompanyService({ db });
+      let formD;
+      try {
+        formD = await readFormD(dir);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      const progress = createProgress('companies (form d)', formD.progress().total, 'issuers', opts.quiet);
+      const summary = await runCompanyImport({
+        service,
+        source: 'sec-formd',
+        records: formD.records,
+        batchSize: batchSize(opts),
+        onBatch: () => progress.update(formD.progress().done),
+      });
+      progress.stop();
+      report(summary, opts, 'companies (form d)');
+    });
+  });
+
+  common(
+    companies
+      .command('feed <files-or-urls...>')
+      .description("RSS or Atom feeds into a company's news or press releases (the company must be stored already)")
+      .option('--domain <domain>', "the company's domain (default: the feed's own site)")
+      .option('--name <name>', "the company's name, when no domain is given")
+      .option('--kind <kind>', 'news or press_release (default: press_release for a feed on the company\'s own site, else news)'),
+  ).action(async (sources: string[], opts: CommonOptions & { domain?: string; name?: string; kind?: string }) => {
+    if (opts.kind && opts.kind !== 'news' && opts.kind !== 'press_release') throw new CliError('--kind must be news or press_release');
+    await withDatabase(async ({ db }) => {
+      const service = new CompanyService({ db });
+      const summary = new ImportSummary();
+      for (const source of sources) {
+        const xml = await readSource(source);
+        try {
+          await importFeed({
+            service,
+            xml,
+            summary,
+            companyDomain: opts.domain,
+            companyName: opts.name,
+            kind: opts.kind as 'news' | 'press_release' | undefined,
+            source: 'rss',
+          });
+        } catch (error) {
+          summary.read += 1;
+          summary.reject(0, `${source}: ${(error as Error).message}`);
+        }
+      }
+      report(summary, opts, 'feeds');
+    });
+  });
+}
+
+/** A feed from a file or an http(s) URL. */
+async function readSource(source: string): Promise<string> {
+  if (/^https?:\/\//i.test(source)) {
+    const response = await fetch(source, { headers: { accept: 'application/rss+xml, application/atom+xml, application/xml, text/xml' }, signal: AbortSignal.timeout(30_000) });
+    if (!response.ok) throw new CliError(`${source}: HTTP ${response.status}`);
+    return response.text();
+  }
+  try {
+    return readFileSync(source, 'utf8');
+  } catch {
+    throw new CliError(`${source}: no such file`);
+  }
+}

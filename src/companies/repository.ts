@@ -213,7 +213,10 @@ export class CompanyRepository {
     const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)));
     for (const g of groups) {
       const isNew = created.includes(g);
-      for (const i of g.indexes) results[i] = { id: g.id!, created: isNew, changed: isNew || changedIds.has(g.id!) || childChanges.has(g.id!) };
+      // In a new company, the first report created it and later ones in the batch updated it.
+      g.indexes.forEach((i, n) => {
+        results[i] = { id: g.id!, created: isNew && n === 0, changed: isNew || changedIds.has(g.id!) || childChanges.has(g.id!) };
+      });
     }
     return results;
   }
@@ -251,9 +254,9 @@ export class CompanyRepository {
       for (const d of item.domains) id ??= byDomain.get(d);
       let group: Group | undefined;
       if (id === undefined) for (const k of keys) group ??= pending.get(k);
-      if (id === undefined && !group && keys.length === 0) {
-        // No id and no domain: only a name. Same name and country within the batch is one company;
-        // otherwise an unambiguous stored match, else a new company.
+      if (id === undefined && !group && item.domains.length === 0) {
+        // No known id and no domain: only a name. Same name and country within the batch is one
+        // company; otherwise an unambiguous stored match, else a new company.
         const nameKey = `n:${item.facts.normalized_name ?? ''}\u0000${item.facts.country_code ?? ''}`;
         group = pending.get(nameKey);
         if (!group) {
@@ -296,6 +299,17 @@ export class CompanyRepository {
     const only = rows[0]!;
     const country = item.facts.country_code;
     if (country && only.country_code && country !== only.country_code) return undefined;
+    // A stored id of the same kind with another value means another company of the same name.
+    for (const x of item.externalIds) {
+      const other = await trx
+        .selectFrom('company_external_ids')
+        .select('value')
+        .where('company_id', '=', only.id)
+        .where('kind', '=', x.kind)
+        .where('value', '!=', x.value)
+        .executeTakeFirst();
+      if (other) return undefined;
+    }
     return Number(only.id);
   }
 
@@ -331,7 +345,13 @@ export class CompanyRepository {
       (r) => `${r.kind}\u0000${r.value}`,
     );
     for (const part of chunk(external, 4)) {
-      await trx.insertInto('company_external_ids').values(part).onConflict((oc) => oc.columns(['kind', 'value']).doNothing()).execute();
+      const inserted = await trx
+        .insertInto('company_external_ids')
+        .values(part)
+        .onConflict((oc) => oc.columns(['kind', 'value']).doNothing())
+        .returning('company_id')
+        .execute();
+      for (const r of inserted) if (existingIds.has(Number(r.company_id))) changed.add(Number(r.company_id));
     }
 
     const rounds = uniqueBy(

@@ -1,0 +1,203 @@
+// SEC Form D quarterly data sets: four tab-separated files (FORMDSUBMISSION, ISSUERS, OFFERING,
+// RELATEDPERSONS) joined on ACCESSIONNUMBER. Each live filing's primary issuer becomes a company
+// (keyed by its CIK) with one funding round (the amount sold so far); pooled investment funds are
+// excluded, since they are investment vehicles rather than companies raising money.
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse';
+import type { CompanyInput, LeaderInput } from '../../companies/input.ts';
+import { lookupUsStateOrProvince } from '../../companies/geography.ts';
+import type { SourceRecord } from './runner.ts';
+
+type Row = Record<string, string>;
+
+export const FORM_D_FILES = ['FORMDSUBMISSION', 'ISSUERS', 'OFFERING', 'RELATEDPERSONS'] as const;
+
+/** The path of one of the four tables in a data-set directory (FORMDSUBMISSION.tsv, any case). */
+export function formDTablePath(dir: string, table: (typeof FORM_D_FILES)[number]): string {
+  const found = readdirSync(dir).find((f) => f.toUpperCase() === `${table}.TSV`);
+  if (!found) throw new Error(`${dir} has no ${table}.tsv (unzip the quarterly Form D data set into a directory first)`);
+  return join(dir, found);
+}
+
+async function* readTsv(path: string): AsyncIterable<{ row: Row; line: number }> {
+  const parser = createReadStream(path).pipe(
+    parse({ delimiter: '\t', columns: (h: string[]) => h.map((c) => c.trim().toUpperCase()), quote: false, relax_column_count: true, bom: true, info: true, skip_empty_lines: true }),
+  );
+  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) yield { row: record, line: info.lines };
+}
+
+async function indexBy(path: string, many: boolean): Promise<Map<string, Row[]>> {
+  const map = new Map<string, Row[]>();
+  for await (const { row } of readTsv(path)) {
+    const key = row.ACCESSIONNUMBER?.trim();
+    if (!key) continue;
+    const list = map.get(key);
+    if (list && many) list.push(row);
+    else if (!list) map.set(key, [row]);
+  }
+  return map;
+}
+
+const val = (row: Row | undefined, col: string): string | null => {
+  const v = row?.[col]?.trim();
+  return v ? v : null;
+};
+const yes = (v: string | null) => v !== null && /^(true|y|yes|1)$/i.test(v);
+
+const MONTHS: Record<string, number> = { JAN: 0, FEB: 1, MAR: 2, APR: 3, MAY: 4, JUN: 5, JUL: 6, AUG: 7, SEP: 8, OCT: 9, NOV: 10, DEC: 11 };
+
+/** Dates as the data sets write them: 2024-01-15, 15-JAN-2024 or 15-JAN-24. ISO date string or null. */
+export function secDate(text: string | null): string | null {
+  if (!text) return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
+  const dmy = /^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})$/.exec(text.trim());
+  if (dmy && MONTHS[dmy[2]!.toUpperCase()] !== undefined) {
+    let year = Number(dmy[3]);
+    if (dmy[3]!.length === 2) year += year >= 70 ? 1900 : 2000;
+    const d = new Date(Date.UTC(year, MONTHS[dmy[2]!.toUpperCase()]!, Number(dmy[1])));
+    return d.toISOString().slice(0, 10);
+  }
+  return null;
+}
+
+const ROLE_PATTERNS: [RegExp, string][] = [
+  [/\bceo\b|chief executive/i, 'ceo'],
+  [/\bcfo\b|chief financial/i, 'cfo'],
+  [/\bcto\b|chief technology/i, 'cto'],
+  [/\bcoo\b|chief operating/i, 'coo'],
+  [/\bfounder\b/i, 'founder'],
+  [/(?<!vice[ -])\bpresident\b/i, 'president'],
+];
+
+/** Leadership roles named by the related persons' clarifications (the first person per role). */
+export function leadersFrom(persons: Row[]): LeaderInput[] {
+  const leaders = new Map<string, LeaderInput>();
+  for (const p of persons) {
+    const clarification = val(p, 'RELATIONSHIPCLARIFICATION');
+    const relationships = ['RELATIONSHIP_1', 'RELATIONSHIP_2', 'RELATIONSHIP_3'].map((c) => val(p, c)).filter(Boolean).join(', ');
+    if (!clarification) continue;
+    for (const [pattern, role] of ROLE_PATTERNS) {
+      if (pattern.test(clarification) && !leaders.has(role)) {
+        leaders.set(role, { role, first_name: val(p, 'FIRSTNAME'), last_name: val(p, 'LASTNAME'), designation: clarification || relationships || null });
+      }
+    }
+  }
+  return [...leaders.values()];
+}
+
+function roundLabel(offering: Row | undefined): string {
+  const kinds: string[] = [];
+  if (yes(val(offering, 'ISEQUITYTYPE'))) kinds.push('Equity');
+  if (yes(val(offering, 'ISDEBTTYPE'))) kinds.push('Debt');
+  if (yes(val(offering, 'ISOPTIONTOACQUIRETYPE'))) kinds.push('Options');
+  if (yes(val(offering, 'ISSECURITYTOBEACQUIREDTYPE'))) kinds.push('Securities to be acquired');
+  if (yes(val(offering, 'ISOTHERTYPE'))) kinds.push(val(offering, 'DESCRIPTIONOFOTHERTYPE') ?? 'Other');
+  return kinds.length ? `Form D offering (${kinds.join(', ')})` : 'Form D offering';
+}
+
+function amount(text: string | null): number | null {
+  if (!text || !/^\d+(\.\d+)?$/.test(text.replace(/,/g, ''))) return null;
+  return Number(text.replace(/,/g, ''));
+}
+
+export interface FormDReadResult {
+  records: AsyncIterable<SourceRecord>;
+  /** Primary-issuer rows seen so far, and how many there are in ISSUERS (for a progress bar). */
+  progress: () => { done: number; total: number };
+}
+
+/** Reads one quarterly data set directory into company records (one per live primary-issuer filing). */
+export async function readFormD(dir: string): Promise<FormDReadResult> {
+  if (!existsSync(dir)) throw new Error(`${dir} does not exist`);
+  const [submissions, offerings, persons] = await Promise.all([
+    indexBy(formDTablePath(dir, 'FORMDSUBMISSION'), false),
+    indexBy(formDTablePath(dir, 'OFFERING'), false),
+    indexBy(formDTablePath(dir, 'RELATEDPERSONS'), true),
+  ]);
+  const issuersPath = formDTablePath(dir, 'ISSUERS');
+  let total = 0;
+  for await (const _ of readTsv(issuersPath)) total += 1;
+  let done = 0;
+  // An amendment reports the same offering as the filing it amends: it updates that round.
+  const rootOf = (accession: string): string => {
+    const seen = new Set<string>();
+    let current = accession;
+    while (!seen.has(current)) {
+      seen.add(current);
+      const offering = offerings.get(current)?.[0];
+      const previous = yes(val(offering, 'ISAMENDMENT')) ? val(offering, 'PREVIOUSACCESSIONNUMBER') : null;
+      if (!previous) return current;
+      current = previous;
+    }
+    return current;
+  };
+
+  async function* records(): AsyncIterable<SourceRecord> {
+    for await (const { row: issuer, line } of readTsv(issuersPath)) {
+      done += 1;
+      const accession = val(issuer, 'ACCESSIONNUMBER');
+      if (!accession) {
+        yield { line, error: 'ISSUERS row has no ACCESSIONNUMBER' };
+        continue;
+      }
+      const flag = val(issuer, 'IS_PRIMARYISSUER_FLAG');
+      if (flag && !yes(flag)) continue; // co-issuers are reported with the primary issuer's filing
+      const submission = submissions.get(accession)?.[0];
+      const offering = offerings.get(accession)?.[0];
+      if (!submission || !offering) {
+        yield { line, error: `accession ${accession}: no ${!submission ? 'FORMDSUBMISSION' : 'OFFERING'} row` };
+        continue;
+      }
+      if (val(submission, 'TESTORLIVE')?.toUpperCase() === 'TEST') continue;
+      const industryGroup = val(offering, 'INDUSTRYGROUPTYPE');
+      if (/pooled investment fund/i.test(industryGroup ?? '') || val(offering, 'INVESTMENTFUNDTYPE')) {
+        yield { line, error: `accession ${accession}: pooled investment fund (excluded)` };
+        continue;
+      }
+      const cik = val(issuer, 'CIK')?.replace(/^0+/, '') ?? null;
+      const name = val(issuer, 'ENTITYNAME');
+      if (!name) {
+        yield { line, error: `accession ${accession}: issuer has no ENTITYNAME` };
+        continue;
+      }
+      const stateCode = val(issuer, 'STATEORCOUNTRY');
+      const state = lookupUsStateOrProvince(stateCode);
+      const year = val(issuer, 'YEAROFINC_VALUE_ENTERED');
+      const date = secDate(val(offering, 'SALE_DATE')) ?? secDate(val(submission, 'FILING_DATE'));
+      const aliases = ['ISSUER_PREVIOUSNAME_1', 'ISSUER_PREVIOUSNAME_2', 'ISSUER_PREVIOUSNAME_3', 'EDGAR_PREVIOUSNAME_1', 'EDGAR_PREVIOUSNAME_2', 'EDGAR_PREVIOUSNAME_3']
+        .map((c) => val(issuer, c))
+        .filter((n): n is string => !!n && !/^none$/i.test(n));
+      const input: CompanyInput = {
+        name,
+        aliases,
+        external_ids: cik ? { sec_cik: cik } : null,
+        industry: industryGroup,
+        founded_year: year && /^\d{4}$/.test(year) ? Number(year) : null,
+        phone: val(issuer, 'ISSUERPHONENUMBER'),
+        location: {
+          street_address: val(issuer, 'STREET1'),
+          address_line_2: val(issuer, 'STREET2'),
+          locality: val(issuer, 'CITY'),
+          region: state?.region ?? null,
+          country: state ? state.countryCode : val(issuer, 'STATEORCOUNTRYDESCRIPTION'),
+          postal_code: val(issuer, 'ZIPCODE'),
+        },
+        funding_rounds: [
+          {
+            round: roundLabel(offering),
+            date,
+            amount: amount(val(offering, 'TOTALAMOUNTSOLD')),
+            currency: 'USD',
+            investors: [],
+            ref: rootOf(accession),
+          },
+        ],
+        leadership: leadersFrom(persons.get(accession) ?? []),
+      };
+      yield { line, input };
+    }
+  }
+  return { records: records(), progress: () => ({ done, total }) };
+}
