@@ -7,6 +7,7 @@ import { creditsToUnits, unitsToCredits } from '../billing/units.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { openDatabase } from '../db/database.ts';
 import { CliError, withDatabase } from './context.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../http/rate-limits.ts';
 import { registerImportCompanies } from './import-companies.ts';
 import { registerImportJobs } from './import-jobs.ts';
 import { registerImportPeople } from './import-people.ts';
@@ -113,10 +114,18 @@ export function buildProgram(): Command {
           credits: unitsToCredits(k.balance),
           created_at: iso(k.created_at),
           revoked_at: k.revoked_at === null ? null : iso(k.revoked_at),
+          rate_limits: k.rate_limits ? (JSON.parse(k.rate_limits) as Record<string, number>) : {},
         }));
         if (opts.json) return console.log(JSON.stringify(rows));
         if (rows.length === 0) return console.log('no keys yet: leadbase keys create --name NAME --credits C');
-        console.table(rows.map((r) => ({ ...r, prefix: `${r.prefix}…`, revoked_at: r.revoked_at ?? '' })));
+        console.table(
+          rows.map((r) => ({
+            ...r,
+            prefix: `${r.prefix}…`,
+            revoked_at: r.revoked_at ?? '',
+            rate_limits: Object.entries(r.rate_limits).map(([op, n]) => `${op}=${n}/min`).join(' '),
+          })),
+        );
       }),
     );
   keys
@@ -127,6 +136,23 @@ export function buildProgram(): Command {
       withDatabase(async ({ db }) => {
         if (!(await new KeyService(db).revoke(id))) throw new CliError(`no active key with id ${id}`);
         console.log(`key ${id} revoked`);
+      }),
+    );
+
+  keys
+    .command('limit')
+    .description("Give a key its own requests-per-minute limit for one endpoint (\"higher limits on request\")")
+    .argument('<id>', 'key id', positiveId)
+    .argument('<operation>', `endpoint name: ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`)
+    .argument('[per-minute]', 'the new limit; omit with --reset', positiveId)
+    .option('--reset', 'go back to the default limit of that endpoint')
+    .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean }) =>
+      withDatabase(async ({ db }) => {
+        if (!(operation in RATE_LIMITS_PER_MINUTE)) throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
+        if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');
+        const limits = await new KeyService(db).setRateLimit(id, operation, opts.reset ? null : perMinute!);
+        const effective = limits[operation] ?? RATE_LIMITS_PER_MINUTE[operation];
+        console.log(`key ${id}: ${operation} limited to ${effective} requests per minute${opts.reset ? ' (default)' : ''}`);
       }),
     );
 

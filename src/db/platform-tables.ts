@@ -14,6 +14,8 @@ export interface ApiKeyTable {
   balance: number;
   created_at: number;
   revoked_at: number | null;
+  /** JSON object of per-operation requests-per-minute granted to this key above the defaults, or null. */
+  rate_limits: string | null;
 }
 
 export interface CreditLedgerTable {

@@ -24,11 +24,14 @@ export interface KeySummary {
   balance: number;
   created_at: number;
   revoked_at: number | null;
+  rate_limits?: string | null;
 }
 
 export interface AuthenticatedKey {
   id: number;
   name: string;
+  /** Per-operation requests per minute that replace the defaults for this key. */
+  rateLimits?: Record<string, number>;
 }
 
 /** 32 characters of base62 from a CSPRNG: about 190 bits. Rejection sampling keeps it unbiased. */
@@ -76,7 +79,7 @@ export class KeyService {
     const id = await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('api_keys')
-        .values({ name: cleanName, prefix, key_hash: hashKey(key), balance: 0, created_at: now, revoked_at: null })
+        .values({ name: cleanName, prefix, key_hash: hashKey(key), balance: 0, created_at: now, revoked_at: null, rate_limits: null })
         .returning('id')
         .executeTakeFirstOrThrow();
       if (initialUnits > 0) await recordGrant(trx, row.id, initialUnits, 'initial credits', now);
@@ -88,7 +91,7 @@ export class KeyService {
   async list(): Promise<KeySummary[]> {
     return this.db
       .selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'balance', 'created_at', 'revoked_at'])
+      .select(['id', 'name', 'prefix', 'balance', 'created_at', 'revoked_at', 'rate_limits'])
       .orderBy('id')
       .execute();
   }
@@ -104,6 +107,21 @@ export class KeyService {
   async count(): Promise<number> {
     const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  /** Sets (or with null, removes) a key's own per-minute limit for one operation. */
+  async setRateLimit(id: number, operation: string, perMinute: number | null): Promise<Record<string, number>> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('api_keys').select('rate_limits').where('id', '=', id).executeTakeFirst();
+      if (!row) throw new Error(`no key with id ${id}`);
+      const limits = row.rate_limits ? (JSON.parse(row.rate_limits) as Record<string, number>) : {};
+      if (perMinute === null) delete limits[operation];
+      else limits[operation] = perMinute;
+      const stored = Object.keys(limits).length ? JSON.stringify(limits) : null;
+      await trx.updateTable('api_keys').set({ rate_limits: stored }).where('id', '=', id).execute();
+      for (const [hash, entry] of this.authCache) if (entry.key.id === id) this.authCache.delete(hash);
+      return limits;
+    });
   }
 
   /** Returns false when there is no such active key. */
@@ -134,14 +152,15 @@ export class KeyService {
     if (cached && cached.until > now) return cached.key;
     const row = await this.db
       .selectFrom('api_keys')
-      .select(['id', 'name', 'revoked_at'])
+      .select(['id', 'name', 'revoked_at', 'rate_limits'])
       .where('key_hash', '=', hash)
       .executeTakeFirst();
     if (!row || row.revoked_at !== null) {
       this.authCache.delete(hash);
       return null;
     }
-    const key = { id: row.id, name: row.name };
+    const key: AuthenticatedKey = { id: row.id, name: row.name };
+    if (row.rate_limits) key.rateLimits = JSON.parse(row.rate_limits) as Record<string, number>;
     if (this.authCacheTtlMs > 0) {
       if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.delete(this.authCache.keys().next().value!);
       this.authCache.set(hash, { key, until: now + this.authCacheTtlMs });

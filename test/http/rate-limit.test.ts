@@ -52,6 +52,23 @@ describe('rate limits (in memory)', () => {
   });
 });
 
+describe('per-key limits', () => {
+  it('a key granted a higher limit gets its own budget size; others keep the default', async () => {
+    const t = await startTestApp(undefined, { rateLimits: { 'job-types': 2 } });
+    try {
+      await t.services.keys.setRateLimit(t.keyId, 'job-types', 4);
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await t.get('/job-types')).statusCode);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+      assert.equal((await t.get('/job-types')).headers['ratelimit-limit'], '4');
+      const other = await t.services.keys.create('other', 0);
+      assert.equal((await t.get('/job-types', { 'x-api-key': other.key })).headers['ratelimit-limit'], '2');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
   it('two instances on one Redis share one budget per key and endpoint', async () => {
     const namespace = `test-${randomBytes(6).toString('hex')}`;

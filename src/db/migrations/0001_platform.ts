@@ -10,6 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('balance', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance >= 0`))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
+    .addColumn('rate_limits', 'text')
     .execute();
 
   await createTableWithId(db, 'credit_ledger')

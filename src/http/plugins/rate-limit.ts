@@ -31,8 +31,10 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
   const namespace = options.namespace ?? 'leadbase';
   const limiters = new Map<string, RateLimiterAbstract>();
 
+  // One limiter per (operation, limit): keys granted a higher limit count in a budget of that size.
   function limiterFor(operation: string, points: number): RateLimiterAbstract {
-    let limiter = limiters.get(operation);
+    const id = `${operation}:${points}`;
+    let limiter = limiters.get(id);
     if (!limiter) {
       const memory = new RateLimiterMemory({ keyPrefix: `${namespace}:rl:${operation}`, points, duration: WINDOW_SECONDS });
       limiter = options.redis
@@ -45,7 +47,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
             insuranceLimiter: memory,
           })
         : memory;
-      limiters.set(operation, limiter);
+      limiters.set(id, limiter);
     }
     return limiter;
   }
@@ -53,7 +55,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
   app.addHook('onRequest', async (request, reply) => {
     const { auth, operation } = request.routeOptions.config;
     if (!auth || !operation || !request.apiKey) return;
-    const limit = limits[operation];
+    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation];
     if (!limit) return;
     try {
       const res = await limiterFor(operation, limit).consume(String(request.apiKey.id), 1);
