@@ -194,6 +194,12 @@ function parseSegment(words: string[], modifier: { value: number }): Segment {
   let qualifier: string | null = null;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
+    // "Office of the CEO", "Chief of Staff of the CTO": the executive is the object, not the role.
+    const isObject = i > 0 && (words[i - 1] === 'the' || words[i - 1] === 'of');
+    if (isObject && (C_SUITE[w] || w === 'chief')) {
+      segment.fnWords.push(w);
+      continue;
+    }
     if (C_SUITE[w]) {
       for (const fn of C_SUITE[w]!) segment.chiefRoles.push(roleOf('chief', fn, qualifier));
       qualifier = null;

@@ -1,0 +1,27 @@
+// Our documented people JSONL (docs/people.md): one JSON object per line, as PersonInput.
+import { readLines } from '../companies/lines.ts';
+import type { PersonInput } from '../../people/input.ts';
+import type { PersonSourceRecord } from './runner.ts';
+
+/** Records from a JSONL file ("-" for stdin); blank lines are skipped; `position()` gives bytes read. */
+export function readPeopleJsonl(path: string): { records: AsyncIterable<PersonSourceRecord>; position: () => number } {
+  const { lines, position } = readLines(path);
+  async function* records(): AsyncIterable<PersonSourceRecord> {
+    for await (const { number, text } of lines) {
+      if (!text.trim()) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        yield { line: number, error: `not valid JSON: ${(error as Error).message}` };
+        continue;
+      }
+      if (!value || typeof value !== 'object' || Array.isArray(value)) {
+        yield { line: number, error: 'a line must hold one JSON object' };
+        continue;
+      }
+      yield { line: number, input: value as PersonInput };
+    }
+  }
+  return { records: records(), position };
+}

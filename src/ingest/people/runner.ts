@@ -1,0 +1,160 @@
+// Feeds person records from any source format into the store in batches. Companies named by the
+// positions are found (domain first, then an unambiguous name) or created through the company
+// store, once per import. A bad row is rejected with its reason and never aborts the import.
+import type { Db } from '../../db/database.ts';
+import type { CompanyService } from '../../companies/service.ts';
+import { normalizeCompanyName } from '../../companies/normalize.ts';
+import { prepareCompany } from '../../companies/input.ts';
+import { PeopleRepository } from '../../people/repository.ts';
+import { PersonInputError, preparePerson, type PersonInput, type PreparedPerson } from '../../people/input.ts';
+import { ImportSummary, type RejectedRow } from '../summary.ts';
+
+/** ImportSummary plus the facts dropped from rows that were kept (a bad phone, a malformed email …). */
+export class PeopleImportSummary extends ImportSummary {
+  warnings: RejectedRow[] = [];
+  warningCount = 0;
+
+  warn(line: number, reason: string): void {
+    this.warningCount += 1;
+    if (this.warnings.length < ImportSummary.KEEP_REJECTIONS) this.warnings.push({ line, reason });
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), dropped_facts: this.warningCount, drops: this.warnings };
+  }
+
+  override format(maxReasons = 20): string {
+    const lines = [super.format(maxReasons)];
+    if (this.warningCount) {
+      lines.push(`kept rows with dropped facts: ${this.warningCount}`);
+      for (const w of this.warnings.slice(0, maxReasons)) lines.push(`  line ${w.line}: ${w.reason}`);
+      if (this.warningCount > maxReasons) lines.push(`  … and ${this.warningCount - maxReasons} more`);
+    }
+    return lines.join('\n');
+  }
+}
+
+export type PersonSourceRecord = { line: number; input: PersonInput } | { line: number; error: string };
+
+export interface PeopleImportOptions {
+  db: Db;
+  companies: CompanyService;
+  /** Source name recorded with every fact ("jsonl", "csv", "crm-export" …). */
+  source: string;
+  records: AsyncIterable<PersonSourceRecord>;
+  /** Country for phone numbers written without a country code (ISO two letters). */
+  defaultCountry?: string | null;
+  /** Rows per transaction (default 500). */
+  batchSize?: number;
+  onBatch?: (summary: PeopleImportSummary) => void;
+  summary?: PeopleImportSummary;
+  seenAt?: number;
+}
+
+type CompanyRef = { name: string | null; domain: string | null };
+const refKeys = (ref: CompanyRef) => [ref.domain ? `d:${ref.domain}` : null, ref.name ? `n:${normalizeCompanyName(ref.name)}` : null].filter(Boolean) as string[];
+
+/** Company ids by domain and name key, filled as an import meets companies. */
+class CompanyCache {
+  private readonly ids = new Map<string, number>();
+  constructor(
+    private readonly companies: CompanyService,
+    private readonly source: string,
+    private readonly seenAt: number,
+  ) {}
+
+  get(ref: CompanyRef): number | undefined {
+    for (const key of refKeys(ref)) {
+      const id = this.ids.get(key);
+      if (id !== undefined) return id;
+    }
+    return undefined;
+  }
+
+  private remember(ref: CompanyRef, id: number): void {
+    for (const key of refKeys(ref)) this.ids.set(key, id);
+  }
+
+  /** Finds or creates every company the batch names (outside the people transaction). */
+  async load(refs: CompanyRef[]): Promise<void> {
+    const missing: CompanyRef[] = [];
+    for (const ref of refs) {
+      if (this.get(ref) !== undefined) continue;
+      const found = await this.companies.resolve({ company_domain: ref.domain, company_name: ref.name });
+      if (found) this.remember(ref, found.id);
+      else if (!missing.some((m) => refKeys(m).some((k) => refKeys(ref).includes(k)))) missing.push(ref);
+    }
+    if (!missing.length) return;
+    const prepared = missing.map((ref) => prepareCompany({ name: ref.name ?? ref.domain, domain: ref.domain }));
+    const results = await this.companies.upsertPrepared(prepared, this.source, this.seenAt);
+    results.forEach((r, i) => this.remember(missing[i]!, r.id));
+    for (const ref of refs) if (this.get(ref) === undefined) await this.load([ref]);
+  }
+}
+
+export async function runPeopleImport(options: PeopleImportOptions): Promise<PeopleImportSummary> {
+  const summary = options.summary ?? new PeopleImportSummary();
+  const batchSize = options.batchSize ?? 500;
+  const seenAt = options.seenAt ?? Date.now();
+  const repository = new PeopleRepository(options.db);
+  const cache = new CompanyCache(options.companies, options.source, seenAt);
+  let batch: { line: number; person: PreparedPerson }[] = [];
+
+  const save = async (db: Db, row: { person: PreparedPerson }) => {
+    const ids = row.person.positions.map((p) => cache.get(p.company) ?? null);
+    const result = await repository.save(db, row.person, ids, options.source, seenAt);
+    if (result.created) summary.inserted += 1;
+    else summary.updated += 1;
+  };
+
+  const flush = async () => {
+    if (!batch.length) return;
+    const current = batch;
+    batch = [];
+    const before = { inserted: summary.inserted, updated: summary.updated };
+    try {
+      await cache.load(current.flatMap((r) => r.person.positions.map((p) => p.company)));
+      await options.db.transaction().execute(async (trx) => {
+        for (const row of current) await save(trx, row);
+      });
+    } catch {
+      // Something in the batch failed: store row by row so only the bad rows are lost.
+      summary.inserted = before.inserted;
+      summary.updated = before.updated;
+      for (const row of current) {
+        try {
+          await cache.load(row.person.positions.map((p) => p.company));
+          await options.db.transaction().execute((trx) => save(trx, row));
+        } catch (error) {
+          summary.reject(row.line, reasonOf(error));
+        }
+      }
+    }
+    options.onBatch?.(summary);
+  };
+
+  for await (const record of options.records) {
+    summary.read += 1;
+    if ('error' in record) {
+      summary.reject(record.line, record.error);
+      continue;
+    }
+    try {
+      const person = preparePerson(record.input, options.defaultCountry ?? null);
+      for (const warning of person.warnings) summary.warn(record.line, warning);
+      batch.push({ line: record.line, person });
+    } catch (error) {
+      summary.reject(record.line, reasonOf(error));
+      continue;
+    }
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return summary;
+}
+
+export function reasonOf(error: unknown): string {
+  if (error instanceof PersonInputError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!.slice(0, 300);
+}
