@@ -6,6 +6,7 @@ import { KeyService } from './keys/service.ts';
 import { BillingService } from './billing/service.ts';
 import { LookupService } from './lookups/service.ts';
 import { CompanyService } from './companies/service.ts';
+import { PeopleService } from './people/service.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -24,6 +25,7 @@ export interface Services {
   billing: BillingService;
   lookups: LookupService;
   companies: CompanyService;
+  people: PeopleService;
   /** Stops background work (timers, queues) before the database closes. */
   close(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export interface Services {
 /** The composition root: builds every domain service from the storage handles and configuration. */
 export function createServices(deps: ServiceDeps): Services {
   const closers: (() => Promise<void>)[] = [];
+  const companies = new CompanyService({ db: deps.db });
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -38,7 +41,8 @@ export function createServices(deps: ServiceDeps): Services {
     keys: new KeyService(deps.db, { authCacheTtlMs: deps.config.authCacheTtlMs }),
     billing: new BillingService(deps.db),
     lookups: new LookupService(deps.db),
-    companies: new CompanyService({ db: deps.db }),
+    companies,
+    people: new PeopleService({ db: deps.db, companies, profileBaseUrl: deps.config.profileBaseUrl }),
     async close() {
       for (const close of closers.reverse()) await close();
     },

@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { MobileFinderBody, MobileFinderResponse } from '../../contract/people.ts';
 import { commonErrorResponses } from '../../contract/common.ts';
-import { notImplemented, requireOneOf } from '../errors.ts';
+import { PRICES } from '../../billing/prices.ts';
+import { requireOneOf } from '../errors.ts';
+
+const FOUND = 'Mobile found.';
+const NOT_FOUND = 'Mobile not found.';
 
 export default async function mobileFinderRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -17,9 +21,15 @@ export default async function mobileFinderRoute(fastify: FastifyInstance): Promi
       },
       config: { auth: true, operation: 'mobile-finder' },
     },
-    async (request) => {
+    async (request, reply) => {
       requireOneOf(request.body, ['profile_url', 'work_email', 'personal_email']);
-      throw notImplemented('Mobile finder');
+      const found = await app.services.people.findMobile({
+        profile_url: request.body.profile_url?.trim() || null,
+        work_email: request.body.work_email?.trim() || null,
+        personal_email: request.body.personal_email?.trim() || null,
+      });
+      if (!found) return reply.settle(0, { profile_url: null, mobile_number: null, message: NOT_FOUND });
+      return reply.settle(PRICES.mobileFinderFound, { ...found, message: FOUND });
     },
   );
 }
