@@ -185,7 +185,7 @@ export function summarize(c: CompanyRow, r: FundingResult, rounds: Selectable<Fu
       if (last.amount !== null) l += ` (${formatMoneyShort(last.amount)})`;
       if (last.announced_at !== null) l += ` in ${MONTH.format(new Date(Number(last.announced_at)))}`;
       const investors = parseJsonArray(last.investors);
-      if (investors.length) l += `, with ${listText(investors.slice(0, 3))}${investors.length > 3 ? ' and others' : ''}`;
+      if (investors.length) l += `, with ${investors.length > 3 ? `${investors.slice(0, 3).join(', ')} and others` : listText(investors)}`;
       sentences.push(`${l}.`);
     }
   } else if (rounds.length) {

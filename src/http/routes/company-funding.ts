@@ -1,8 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { CompanyFundingBody, CompanyFundingResponse } from '../../contract/companies.ts';
+import { CompanyFundingBody, CompanyFundingResponse, FundingResult } from '../../contract/companies.ts';
 import { commonErrorResponses } from '../../contract/common.ts';
-import { notImplemented, requireOneOf } from '../errors.ts';
+import { PRICES } from '../../billing/prices.ts';
+import { requireOneOf } from '../errors.ts';
+
+const FOUND = 'Funding data found.';
+const NOT_FOUND = 'No funding data found for this company.';
+
+/** decisions.md "Not found": every result field null, 0 credits. */
+const notFoundBody = () => ({
+  ...Object.fromEntries(Object.keys(FundingResult.properties).map((k) => [k, null])),
+  message: NOT_FOUND,
+});
 
 export default async function companyFundingRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -17,9 +27,14 @@ export default async function companyFundingRoute(fastify: FastifyInstance): Pro
       },
       config: { auth: true, operation: 'company-funding' },
     },
-    async (request) => {
+    async (request, reply) => {
       requireOneOf(request.body, ['company_name', 'company_domain']);
-      throw notImplemented('Company funding');
+      const result = await app.services.companies.funding({
+        company_name: request.body.company_name?.trim() || null,
+        company_domain: request.body.company_domain?.trim() || null,
+      });
+      if (!result) return reply.settle(0, notFoundBody());
+      return reply.settle(PRICES.companyFundingFound, { ...result, message: FOUND });
     },
   );
 }

@@ -1,0 +1,69 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { dbTargets, type TestDatabase } from '../support/db.ts';
+import { CompanyService } from '../../src/companies/service.ts';
+
+for (const target of dbTargets) {
+  describe(`company matching (${target.name})`, { skip: target.skip }, () => {
+    let database: TestDatabase;
+    let companies: CompanyService;
+    const ids: Record<string, number> = {};
+    before(async () => {
+      database = await target.open();
+      companies = new CompanyService({ db: database.db });
+      ids.stripe = (await companies.upsertCompany({ name: 'Stripe, Inc.', domain: 'stripe.com', aliases: ['Stripe Payments'] }, 'jsonl')).id;
+      ids.acmeAz = (await companies.upsertCompany({ name: 'Acme Corporation', domain: 'acme.example', location: { country: 'US' } }, 'jsonl')).id;
+      ids.acmeTx = (await companies.upsertCompany({ name: 'Acme Corp', domain: 'acme-rockets.example', location: { country: 'US' } }, 'jsonl')).id;
+      ids.meta = (await companies.upsertCompany({ name: 'Meta Platforms, Inc.', domain: 'meta.example', aliases: ['Facebook'] }, 'jsonl')).id;
+    });
+    after(async () => database?.destroy());
+
+    it('finds by domain, URL or email, exactly after normalization', async () => {
+      for (const q of ['stripe.com', 'STRIPE.COM', 'https://www.stripe.com/pricing', 'jane@stripe.com', 'www.stripe.com.']) {
+        assert.equal((await companies.findByDomain(q))?.id, ids.stripe, q);
+      }
+      assert.equal(await companies.findByDomain('blog.stripe.com'), null, 'a subdomain is not guessed up to its parent');
+      assert.equal(await companies.findByDomain('stripe.co'), null);
+      assert.equal(await companies.findByDomain('not a domain'), null);
+    });
+
+    it('matches "Stripe, Inc." and "stripe" and aliases to the same company', async () => {
+      for (const q of ['stripe', 'Stripe, Inc.', 'STRIPE INC', 'Stripe LLC', ' stripe. ', 'Stripe Payments', 'stripe payments inc']) {
+        assert.equal((await companies.matchByName(q))?.id, ids.stripe, q);
+      }
+      assert.equal((await companies.matchByName('facebook'))?.id, ids.meta);
+      assert.equal((await companies.matchByName('Meta'))?.id, undefined, '"Meta" is not "Meta Platforms"');
+    });
+
+    it('never guesses between two companies with the same name and different domains', async () => {
+      assert.equal(await companies.matchByName('acme'), null);
+      assert.equal(await companies.matchByName('ACME Inc.'), null);
+      assert.equal((await companies.matchByName('Acme Corporation'))?.id, ids.acmeAz, 'one exact display-name match disambiguates');
+      assert.equal((await companies.matchByName('acme corp'))?.id, ids.acmeTx);
+      assert.equal((await companies.findByDomain('acme.example'))?.id, ids.acmeAz);
+      assert.equal((await companies.resolve({ company_name: 'Acme', company_domain: 'acme-rockets.example' }))?.id, ids.acmeTx);
+      assert.equal(await companies.resolve({ company_name: 'Acme' }), null);
+    });
+
+    it('an upsert by name alone never merges into one of several same-named companies', async () => {
+      const r = await companies.upsertCompany({ name: 'ACME, Inc.', location: { country: 'US' } }, 'jobs:test');
+      assert.equal(r.created, true);
+      assert.notEqual(r.id, ids.acmeAz);
+      assert.notEqual(r.id, ids.acmeTx);
+      // An unambiguous name (and no conflicting country) does merge.
+      const s = await companies.upsertCompany({ name: 'Stripe', industry: 'Financial Services' }, 'jobs:test');
+      assert.deepEqual(s, { id: ids.stripe, created: false });
+      // Same name, another country: a different company.
+      const t = await companies.upsertCompany({ name: 'Meta Platforms', location: { country: 'Germany' } }, 'jobs:test');
+      assert.equal(t.created, false, 'the stored Meta has no country: nothing contradicts the match');
+      const u = await companies.upsertCompany({ name: 'Stripe GmbH', location: { country: 'DE' } }, 'jobs:test');
+      assert.equal(u.id, ids.stripe, 'stored Stripe had no country either');
+    });
+
+    it('a domain held by one company is never moved to another', async () => {
+      const r = await companies.upsertCompany({ name: 'Impostor', domain: 'stripe.com' }, 'jobs:test');
+      assert.equal(r.id, ids.stripe, 'a report with a known domain is about that company');
+      assert.equal((await companies.getById(ids.stripe))?.name, 'Stripe, Inc.', 'a lower-ranked source does not rename it');
+    });
+  });
+}
