@@ -1,3 +1,4 @@
+import type { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { recordGrant } from './ledger.ts';
 import { InsufficientCreditsError } from './errors.ts';
@@ -25,12 +26,17 @@ export interface UsageRow {
 }
 
 export class BillingService {
-  constructor(private readonly db: Db) {}
+  /** The balance read is on the hot path of /credits: built once, only its parameter changes. */
+  private readonly balanceQuery: CompiledQuery<{ balance: number }>;
+
+  constructor(private readonly db: Db) {
+    this.balanceQuery = db.selectFrom('api_keys').select('balance').where('id', '=', 0).compile() as CompiledQuery<{ balance: number }>;
+  }
 
   async balance(keyId: number): Promise<number> {
-    const row = await this.db.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirst();
-    if (!row) throw new Error(`no API key with id ${keyId}`);
-    return row.balance;
+    const { rows } = await this.db.executeQuery<{ balance: number }>({ ...this.balanceQuery, parameters: [keyId] });
+    if (!rows[0]) throw new Error(`no API key with id ${keyId}`);
+    return rows[0].balance;
   }
 
   async grant(keyId: number, units: number, note: string | null = null): Promise<number> {

@@ -1,5 +1,5 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database.ts';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { dialectOf, type Db } from './database.ts';
 import * as platform from './migrations/0001_platform.ts';
 import * as companies from './migrations/0002_companies.ts';
 import * as email from './migrations/0003_email.ts';
@@ -27,7 +27,11 @@ export interface MigrationReport {
 }
 
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  // Name the schema explicitly on PostgreSQL: otherwise Kysely may see another schema's
+  // migration tables in the same database and think its own exist.
+  const migrationTableSchema =
+    dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
