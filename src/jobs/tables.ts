@@ -1,3 +1,68 @@
-// Kysely table types of the jobs domain. Conventions: see docs/architecture.md.
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface JobTables {}
+// Kysely table types of the jobs domain. Conventions: see docs/architecture.md; design: docs/jobs.md.
+import type { Generated, Selectable } from 'kysely';
+
+/** One listing from one board. (source, board, source_id) is its stable identity across imports. */
+export interface JobTable {
+  id: Generated<number>;
+  source: string;
+  board: string;
+  source_id: string;
+  company_id: number | null;
+  company_name: string;
+  title: string;
+  location: string;
+  /** 0/1. */
+  has_remote: number;
+  published_at: number;
+  /** entry, mid, senior or executive. */
+  experience_level: string;
+  /** JSON arrays: job type ids, GeoNames city ids, ISO country codes, job region ids. */
+  type_ids: string;
+  city_ids: string;
+  country_codes: string;
+  region_ids: string;
+  clearance_required: number;
+  language: string;
+  salary_min: number | null;
+  salary_max: number | null;
+  salary_currency: string | null;
+  description: string;
+  application_url: string;
+  /** Hash of the normalized listing: an unchanged listing is not rewritten on re-import. */
+  content_hash: string;
+  /** 0 live, 1 vanished from its board (kept, not served). */
+  expired: number;
+  first_seen_at: number;
+  last_seen_at: number;
+  expired_at: number | null;
+}
+
+/**
+ * The search index: one row per (live listing, facet) where a facet is a filterable value
+ * ("all", "c:US", "r:5", "t:1", "x:senior", "g:5391959", "w:engineer", "k:acme", "co:12").
+ * Keyed (facet, has_remote, published_at, job_id) so every filter is an index range already in
+ * newest-first order; expired listings have no rows.
+ */
+export interface JobFacetTable {
+  facet: string;
+  has_remote: number;
+  published_at: number;
+  job_id: number;
+}
+
+/** Per-day counts of job_facets, so an exact total over a long date window needs few reads. */
+export interface JobFacetDayTable {
+  facet: string;
+  has_remote: number;
+  /** Days since the epoch (UTC). */
+  day: number;
+  n: number;
+}
+
+export interface JobTables {
+  jobs: JobTable;
+  job_facets: JobFacetTable;
+  job_facet_days: JobFacetDayTable;
+}
+
+export type JobRow = Selectable<JobTable>;

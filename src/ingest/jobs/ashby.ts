@@ -1,0 +1,53 @@
+// Ashby Posting API: GET /posting-api/job-board/{board}?includeCompensation=true
+import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+
+interface AshbyJob {
+  id: string;
+  title: string;
+  location?: string;
+  secondaryLocations?: { location?: string }[];
+  employmentType?: string;
+  publishedAt?: string;
+  isListed?: boolean;
+  isRemote?: boolean | null;
+  workplaceType?: string | null;
+  address?: { postalAddress?: { addressCountry?: string; addressRegion?: string; addressLocality?: string } } | null;
+  jobUrl: string;
+  applyUrl?: string;
+  descriptionHtml?: string;
+  descriptionPlain?: string;
+  compensation?: {
+    summaryComponents?: { compensationType?: string; interval?: string; currencyCode?: string; minValue?: number | null; maxValue?: number | null }[];
+  } | null;
+}
+
+function toListing(job: AshbyJob): SourceListing {
+  const places = [job.location, ...(job.secondaryLocations ?? []).map((l) => l.location)].filter((l): l is string => !!l);
+  const salary = job.compensation?.summaryComponents?.find((c) => c.compensationType === 'Salary');
+  const remote = job.workplaceType ? job.workplaceType.toLowerCase() === 'remote' : job.isRemote ?? null;
+  return {
+    sourceId: job.id,
+    title: job.title.trim(),
+    location: places.join('; '),
+    remote,
+    employmentTypes: job.employmentType ? [job.employmentType.replace(/([a-z])([A-Z])/g, '$1 $2')] : [],
+    publishedAt: parseInstant(job.publishedAt),
+    descriptionHtml: job.descriptionHtml ?? job.descriptionPlain ?? '',
+    applyUrl: job.applyUrl ?? job.jobUrl,
+    salary: salary && (salary.minValue || salary.maxValue) ? { min: salary.minValue ?? null, max: salary.maxValue ?? null, currency: salary.currencyCode ?? null } : null,
+    countryCode: null,
+  };
+}
+
+export const ashby: JobConnector = {
+  source: 'ashby',
+  defaultBaseUrl: 'https://api.ashbyhq.com',
+  async fetchBoard(http, ctx) {
+    const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl);
+    return this.parsePayload(await http.getText(`${base}/posting-api/job-board/${encodeURIComponent(ctx.board)}?includeCompensation=true`), ctx);
+  },
+  parsePayload(payload) {
+    const body = JSON.parse(payload) as { jobs?: AshbyJob[] };
+    return (body.jobs ?? []).filter((j) => j.isListed !== false).map(toListing);
+  },
+};

@@ -1,0 +1,50 @@
+// Lever Postings API: GET /v0/postings/{company}?mode=json
+import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+
+interface LeverPosting {
+  id: string;
+  text: string;
+  createdAt?: number;
+  categories?: { commitment?: string; location?: string; allLocations?: string[]; team?: string; department?: string };
+  description?: string;
+  descriptionPlain?: string;
+  lists?: { text: string; content: string }[];
+  additional?: string;
+  hostedUrl: string;
+  applyUrl?: string;
+  workplaceType?: 'remote' | 'hybrid' | 'on-site' | 'onsite' | 'unspecified';
+  country?: string | null;
+  salaryRange?: { min?: number; max?: number; currency?: string; interval?: string } | null;
+}
+
+function toListing(p: LeverPosting): SourceListing {
+  const locations = p.categories?.allLocations?.length ? p.categories.allLocations : p.categories?.location ? [p.categories.location] : [];
+  const html = [p.description ?? '', ...(p.lists ?? []).map((l) => `<h3>${l.text}</h3><ul>${l.content}</ul>`), p.additional ?? ''].join('\n');
+  return {
+    sourceId: p.id,
+    title: p.text.trim(),
+    location: locations.join('; '),
+    remote: p.workplaceType === 'remote' ? true : p.workplaceType === 'on-site' || p.workplaceType === 'onsite' || p.workplaceType === 'hybrid' ? false : null,
+    employmentTypes: p.categories?.commitment ? [p.categories.commitment] : [],
+    publishedAt: parseInstant(p.createdAt),
+    descriptionHtml: html,
+    applyUrl: p.applyUrl ?? p.hostedUrl,
+    salary: p.salaryRange && (p.salaryRange.min || p.salaryRange.max)
+      ? { min: p.salaryRange.min ?? null, max: p.salaryRange.max ?? null, currency: p.salaryRange.currency ?? null }
+      : null,
+    countryCode: p.country ?? null,
+  };
+}
+
+export const lever: JobConnector = {
+  source: 'lever',
+  defaultBaseUrl: 'https://api.lever.co',
+  async fetchBoard(http, ctx) {
+    const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl);
+    return this.parsePayload(await http.getText(`${base}/v0/postings/${encodeURIComponent(ctx.board)}?mode=json`), ctx);
+  },
+  parsePayload(payload) {
+    const body = JSON.parse(payload) as LeverPosting[] | { data?: LeverPosting[] };
+    return (Array.isArray(body) ? body : body.data ?? []).map(toListing);
+  },
+};

@@ -1,0 +1,52 @@
+// Personio XML feed: GET https://{company}.jobs.personio.de/xml?language=en
+import { XMLParser } from 'fast-xml-parser';
+import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+
+interface PersonioPosition {
+  id: string | number;
+  subcompany?: string;
+  office?: string;
+  additionalOffices?: { office?: string | string[] } | '';
+  name: string;
+  jobDescriptions?: { jobDescription?: { name?: string; value?: string } | { name?: string; value?: string }[] };
+  employmentType?: string;
+  seniority?: string;
+  schedule?: string;
+  createdAt?: string;
+}
+
+const asArray = <T>(v: T | T[] | undefined | null): T[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
+
+const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, cdataPropName: false });
+
+export function parsePersonioXml(xml: string, board: string, origin: string): SourceListing[] {
+  const doc = parser.parse(xml) as { 'workzag-jobs'?: { position?: PersonioPosition | PersonioPosition[] } };
+  return asArray(doc['workzag-jobs']?.position).map((p) => {
+    const extra = p.additionalOffices && typeof p.additionalOffices === 'object' ? asArray(p.additionalOffices.office) : [];
+    const offices = [p.office, ...extra].filter((o): o is string => typeof o === 'string' && !!o.trim());
+    const sections = asArray(p.jobDescriptions?.jobDescription);
+    return {
+      sourceId: String(p.id),
+      title: String(p.name).trim(),
+      location: [...new Set(offices)].join('; '),
+      employmentTypes: [p.schedule, p.employmentType].filter((t): t is string => !!t),
+      publishedAt: parseInstant(p.createdAt),
+      descriptionHtml: sections.map((s) => `<h3>${s.name ?? ''}</h3>${s.value ?? ''}`).join('\n'),
+      applyUrl: `${origin}/job/${encodeURIComponent(String(p.id))}`,
+      experience: p.seniority ?? null,
+      company: p.subcompany ? { name: p.subcompany } : null,
+    } satisfies SourceListing;
+  });
+}
+
+export const personio: JobConnector = {
+  source: 'personio',
+  defaultBaseUrl: 'https://{board}.jobs.personio.de',
+  async fetchBoard(http, ctx) {
+    const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl.replace('{board}', encodeURIComponent(ctx.board)));
+    return parsePersonioXml(await http.getText(`${base}/xml?language=en`, 'application/xml'), ctx.board, base);
+  },
+  parsePayload(payload, ctx) {
+    return parsePersonioXml(payload, ctx.board, trimSlash(ctx.baseUrl ?? this.defaultBaseUrl.replace('{board}', ctx.board)));
+  },
+};

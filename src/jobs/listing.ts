@@ -1,0 +1,124 @@
+// A source's posting turned into our listing: text description, resolved places, remote flag,
+// type ids, level, clearance, language and salary. Pure: no database.
+import { createHash } from 'node:crypto';
+import type { ExperienceLevel } from '../contract/jobs.ts';
+import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
+import { normalizeCompanyName } from '../companies/normalize.ts';
+import { resolveLocation } from './geo.ts';
+import { detectClearance } from './normalize/clearance.ts';
+import { detectExperienceLevel } from './normalize/experience.ts';
+import { htmlToText } from './normalize/html-text.ts';
+import { detectJobTypes } from './normalize/job-types.ts';
+import { detectLanguage } from './normalize/language.ts';
+import { detectRemote } from './normalize/remote.ts';
+import { parseSalaryText } from './normalize/salary.ts';
+import { textKey } from './normalize/text-key.ts';
+
+export interface NormalizedListing {
+  source: string;
+  board: string;
+  sourceId: string;
+  title: string;
+  location: string;
+  hasRemote: boolean;
+  publishedAt: number;
+  experienceLevel: ExperienceLevel;
+  typeIds: number[];
+  cityIds: number[];
+  countryCodes: string[];
+  regionIds: number[];
+  clearanceRequired: boolean;
+  language: string;
+  salaryMin: number | null;
+  salaryMax: number | null;
+  salaryCurrency: string | null;
+  description: string;
+  applicationUrl: string;
+  companyName: string;
+  company: SourceCompany | null;
+  contentHash: string;
+}
+
+const MAX_DESCRIPTION = 100_000;
+
+export interface NormalizeContext {
+  source: string;
+  board: string;
+  /** Used when the source gives no publication date. */
+  now: number;
+  /** Fallback company when the source names none (the board's owner). */
+  company?: SourceCompany | null;
+}
+
+export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): NormalizedListing {
+  const title = raw.title.replace(/\s+/g, ' ').trim();
+  const description = htmlToText(raw.descriptionHtml).slice(0, MAX_DESCRIPTION);
+  const location = raw.location.replace(/\s+/g, ' ').trim();
+  const places = resolveLocation(location);
+  if (!places.countries.length && raw.countryCode && /^[A-Z]{2}$/i.test(raw.countryCode)) {
+    const fromCode = resolveLocation(raw.countryCode.toUpperCase());
+    places.countries.push(...fromCode.countries);
+    for (const r of fromCode.regions) if (!places.regions.includes(r)) places.regions.push(r);
+  }
+  const hasRemote = detectRemote({ flag: raw.remote ?? (places.remote ? true : null), location, title, description });
+  const salary = raw.salary && (raw.salary.min !== null || raw.salary.max !== null) ? raw.salary : parseSalaryText(description);
+  const company = raw.company ?? ctx.company ?? null;
+  const companyName = company?.name?.trim() || ctx.board;
+  const listing: Omit<NormalizedListing, 'contentHash'> = {
+    source: ctx.source,
+    board: ctx.board,
+    sourceId: raw.sourceId,
+    title,
+    location,
+    hasRemote,
+    publishedAt: raw.publishedAt ?? ctx.now,
+    experienceLevel: detectExperienceLevel(title, description, raw.experience),
+    typeIds: detectJobTypes(raw.employmentTypes, title),
+    cityIds: places.cities.map((c) => c.geonameid),
+    countryCodes: places.countries,
+    regionIds: places.regions,
+    clearanceRequired: detectClearance(title, description),
+    language: detectLanguage(description || title, raw.language),
+    salaryMin: salary?.min ?? null,
+    salaryMax: salary?.max ?? null,
+    salaryCurrency: salary?.currency ?? null,
+    description,
+    applicationUrl: raw.applyUrl,
+    companyName,
+    company,
+  };
+  const contentHash = createHash('sha1').update(JSON.stringify(listing)).digest('base64url').slice(0, 22);
+  return { ...listing, contentHash };
+}
+
+const STOP_WORDS = new Set(['a', 'an', 'and', 'the', 'of', 'for', 'in', 'at', 'to', 'with', 'on', 'or', 'm', 'w', 'f', 'd', 'x', 'all', 'genders']);
+
+/** Title words used as search facets: case- and accent-folded, stop words dropped. */
+export function titleWords(title: string): string[] {
+  return [...new Set(textKey(title).split(' ').filter((w) => w && !STOP_WORDS.has(w) && w.length <= 40))];
+}
+
+export interface FacetSource {
+  typeIds: number[];
+  cityIds: number[];
+  countryCodes: string[];
+  regionIds: number[];
+  experienceLevel: string;
+  title: string;
+  companyName: string;
+  companyId: number | null;
+}
+
+/** Every facet a live listing is found under (see JobFacetTable). */
+export function facetsOf(listing: FacetSource): string[] {
+  const facets = ['all', `x:${listing.experienceLevel}`];
+  for (const id of listing.typeIds) facets.push(`t:${id}`);
+  for (const id of listing.cityIds) facets.push(`g:${id}`);
+  for (const code of listing.countryCodes) facets.push(`c:${code}`);
+  for (const id of listing.regionIds) facets.push(`r:${id}`);
+  for (const word of titleWords(listing.title)) facets.push(`w:${word}`);
+  const key = normalizeCompanyName(listing.companyName);
+  if (key) facets.push(`k:${key}`);
+  if (listing.companyId !== null) facets.push(`co:${listing.companyId}`);
+  return [...new Set(facets)];
+}

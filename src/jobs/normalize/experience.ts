@@ -1,0 +1,36 @@
+import type { ExperienceLevel } from '../../contract/jobs.ts';
+
+// The title decides when it names a level; the description's "N+ years" decides otherwise.
+const EXECUTIVE = /\b(chief|ceo|cto|cfo|coo|cmo|cio|ciso|cpo|cro|president|vice[- ]president|vp|svp|evp|head of|managing director|general manager|executive director|partner|founder|gesch[aä]ftsf[uü]hrer)\b/i;
+const SENIOR = /\b(senior|sr|lead|principal|staff|architect|director|expert|distinguished|manager|supervisor|iii|iv)\b/i;
+const ENTRY = /\b(junior|jr|entry[- ]level|entry|graduate|grad|intern|internship|trainee|apprentice|associate|assistant|werkstudent|working student|new grad|i)\b/i;
+const SOURCE_LEVELS: [RegExp, ExperienceLevel][] = [
+  [/executive|director|c[- ]level|vp/i, 'executive'],
+  [/senior|lead|expert|principal/i, 'senior'],
+  [/entry|junior|intern|student|graduate|no experience/i, 'entry'],
+  [/mid|associate|experienced|professional|intermediate/i, 'mid'],
+];
+
+function yearsAsked(description: string): number | null {
+  const m = description.match(/(\d{1,2})\s*\+?\s*(?:-\s*\d{1,2}\s*)?(?:years|yrs|jahre)/i);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * entry / mid / senior / executive: the title when it names a level ("Senior", "Head of", "Junior"),
+ * else the source's own level field, else the years of experience the description asks for, else mid.
+ */
+export function detectExperienceLevel(title: string, description = '', sourceLevel?: string | null): ExperienceLevel {
+  const t = title.replace(/[()[\],/|]/g, ' ');
+  if (EXECUTIVE.test(t)) return 'executive';
+  if (SENIOR.test(t)) return 'senior';
+  if (ENTRY.test(t)) return 'entry';
+  if (sourceLevel) for (const [pattern, level] of SOURCE_LEVELS) if (pattern.test(sourceLevel)) return level;
+  const years = yearsAsked(description);
+  if (years !== null) {
+    if (years >= 10) return 'executive';
+    if (years >= 5) return 'senior';
+    if (years <= 1) return 'entry';
+  }
+  return 'mid';
+}

@@ -1,0 +1,264 @@
+// POST /jobs-finder over the facet index (see docs/jobs.md, "Search design"). Every filter that is a
+// facet is an index range in newest-first order; the smallest range drives, the other facets are
+// primary-key probes, and what is not a facet (description text, unresolved location words, company
+// size/type/industry) is checked on the driver's rows. Totals are exact: one facet alone is counted
+// from per-day sums plus the two partial days; anything else is counted over the driver.
+import { sql, type RawBuilder } from 'kysely';
+import { dialectOf, type Db, type DialectName } from '../db/database.ts';
+import { EXPERIENCE_LEVEL_LABELS, type ExperienceLevel, type JobListing, type JobSearchResult, type JobsFinderBody } from '../contract/jobs.ts';
+import { JOB_TYPES } from '../lookups/data.ts';
+import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
+import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
+import { titleWords } from './listing.ts';
+import { toFts5Query } from './fts-query.ts';
+import { textKey } from './normalize/text-key.ts';
+import { DAY_MS } from './repository.ts';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 50;
+export const DEFAULT_POSTED_WITHIN_DAYS = 30;
+/** Full-text matches at most this many listings drive the query themselves (SQLite). */
+const FTS_DRIVER_CAP = 20_000;
+const FAR_FUTURE = 8_640_000_000_000_000;
+
+export type JobSearchFilters = JobsFinderBody;
+
+export interface CompanyLookup {
+  findByDomain(domainOrUrl: string): Promise<{ id: number } | null>;
+}
+
+interface Plan {
+  facets: string[];
+  remote: number;
+  lo: number;
+  hi: number;
+  description: string | null;
+  locationWords: string[];
+  company: RawBuilder<unknown>[];
+  empty: boolean;
+}
+
+const typeNames = new Map(JOB_TYPES.map((t) => [t.id, t.name]));
+
+/** company_type_id (GET /job-company-types) as conditions on the company store; see docs/jobs.md. */
+export function companyTypeCondition(typeId: number, year: number): RawBuilder<unknown> | null {
+  switch (typeId) {
+    case 1: return sql`c.founded_year >= ${year - 10} and coalesce(c.employee_count, 0) <= 500 and coalesce(c.company_type, 'private') = 'private'`;
+    case 2: return sql`c.employee_count between 1 and 50`;
+    case 3: return sql`c.employee_count between 51 and 1000`;
+    case 4: return sql`c.employee_count > 1000`;
+    case 5: return sql`c.company_type in ('public', 'public_subsidiary')`;
+    case 6: return sql`c.company_type = 'private'`;
+    case 7: return sql`c.company_type = 'nonprofit'`;
+    case 8: return sql`c.company_type = 'government'`;
+    case 9: return sql`c.company_type = 'educational'`;
+    case 10: return sql`c.industry_id in (26, 32)`;
+    default: return null;
+  }
+}
+
+function dateStart(text: string): number {
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  if (!Number.isFinite(ms)) throw new Error(`invalid date "${text}"`);
+  return ms;
+}
+
+export class JobSearch {
+  readonly dialect: DialectName;
+
+  constructor(private readonly db: Db, private readonly companies?: CompanyLookup) {
+    this.dialect = dialectOf(db);
+  }
+
+  private async plan(filters: JobSearchFilters, now: number): Promise<Plan> {
+    const plan: Plan = { facets: [], remote: filters.has_remote ? 1 : 0, lo: 0, hi: FAR_FUTURE, description: null, locationWords: [], company: [], empty: false };
+    plan.lo = now - (filters.posted_within ?? DEFAULT_POSTED_WITHIN_DAYS) * DAY_MS;
+    if (filters.posted_after) plan.lo = Math.max(plan.lo, dateStart(filters.posted_after));
+    if (filters.posted_before) plan.hi = dateStart(filters.posted_before) + DAY_MS - 1;
+    if (plan.lo > plan.hi) plan.empty = true;
+
+    if (filters.country_id) plan.facets.push(`c:${filters.country_id.toUpperCase()}`);
+    if (filters.region_id) plan.facets.push(`r:${filters.region_id}`);
+    if (filters.job_type_id) plan.facets.push(`t:${filters.job_type_id}`);
+    if (filters.experience_level) plan.facets.push(`x:${filters.experience_level}`);
+    if (filters.job_title) for (const word of titleWords(filters.job_title)) plan.facets.push(`w:${word}`);
+    if (filters.company_name?.trim()) {
+      const key = normalizeCompanyName(filters.company_name);
+      if (key) plan.facets.push(`k:${key}`);
+    }
+    if (filters.company_website?.trim()) {
+      const domain = normalizeDomain(filters.company_website);
+      const company = domain && this.companies ? await this.companies.findByDomain(domain) : null;
+      if (company) plan.facets.push(`co:${company.id}`);
+      else plan.empty = true;
+    }
+    if (filters.location?.trim()) {
+      const place = resolveLocation(filters.location);
+      if (place.cities.length) plan.facets.push(`g:${place.cities[0].geonameid}`);
+      else if (place.countries.length) plan.facets.push(`c:${place.countries[0]}`);
+      else if (place.regions.length && !place.remote) plan.facets.push(`r:${place.regions[0]}`);
+      else plan.locationWords = textKey(filters.location).split(' ').filter(Boolean).slice(0, 8);
+    }
+    if (filters.job_description?.trim()) {
+      plan.description = this.dialect === 'sqlite' ? toFts5Query(filters.job_description) : filters.job_description.trim();
+    }
+    if (filters.min_employees !== undefined) plan.company.push(sql`c.employee_count >= ${filters.min_employees}`);
+    if (filters.max_employees !== undefined) plan.company.push(sql`c.employee_count <= ${filters.max_employees}`);
+    if (filters.company_industry_id !== undefined) plan.company.push(sql`c.industry_id = ${filters.company_industry_id}`);
+    if (filters.company_type_id !== undefined) {
+      const condition = companyTypeCondition(filters.company_type_id, new Date(now).getUTCFullYear());
+      if (condition) plan.company.push(condition);
+      else plan.empty = true;
+    }
+    plan.facets = [...new Set(plan.facets)];
+    if (!plan.facets.length) plan.facets.push('all');
+    return plan;
+  }
+
+  async search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {
+    const page = filters.page ?? 1;
+    const perPage = Math.min(filters.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+    const plan = await this.plan(filters, now);
+    const offset = (page - 1) * perPage;
+    let total = 0;
+    let ids: number[] = [];
+    if (!plan.empty) ({ total, ids } = await this.run(plan, offset, perPage));
+    const totalPages = Math.ceil(total / perPage);
+    const results = ids.length ? await this.load(ids) : [];
+    return { total_count: total, page, per_page: perPage, total_pages: totalPages, results };
+  }
+
+  /** Exact count of one facet's range, from per-day sums and the two partial days at the ends. */
+  private async countFacetRange(facet: string, remote: number, lo: number, hi: number): Promise<number> {
+    const firstFullDay = Math.ceil(lo / DAY_MS);
+    const lastFullDay = Math.floor((hi + 1) / DAY_MS) - 1;
+    if (lastFullDay - firstFullDay < 2) return this.countRows(facet, remote, lo, hi);
+    const full = await sql<{ n: number | string | null }>`select sum(n) as n from job_facet_days where facet = ${facet} and has_remote = ${remote} and day between ${firstFullDay} and ${lastFullDay}`.execute(this.db);
+    const head = await this.countRows(facet, remote, lo, firstFullDay * DAY_MS - 1);
+    const tail = await this.countRows(facet, remote, (lastFullDay + 1) * DAY_MS, hi);
+    return Number(full.rows[0]?.n ?? 0) + head + tail;
+  }
+
+  private async countRows(facet: string, remote: number, lo: number, hi: number): Promise<number> {
+    if (lo > hi) return 0;
+    const result = await sql<{ n: number | string }>`select count(*) as n from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(this.db);
+    return Number(result.rows[0].n);
+  }
+
+  private facetProbe(facet: string, remote: RawBuilder<unknown>, published: RawBuilder<unknown>, jobId: RawBuilder<unknown>): RawBuilder<unknown> {
+    return sql`exists (select 1 from job_facets o where o.facet = ${facet} and o.has_remote = ${remote} and o.published_at = ${published} and o.job_id = ${jobId})`;
+  }
+
+  /** Conditions on `j` (jobs) and the company store beyond the facets. */
+  private residuals(plan: Plan, jobId: RawBuilder<unknown>, withText: boolean): RawBuilder<unknown>[] {
+    const out: RawBuilder<unknown>[] = [];
+    for (const word of plan.locationWords) out.push(sql`lower(j.location) like ${`%${word}%`}`);
+    if (plan.company.length) out.push(sql`exists (select 1 from companies c where c.id = j.company_id and ${sql.join(plan.company, sql` and `)})`);
+    if (withText && plan.description) {
+      out.push(this.dialect === 'sqlite'
+        ? sql`${jobId} in (select rowid from jobs_fts where jobs_fts match ${plan.description})`
+        : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`);
+    }
+    return out;
+  }
+
+  private async run(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+    const counts = new Map<string, number>();
+    if (plan.facets.length > 1 || plan.facets[0] !== 'all' || (!plan.description && !plan.locationWords.length && !plan.company.length)) {
+      for (const facet of plan.facets) counts.set(facet, await this.countFacetRange(facet, plan.remote, plan.lo, plan.hi));
+    }
+    const driver = plan.facets.length === 1 ? plan.facets[0] : [...counts].sort((a, b) => a[1] - b[1])[0][0];
+    const driverCount = counts.get(driver);
+    if (driverCount === 0) return { total: 0, ids: [] };
+
+    if (plan.description && this.dialect === 'sqlite') {
+      const matches = await sql<{ rowid: number }>`select rowid from jobs_fts where jobs_fts match ${plan.description} limit ${FTS_DRIVER_CAP + 1}`.execute(this.db);
+      if (matches.rows.length <= FTS_DRIVER_CAP && (driverCount === undefined || matches.rows.length < driverCount)) {
+        return this.runFromIds(plan, matches.rows.map((r) => Number(r.rowid)), offset, limit);
+      }
+    }
+
+    const others = plan.facets.filter((f) => f !== driver && f !== 'all');
+    const conditions = [
+      ...others.map((f) => this.facetProbe(f, sql`f.has_remote`, sql`f.published_at`, sql`f.job_id`)),
+      ...this.residuals(plan, sql`f.job_id`, true),
+    ];
+    const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || (plan.description !== null && this.dialect === 'postgres');
+    const from = needsJobs
+      ? this.dialect === 'sqlite' ? sql`job_facets f cross join jobs j on j.id = f.job_id` : sql`job_facets f join jobs j on j.id = f.job_id`
+      : sql`job_facets f`;
+    const where = sql`f.facet = ${driver} and f.has_remote = ${plan.remote} and f.published_at between ${plan.lo} and ${plan.hi}${conditions.length ? sql` and ${sql.join(conditions, sql` and `)}` : sql``}`;
+    const total = !conditions.length && driverCount !== undefined
+      ? driverCount
+      : Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where}`.execute(this.db)).rows[0].n);
+    if (offset >= total) return { total, ids: [] };
+    const page = await sql<{ job_id: number }>`select f.job_id from ${from} where ${where} order by f.published_at desc, f.job_id desc limit ${limit} offset ${offset}`.execute(this.db);
+    return { total, ids: page.rows.map((r) => Number(r.job_id)) };
+  }
+
+  /** SQLite, few full-text matches: filter those listings directly and order them here. */
+  private async runFromIds(plan: Plan, candidateIds: number[], offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+    if (!candidateIds.length) return { total: 0, ids: [] };
+    const facets = plan.facets.filter((f) => f !== 'all');
+    const conditions = [
+      sql`j.expired = 0`,
+      sql`j.has_remote = ${plan.remote}`,
+      sql`j.published_at between ${plan.lo} and ${plan.hi}`,
+      ...facets.map((f) => this.facetProbe(f, sql`j.has_remote`, sql`j.published_at`, sql`j.id`)),
+      ...this.residuals(plan, sql`j.id`, false),
+    ];
+    const rows = await sql<{ id: number; published_at: number }>`select j.id, j.published_at from jobs j where j.id in (select value from json_each(${JSON.stringify(candidateIds)})) and ${sql.join(conditions, sql` and `)}`.execute(this.db);
+    const sorted = rows.rows.map((r) => ({ id: Number(r.id), published: Number(r.published_at) })).sort((a, b) => b.published - a.published || b.id - a.id);
+    return { total: sorted.length, ids: sorted.slice(offset, offset + limit).map((r) => r.id) };
+  }
+
+  private async load(ids: number[]): Promise<JobListing[]> {
+    const rows = await this.db
+      .selectFrom('jobs as j')
+      .leftJoin('companies as c', 'c.id', 'j.company_id')
+      .select([
+        'j.id', 'j.title', 'j.location', 'j.has_remote', 'j.published_at', 'j.experience_level', 'j.type_ids', 'j.city_ids',
+        'j.country_codes', 'j.region_ids', 'j.clearance_required', 'j.language', 'j.salary_min', 'j.salary_max', 'j.salary_currency',
+        'j.description', 'j.application_url', 'j.company_name',
+        'c.name as c_name', 'c.website as c_website', 'c.domain as c_domain', 'c.prof_url as c_prof_url',
+        'c.social_b_handle as c_social_b_handle', 'c.code_host_url as c_code_host_url',
+      ])
+      .where('j.id', 'in', ids)
+      .execute();
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    return ids.map((id) => byId.get(id)).filter((r) => r !== undefined).map((r) => {
+      const countries = (JSON.parse(r.country_codes) as string[]).map(countryInfo).filter((c) => c !== null);
+      return {
+        company: {
+          name: r.c_name ?? r.company_name,
+          website_url: r.c_website ?? (r.c_domain ? `https://${r.c_domain}` : null),
+          prof_url: r.c_prof_url ?? null,
+          social_b_handle: r.c_social_b_handle ?? null,
+          code_host_url: r.c_code_host_url ?? null,
+        },
+        title: r.title,
+        location: r.location,
+        types: (JSON.parse(r.type_ids) as number[]).map((id) => ({ id, name: typeNames.get(id) ?? String(id) })),
+        cities: (JSON.parse(r.city_ids) as number[]).flatMap((gid) => {
+          const city = cityById(gid);
+          const country = city && countryInfo(city.country);
+          return city && country
+            ? [{ geonameid: city.geonameid, asciiname: city.asciiname, name: city.name, country, timezone: city.timezone, latitude: city.latitude, longitude: city.longitude }]
+            : [];
+        }),
+        countries,
+        regions: (JSON.parse(r.region_ids) as number[]).map((id) => ({ id, name: regionName(id) ?? String(id) })),
+        has_remote: r.has_remote === 1,
+        published: new Date(Number(r.published_at)).toISOString(),
+        description: r.description,
+        application_url: r.application_url,
+        language: r.language,
+        clearance_required: r.clearance_required === 1,
+        salary_min: r.salary_min === null ? null : Number(r.salary_min),
+        salary_max: r.salary_max === null ? null : Number(r.salary_max),
+        salary_currency: r.salary_currency,
+        experience_level: EXPERIENCE_LEVEL_LABELS[r.experience_level as ExperienceLevel] ?? null,
+      };
+    });
+  }
+}
