@@ -53,7 +53,7 @@ describe('job board connectors over a local HTTP fake', () => {
     assert.deepEqual(data.regionIds, [5]);
     assert.equal(data.hasRemote, false);
     assert.match(data.description, /3\+ years of experience with Python/);
-    assert.equal(data.publishedAt, 1762905600000);
+    assert.equal(data.publishedAt, 1794441600000);
     assert.equal(data.applicationUrl, 'https://jobs.lever.co/northwind/5ac21346-8e0c-4494-8e7a-3eb92ff77902/apply');
     assert.deepEqual([data.salaryMin, data.salaryMax, data.salaryCurrency], [130000, 160000, 'USD']);
     assert.equal(designer.hasRemote, true);
