@@ -41,6 +41,28 @@ export interface CurrentCompanyRow {
   seen_at: number;
 }
 
+/** Rows per multi-row statement: far below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+const CHUNK = 500;
+
+function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+function nameFactsOf(person: PreparedPerson) {
+  const n = person.name;
+  return {
+    full_name: n.full,
+    first_name: n.first,
+    middle_name: n.middle,
+    last_name: n.last,
+    name_prefix: n.prefix,
+    name_suffix: n.suffix,
+    nickname: n.nickname,
+  };
+}
+
 /** Cap on rows read per lookup: bounds the work of a lookup at a company with thousands of people. */
 const HOLDER_LIMIT = 200;
 
@@ -52,77 +74,148 @@ export class PeopleRepository {
    * `person.positions[i]` (null: the position is skipped). Run it inside a transaction (`db` may be one).
    */
   async save(db: Executor, person: PreparedPerson, companyIds: (number | null)[], source: string, seenAt: number): Promise<SaveResult> {
-    const externalKey = person.externalId ? `${source}:${person.externalId}` : null;
-    const existing = await this.findIdentity(db, person, externalKey);
-    const n = person.name;
-    const nameFacts = {
-      full_name: n.full,
-      first_name: n.first,
-      middle_name: n.middle,
-      last_name: n.last,
-      name_prefix: n.prefix,
-      name_suffix: n.suffix,
-      nickname: n.nickname,
-    };
-    const provenance = { source, seen_at: seenAt };
-    let id: number;
-    let created = false;
-    if (existing) {
-      id = existing.id;
-      const sources = JSON.parse(existing.field_sources || '{}') as Record<string, unknown>;
-      sources.name = provenance;
-      if (person.profileId) sources.profile = provenance;
+    return (await this.saveMany(db, [{ person, companyIds }], source, seenAt))[0]!;
+  }
+
+  /**
+   * Creates or updates many people in a few multi-row statements (the importers' path; `save` does
+   * one). Results are in input order. Records about the same person in one call are applied one
+   * after the other, in order. Run it inside a transaction.
+   */
+  async saveMany(db: Executor, items: { person: PreparedPerson; companyIds: (number | null)[] }[], source: string, seenAt: number): Promise<SaveResult[]> {
+    const results: SaveResult[] = new Array(items.length);
+    let pending = items.map((item, index) => ({ ...item, index, externalKey: item.person.externalId ? `${source}:${item.person.externalId}` : null }));
+    while (pending.length) {
+      // One round holds at most one record per identity; repeats wait for the next round.
+      const round: typeof pending = [];
+      const later: typeof pending = [];
+      const identities = new Set<string>();
+      for (const item of pending) {
+        const keys = [item.person.profileId && `p:${item.person.profileId}`, item.externalKey && `x:${item.externalKey}`, ...item.person.emails.map((e) => `e:${e.email}`)].filter(Boolean) as string[];
+        if (keys.some((k) => identities.has(k))) later.push(item);
+        else {
+          keys.forEach((k) => identities.add(k));
+          round.push(item);
+        }
+      }
+      await this.saveRound(db, round, source, seenAt, results);
+      pending = later;
+    }
+    return results;
+  }
+
+  private async saveRound(
+    db: Executor,
+    items: { person: PreparedPerson; companyIds: (number | null)[]; index: number; externalKey: string | null }[],
+    source: string,
+    seenAt: number,
+    results: SaveResult[],
+  ): Promise<void> {
+    // Identities: by profile and by the source's id in two queries; by email only for records with neither.
+    const byProfile = new Map<string, PersonRow>();
+    const byKey = new Map<string, PersonRow>();
+    const profileIds = items.map((i) => i.person.profileId).filter((x): x is string => !!x);
+    const externalKeys = items.map((i) => i.externalKey).filter((x): x is string => !!x);
+    for (const part of chunks(profileIds, CHUNK)) {
+      for (const row of await db.selectFrom('people').selectAll().where('profile_id', 'in', part).execute()) byProfile.set(row.profile_id!, row);
+    }
+    for (const part of chunks(externalKeys, CHUNK)) {
+      for (const row of await db.selectFrom('people').selectAll().where('external_key', 'in', part).execute()) byKey.set(row.external_key!, row);
+    }
+    const existing = new Map<number, PersonRow>();
+    const fresh: typeof items = [];
+    for (const item of items) {
+      const p = item.person;
+      let row = (p.profileId && byProfile.get(p.profileId)) || (item.externalKey && byKey.get(item.externalKey)) || undefined;
+      if (!row && !p.profileId && !item.externalKey) row = await this.findIdentity(db, p, null);
+      if (row) {
+        existing.set(item.index, row);
+        results[item.index] = { id: row.id, created: false };
+      } else fresh.push(item);
+    }
+
+    // Existing people: their names and provenance, one update each.
+    for (const item of items) {
+      const row = existing.get(item.index);
+      if (!row) continue;
+      const p = item.person;
+      const sources = JSON.parse(row.field_sources || '{}') as Record<string, unknown>;
+      sources.name = { source, seen_at: seenAt };
+      if (p.profileId) sources.profile = { source, seen_at: seenAt };
       await db
         .updateTable('people')
         .set({
-          ...nameFacts,
-          ...(person.profileId && !existing.profile_id ? { profile_id: person.profileId, profile_url: person.profileUrl } : {}),
-          ...(externalKey && !existing.external_key ? { external_key: externalKey } : {}),
+          ...nameFactsOf(p),
+          ...(p.profileId && !row.profile_id ? { profile_id: p.profileId, profile_url: p.profileUrl } : {}),
+          ...(item.externalKey && !row.external_key ? { external_key: item.externalKey } : {}),
           field_sources: JSON.stringify(sources),
           updated_at: seenAt,
         })
-        .where('id', '=', id)
+        .where('id', '=', row.id)
         .execute();
-    } else {
-      const sources: Record<string, unknown> = { name: provenance };
-      if (person.profileId) sources.profile = provenance;
-      const row = await db
-        .insertInto('people')
-        .values({
-          ...nameFacts,
-          profile_id: person.profileId,
-          profile_url: person.profileId ? person.profileUrl : null,
-          external_key: externalKey,
-          field_sources: JSON.stringify(sources),
-          created_at: seenAt,
-          updated_at: seenAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      id = Number(row.id);
-      created = true;
     }
 
-    for (let i = 0; i < person.positions.length; i++) {
-      const companyId = companyIds[i];
-      if (companyId === null || companyId === undefined) continue;
-      const p = person.positions[i]!;
-      const positionKey = `${companyId}|${p.titleNormalized}|${p.startedAt ?? ''}`;
-      const row = await db
+    // New people: multi-row inserts, ids matched back by profile or source id; others one by one.
+    const values = (item: (typeof items)[number]) => {
+      const p = item.person;
+      const sources: Record<string, unknown> = { name: { source, seen_at: seenAt } };
+      if (p.profileId) sources.profile = { source, seen_at: seenAt };
+      return {
+        ...nameFactsOf(p),
+        profile_id: p.profileId,
+        profile_url: p.profileId ? p.profileUrl : null,
+        external_key: item.externalKey,
+        field_sources: JSON.stringify(sources),
+        created_at: seenAt,
+        updated_at: seenAt,
+      };
+    };
+    const keyed = fresh.filter((i) => i.person.profileId || i.externalKey);
+    for (const part of chunks(keyed, CHUNK)) {
+      const rows = await db.insertInto('people').values(part.map(values)).returning(['id', 'profile_id', 'external_key']).execute();
+      const ids = new Map<string, number>();
+      for (const r of rows) ids.set(r.profile_id ? `p:${r.profile_id}` : `x:${r.external_key}`, Number(r.id));
+      for (const item of part) {
+        const id = ids.get(item.person.profileId ? `p:${item.person.profileId}` : `x:${item.externalKey}`);
+        if (id === undefined) throw new Error('inserted person not returned');
+        results[item.index] = { id, created: true };
+      }
+    }
+    for (const item of fresh.filter((i) => !i.person.profileId && !i.externalKey)) {
+      const row = await db.insertInto('people').values(values(item)).returning('id').executeTakeFirstOrThrow();
+      results[item.index] = { id: Number(row.id), created: true };
+    }
+
+    // Positions (upserted), then the roles of the current ones.
+    type PositionValues = {
+      person_id: number; company_id: number; title: string; title_normalized: string; seniority_modifier: number; is_current: number;
+      started_at: number | null; ended_at: number | null; position_key: string; source: string; seen_at: number;
+    };
+    const positions: { values: PositionValues; roles: PreparedPerson['positions'][number]['roles']; replaced: boolean }[] = [];
+    for (const item of items) {
+      const { id, created } = results[item.index]!;
+      const seenKeys = new Set<string>();
+      item.person.positions.forEach((p, i) => {
+        const companyId = item.companyIds[i];
+        if (companyId === null || companyId === undefined) return;
+        const positionKey = `${companyId}|${p.titleNormalized}|${p.startedAt ?? ''}`;
+        if (seenKeys.has(positionKey)) return;
+        seenKeys.add(positionKey);
+        positions.push({
+          values: {
+            person_id: id, company_id: companyId, title: p.title, title_normalized: p.titleNormalized, seniority_modifier: p.modifier,
+            is_current: p.isCurrent ? 1 : 0, started_at: p.startedAt, ended_at: p.endedAt, position_key: positionKey, source, seen_at: seenAt,
+          },
+          roles: p.isCurrent ? p.roles : [],
+          replaced: !created,
+        });
+      });
+    }
+    const positionIds = new Map<string, number>();
+    for (const part of chunks(positions, CHUNK)) {
+      const rows = await db
         .insertInto('person_positions')
-        .values({
-          person_id: id,
-          company_id: companyId,
-          title: p.title,
-          title_normalized: p.titleNormalized,
-          seniority_modifier: p.modifier,
-          is_current: p.isCurrent ? 1 : 0,
-          started_at: p.startedAt,
-          ended_at: p.endedAt,
-          position_key: positionKey,
-          source,
-          seen_at: seenAt,
-        })
+        .values(part.map((p) => p.values))
         .onConflict((oc) =>
           oc.columns(['person_id', 'position_key']).doUpdateSet((eb) => ({
             title: eb.ref('excluded.title'),
@@ -133,32 +226,29 @@ export class PeopleRepository {
             seen_at: eb.ref('excluded.seen_at'),
           })),
         )
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const positionId = Number(row.id);
-      if (!created) await db.deleteFrom('person_roles').where('position_id', '=', positionId).execute();
-      if (p.isCurrent && p.roles.length) {
-        await db
-          .insertInto('person_roles')
-          .values(p.roles.map((r) => ({ position_id: positionId, person_id: id, company_id: companyId, role_key: r.key, fn: r.fn, rank: r.rank })))
-          .execute();
-      }
+        .returning(['id', 'person_id', 'position_key'])
+        .execute();
+      for (const r of rows) positionIds.set(`${r.person_id}|${r.position_key}`, Number(r.id));
     }
+    const idOf = (p: (typeof positions)[number]) => positionIds.get(`${p.values.person_id}|${p.values.position_key}`)!;
+    for (const part of chunks(positions.filter((p) => p.replaced).map(idOf), CHUNK)) {
+      await db.deleteFrom('person_roles').where('position_id', 'in', part).execute();
+    }
+    const roles = positions.flatMap((p) =>
+      p.roles.map((r) => ({ position_id: idOf(p), person_id: p.values.person_id, company_id: p.values.company_id, role_key: r.key, fn: r.fn, rank: r.rank })),
+    );
+    for (const part of chunks(roles, CHUNK)) await db.insertInto('person_roles').values(part).execute();
 
-    for (const e of person.emails) {
+    const emails = items.flatMap((item) =>
+      item.person.emails.map((e) => ({
+        person_id: results[item.index]!.id, email: e.email, kind: e.kind, domain: e.domain, obtained_by: 'source',
+        status: e.status, verified_at: e.status ? (e.verifiedAt ?? seenAt) : null, source, seen_at: seenAt,
+      })),
+    );
+    for (const part of chunks(emails, CHUNK)) {
       await db
         .insertInto('person_emails')
-        .values({
-          person_id: id,
-          email: e.email,
-          kind: e.kind,
-          domain: e.domain,
-          obtained_by: 'source',
-          status: e.status,
-          verified_at: e.status ? (e.verifiedAt ?? seenAt) : null,
-          source,
-          seen_at: seenAt,
-        })
+        .values(part)
         .onConflict((oc) =>
           oc.columns(['person_id', 'email']).doUpdateSet((eb) => ({
             kind: eb.ref('excluded.kind'),
@@ -170,11 +260,13 @@ export class PeopleRepository {
         )
         .execute();
     }
-
-    for (const ph of person.phones) {
+    const phones = items.flatMap((item) =>
+      item.person.phones.map((ph) => ({ person_id: results[item.index]!.id, e164: ph.e164, type: ph.type, country: ph.country, source, seen_at: seenAt })),
+    );
+    for (const part of chunks(phones, CHUNK)) {
       await db
         .insertInto('person_phones')
-        .values({ person_id: id, e164: ph.e164, type: ph.type, country: ph.country, source, seen_at: seenAt })
+        .values(part)
         .onConflict((oc) =>
           oc.columns(['person_id', 'e164']).doUpdateSet((eb) => ({
             type: eb.ref('excluded.type'),
@@ -185,7 +277,6 @@ export class PeopleRepository {
         )
         .execute();
     }
-    return { id, created };
   }
 
   /** The stored person a record is about: by profile, else by the source's id, else by an email and the same name. */

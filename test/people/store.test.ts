@@ -19,7 +19,7 @@ for (const target of dbTargets) {
     let people: PeopleService;
 
     const importJsonl = () =>
-      runPeopleImport({ db: database.db, companies, source: 'jsonl', records: readPeopleJsonl(fixture('people.jsonl')).records, defaultCountry: 'US', batchSize: 3 });
+      runPeopleImport({ db: database.db, companies, source: 'jsonl', records: readPeopleJsonl(fixture('people.jsonl')).records, defaultCountry: 'US', batchSize: 50 });
 
     before(async () => {
       database = await target.open();
@@ -30,8 +30,10 @@ for (const target of dbTargets) {
 
     it('imports JSONL, rejecting bad rows without aborting and reporting dropped facts', async () => {
       const summary = await importJsonl();
-      assert.equal(summary.read, 8);
+      assert.equal(summary.read, 9);
       assert.equal(summary.inserted, 6);
+      // The last line is John Smith again, in the same batch: applied after the first record.
+      assert.equal(summary.updated, 1);
       assert.deepEqual(
         summary.rejected.map((r) => r.line),
         [6, 7],
@@ -86,7 +88,7 @@ for (const target of dbTargets) {
       const before = await Promise.all((['people', 'person_positions', 'person_roles', 'person_emails', 'person_phones'] as const).map(count));
       const summary = await importJsonl();
       assert.equal(summary.inserted, 0);
-      assert.equal(summary.updated, 6);
+      assert.equal(summary.updated, 7);
       const afterCounts = await Promise.all((['people', 'person_positions', 'person_roles', 'person_emails', 'person_phones'] as const).map(count));
       assert.deepEqual(afterCounts, before);
     });
@@ -137,6 +139,8 @@ for (const target of dbTargets) {
           profile_url: 'https://www.linkedin.com/in/john-smith-42',
           mobile_number: 14155550199,
         });
+        const john = await people.repository.findByProfileId('john-smith-42');
+        assert.deepEqual((await people.repository.phonesOf([john!.id])).map((p) => [p.e164, p.type]), [['+14155550199', 'mobile']]);
         assert.equal((await people.findMobile({ personal_email: 'maria.cruz@gmail.com' }))?.mobile_number, 14155552671);
         assert.equal((await people.findMobile({ work_email: 'annemarie.lepen@acme-robotics.com' }))?.profile_url, null);
         assert.equal((await people.findMobile({ profile_url: 'sofia-garcia' }))?.mobile_number, 34612345678);

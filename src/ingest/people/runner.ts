@@ -52,19 +52,34 @@ export interface PeopleImportOptions {
 }
 
 type CompanyRef = { name: string | null; domain: string | null };
-const refKeys = (ref: CompanyRef) => [ref.domain ? `d:${ref.domain}` : null, ref.name ? `n:${normalizeCompanyName(ref.name)}` : null].filter(Boolean) as string[];
 
 /** Company ids by domain and name key, filled as an import meets companies. */
 class CompanyCache {
   private readonly ids = new Map<string, number>();
+  private readonly nameKeys = new Map<string, string>();
   constructor(
     private readonly companies: CompanyService,
     private readonly source: string,
     private readonly seenAt: number,
   ) {}
 
+  /** The cache keys of a reference: its domain, then its name's matching key (computed once per name). */
+  private keys(ref: CompanyRef): string[] {
+    const keys: string[] = [];
+    if (ref.domain) keys.push(`d:${ref.domain}`);
+    if (ref.name) {
+      let key = this.nameKeys.get(ref.name);
+      if (key === undefined) {
+        key = `n:${normalizeCompanyName(ref.name)}`;
+        this.nameKeys.set(ref.name, key);
+      }
+      keys.push(key);
+    }
+    return keys;
+  }
+
   get(ref: CompanyRef): number | undefined {
-    for (const key of refKeys(ref)) {
+    for (const key of this.keys(ref)) {
       const id = this.ids.get(key);
       if (id !== undefined) return id;
     }
@@ -72,22 +87,30 @@ class CompanyCache {
   }
 
   private remember(ref: CompanyRef, id: number): void {
-    for (const key of refKeys(ref)) this.ids.set(key, id);
+    for (const key of this.keys(ref)) this.ids.set(key, id);
   }
 
   /** Finds or creates every company the batch names (outside the people transaction). */
   async load(refs: CompanyRef[]): Promise<void> {
     const missing: CompanyRef[] = [];
+    const missingKeys = new Set<string>();
     for (const ref of refs) {
       if (this.get(ref) !== undefined) continue;
+      const keys = this.keys(ref);
+      if (keys.some((k) => missingKeys.has(k))) continue;
       const found = await this.companies.resolve({ company_domain: ref.domain, company_name: ref.name });
-      if (found) this.remember(ref, found.id);
-      else if (!missing.some((m) => refKeys(m).some((k) => refKeys(ref).includes(k)))) missing.push(ref);
+      if (found) {
+        this.remember(ref, found.id);
+      } else {
+        missing.push(ref);
+        for (const k of keys) missingKeys.add(k);
+      }
     }
     if (!missing.length) return;
     const prepared = missing.map((ref) => prepareCompany({ name: ref.name ?? ref.domain, domain: ref.domain }));
     const results = await this.companies.upsertPrepared(prepared, this.source, this.seenAt);
     results.forEach((r, i) => this.remember(missing[i]!, r.id));
+    // A reference that shared a key with another one but named a different company is looked up on its own.
     for (const ref of refs) if (this.get(ref) === undefined) await this.load([ref]);
   }
 }
@@ -100,11 +123,13 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
   const cache = new CompanyCache(options.companies, options.source, seenAt);
   let batch: { line: number; person: PreparedPerson }[] = [];
 
-  const save = async (db: Db, row: { person: PreparedPerson }) => {
-    const ids = row.person.positions.map((p) => cache.get(p.company) ?? null);
-    const result = await repository.save(db, row.person, ids, options.source, seenAt);
-    if (result.created) summary.inserted += 1;
-    else summary.updated += 1;
+  const save = async (db: Db, rows: { person: PreparedPerson }[]) => {
+    const items = rows.map((row) => ({ person: row.person, companyIds: row.person.positions.map((p) => cache.get(p.company) ?? null) }));
+    const results = await repository.saveMany(db, items, options.source, seenAt);
+    for (const r of results) {
+      if (r.created) summary.inserted += 1;
+      else summary.updated += 1;
+    }
   };
 
   const flush = async () => {
@@ -114,9 +139,7 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
     const before = { inserted: summary.inserted, updated: summary.updated };
     try {
       await cache.load(current.flatMap((r) => r.person.positions.map((p) => p.company)));
-      await options.db.transaction().execute(async (trx) => {
-        for (const row of current) await save(trx, row);
-      });
+      await options.db.transaction().execute((trx) => save(trx, current));
     } catch {
       // Something in the batch failed: store row by row so only the bad rows are lost.
       summary.inserted = before.inserted;
@@ -124,7 +147,7 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
       for (const row of current) {
         try {
           await cache.load(row.person.positions.map((p) => p.company));
-          await options.db.transaction().execute((trx) => save(trx, row));
+          await options.db.transaction().execute((trx) => save(trx, [row]));
         } catch (error) {
           summary.reject(row.line, reasonOf(error));
         }

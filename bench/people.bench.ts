@@ -1,0 +1,129 @@
+// People at scale: import rate of our JSONL importer, and role-finder / mobile-finder latency,
+// on SQLite and (when DATABASE_URL names one) PostgreSQL. Baselines measured in the same run:
+// reading and parsing the file without storing it (import), and a primary-key read of one
+// person through the same Kysely connection (lookups).
+//   npm run bench -- people                      1,000,000 people over 100,000 companies
+//   npm run bench -- people --people=200000 --companies=20000
+//   npm run bench -- people --quick              20,000 people over 2,000 companies
+//   --dialects=sqlite,postgres   --lookups=2000
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { CompanyService } from '../src/companies/service.ts';
+import { PeopleService } from '../src/people/service.ts';
+import { preparePerson } from '../src/people/input.ts';
+import { readPeopleJsonl } from '../src/ingest/people/jsonl.ts';
+import { runPeopleImport } from '../src/ingest/people/runner.ts';
+import { companyDomain, person, profileId, random, writePeopleJsonl } from './support/people-generator.ts';
+import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
+
+const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const quick = process.argv.includes('--quick');
+const PEOPLE = Number(arg('people', quick ? '20000' : '1000000'));
+const COMPANIES = Number(arg('companies', quick ? '2000' : '100000'));
+const LOOKUPS = Number(arg('lookups', quick ? '500' : '2000'));
+const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
+
+const dir = mkdtempSync(join(tmpdir(), 'leadbase-people-bench-'));
+const file = join(dir, 'people.jsonl');
+let generated = Date.now();
+const bytes = await writePeopleJsonl(file, PEOPLE, COMPANIES);
+generated = Date.now() - generated;
+console.log(`people benchmark: ${PEOPLE.toLocaleString('en')} people over ${COMPANIES.toLocaleString('en')} companies, ${(bytes / 1e6).toFixed(0)} MB of JSONL (generated in ${(generated / 1000).toFixed(1)} s), ${LOOKUPS} lookups per finder`);
+
+// Import baseline: read and parse every line and prepare each person, store nothing.
+let t0 = Date.now();
+let parsed = 0;
+for await (const record of readPeopleJsonl(file).records) {
+  if ('input' in record) preparePerson(record.input, 'US');
+  parsed += 1;
+}
+const parseRate = parsed / ((Date.now() - t0) / 1000);
+
+async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (dialect === 'postgres') {
+    if (!pgUrl) throw new Error('DATABASE_URL must name a PostgreSQL database for --dialects=postgres');
+    const schema = `bench_people_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const handle = openDatabase(pgUrl, { pgSchema: schema, poolSize: 4 });
+    return {
+      handle,
+      drop: async () => {
+        await handle.close();
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      },
+    };
+  }
+  const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
+  return { handle, drop: () => handle.close() };
+}
+
+const ROLE_QUERIES = ['CEO', 'Chief Technology Officer', 'VP of Sales', 'Head of Marketing', 'Software Engineer', 'CFO', 'Sales Director'];
+
+for (const dialect of dialects) {
+  const { handle, drop } = await open(dialect);
+  try {
+    await migrateToLatest(handle.db);
+    const companies = new CompanyService({ db: handle.db });
+    const people = new PeopleService({ db: handle.db, companies });
+
+    t0 = Date.now();
+    const summary = await runPeopleImport({ db: handle.db, companies, source: 'bench', records: readPeopleJsonl(file).records, defaultCountry: 'US', batchSize: 1000 });
+    const importSeconds = (Date.now() - t0) / 1000;
+    const importRate = summary.read / importSeconds;
+    if (summary.rejectedTotal) console.log(`  (${summary.rejectedTotal} rows rejected, first: ${summary.rejected[0]?.reason})`);
+    if (dialect === 'postgres') await handle.db.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => {});
+
+    const rnd = random(42);
+    const pick = (n: number) => Math.floor(rnd() * n);
+    // Warm-up: prepared statements and page cache.
+    for (let i = 0; i < 200; i++) await people.findRole({ company_domain: companyDomain(pick(COMPANIES)), job_title: 'CEO' });
+
+    const baseline = summarize(await timeCalls(LOOKUPS, () => handle.db.selectFrom('people').selectAll().where('id', '=', 1 + pick(PEOPLE)).executeTakeFirst()));
+    let roleFound = 0;
+    const role = summarize(
+      await timeCalls(LOOKUPS, async (i) => {
+        const found = await people.findRole({ company_domain: companyDomain(pick(COMPANIES)), job_title: ROLE_QUERIES[i % ROLE_QUERIES.length]! });
+        if (found) roleFound += 1;
+      }),
+    );
+    let roleByNameFound = 0;
+    const roleByName = summarize(
+      await timeCalls(LOOKUPS, async () => {
+        if (await people.findRole({ company_name: `Company ${pick(COMPANIES)}`, job_title: 'CEO' })) roleByNameFound += 1;
+      }),
+    );
+    let mobileFound = 0;
+    const mobile = summarize(
+      await timeCalls(LOOKUPS, async (i) => {
+        const p = pick(PEOPLE);
+        const query = i % 2 === 0 ? { profile_url: profileId(p) } : { work_email: JSON.parse(person(p, PEOPLE, COMPANIES).line).emails[0]?.email ?? 'none@example.com' };
+        if (await people.findMobile(query)) mobileFound += 1;
+      }),
+    );
+    const size = dialect === 'sqlite' ? `, database file ${(statSync(join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
+    console.log(`\n## ${dialect}${size}`);
+    console.log('| measure | value | vs baseline |');
+    console.log('|---|---|---|');
+    console.log(`| baseline: read + parse + prepare JSONL, no storage | ${fmt(parseRate, 0)} rows/s | 1.00x |`);
+    console.log(`| import (${summary.inserted} inserted, ${summary.rejectedTotal} rejected) | ${fmt(importRate, 0)} rows/s in ${fmt(importSeconds, 0)} s | ${ratio(importRate, parseRate)} |`);
+    console.log(`| baseline: person by primary key p50 / p99 | ${fmt(baseline.p50, 3)} / ${fmt(baseline.p99, 3)} ms | 1.00x / 1.00x |`);
+    console.log(`| role finder by domain p50 / p99 (${roleFound}/${LOOKUPS} found) | ${fmt(role.p50, 3)} / ${fmt(role.p99, 3)} ms | ${ratio(role.p50, baseline.p50)} / ${ratio(role.p99, baseline.p99)} |`);
+    console.log(`| role finder by name p50 / p99 (${roleByNameFound}/${LOOKUPS} found) | ${fmt(roleByName.p50, 3)} / ${fmt(roleByName.p99, 3)} ms | ${ratio(roleByName.p50, baseline.p50)} / ${ratio(roleByName.p99, baseline.p99)} |`);
+    console.log(`| mobile finder p50 / p99 (${mobileFound}/${LOOKUPS} found) | ${fmt(mobile.p50, 3)} / ${fmt(mobile.p99, 3)} ms | ${ratio(mobile.p50, baseline.p50)} / ${ratio(mobile.p99, baseline.p99)} |`);
+  } finally {
+    await drop();
+  }
+}
+rmSync(dir, { recursive: true, force: true });
