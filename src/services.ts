@@ -7,6 +7,7 @@ import { BillingService } from './billing/service.ts';
 import { LookupService } from './lookups/service.ts';
 import { CompanyService } from './companies/service.ts';
 import { PeopleService } from './people/service.ts';
+import { JobService } from './jobs/service.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -26,6 +27,7 @@ export interface Services {
   lookups: LookupService;
   companies: CompanyService;
   people: PeopleService;
+  jobs: JobService;
   /** Stops background work (timers, queues) before the database closes. */
   close(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export function createServices(deps: ServiceDeps): Services {
     billing: new BillingService(deps.db),
     lookups: new LookupService(deps.db),
     companies,
+    jobs: new JobService({ db: deps.db, companies }),
     people: new PeopleService({ db: deps.db, companies, profileBaseUrl: deps.config.profileBaseUrl }),
     async close() {
       for (const close of closers.reverse()) await close();

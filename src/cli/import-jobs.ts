@@ -1,4 +1,111 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { CompanyService } from '../companies/service.ts';
+import { PoliteFetcher } from '../ingest/jobs/fetcher.ts';
+import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
+import type { SourceListing } from '../ingest/jobs/types.ts';
+import { JobService, type BoardImportSummary } from '../jobs/service.ts';
+import { CliError, withDatabase } from './context.ts';
+import { createProgress } from './progress.ts';
+
+interface ImportJobsOptions {
+  source: string;
+  board: string[];
+  file?: string;
+  baseUrl?: string;
+  companyName?: string;
+  companyWebsite?: string;
+  expire: boolean;
+  concurrency?: string;
+  timeoutMs?: string;
+  retries?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new CliError(`${name} must be a whole number from 0 to ${max}`);
+  return n;
+}
+
+function report(board: string, summary: BoardImportSummary, opts: ImportJobsOptions): void {
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ board, ...summary.toJSON(), expired: summary.expired ?? 0, companies_created: summary.companiesCreated ?? 0 })}\n`);
+  } else {
+    process.stdout.write(`jobs ${opts.source} ${board}: ${summary.format()}, expired ${summary.expired ?? 0}, companies created ${summary.companiesCreated ?? 0}\n`);
+  }
+}
 
 /** Registers `leadbase import jobs …` (owned by the jobs domain). */
-export function registerImportJobs(_importCommand: Command): void {}
+export function registerImportJobs(importCommand: Command): void {
+  importCommand
+    .command('jobs')
+    .description('Import job postings from a public job-board API or a saved payload (see docs/jobs.md)')
+    .requiredOption('--source <source>', `one of ${JOB_SOURCES.join(', ')}`)
+    .option('--board <token>', 'board token, company slug, or careers-page URL for jsonld (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--file <path>', 'read a saved payload (the shape the board API returns) instead of fetching')
+    .option('--base-url <url>', "override the source's API origin (mirrors, tests)")
+    .option('--company-name <name>', 'the board owner, for sources whose postings name no company')
+    .option('--company-website <url>', "the board owner's website (links the listings to the company store)")
+    .option('--no-expire', 'keep listings missing from this import (default: they are marked expired)')
+    .option('--concurrency <n>', 'requests in flight at most (default 4)')
+    .option('--timeout-ms <n>', 'per-request timeout (default 15000)')
+    .option('--retries <n>', 'retries of a failed request, with exponential backoff (default 3)')
+    .option('-q, --quiet', 'no progress bar')
+    .option('--json', 'print each summary as JSON')
+    .action(async (opts: ImportJobsOptions) => {
+      const connector = (() => {
+        try {
+          return connectorFor(opts.source);
+        } catch (error) {
+          throw new CliError((error as Error).message);
+        }
+      })();
+      if (!opts.board.length) throw new CliError('--board is required (the board token, company slug or careers-page URL)');
+      if (opts.file && opts.board.length > 1) throw new CliError('--file reads one board: give one --board');
+      if (opts.file) {
+        try {
+          if (!statSync(opts.file).isFile()) throw new Error();
+        } catch {
+          throw new CliError(`${opts.file}: no such file`);
+        }
+      }
+      const fetcher = new PoliteFetcher({
+        concurrency: Math.max(1, positiveInt(opts.concurrency, '--concurrency', 4, 64)),
+        timeoutMs: Math.max(1, positiveInt(opts.timeoutMs, '--timeout-ms', 15_000, 600_000)),
+        retries: positiveInt(opts.retries, '--retries', 3, 10),
+      });
+      const company = opts.companyName || opts.companyWebsite
+        ? { name: opts.companyName ?? new URL(opts.companyWebsite!.includes('://') ? opts.companyWebsite! : `https://${opts.companyWebsite}`).hostname, website: opts.companyWebsite ?? null }
+        : null;
+      await withDatabase(async ({ db }) => {
+        const service = new JobService({ db, companies: new CompanyService({ db }) });
+        let failures = 0;
+        for (const board of opts.board) {
+          let listings: SourceListing[];
+          try {
+            listings = opts.file
+              ? connector.parsePayload(readFileSync(opts.file, 'utf8'), { board, baseUrl: opts.baseUrl })
+              : await connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
+          } catch (error) {
+            failures++;
+            process.stderr.write(`jobs ${opts.source} ${board}: ${error instanceof Error ? error.message : String(error)}\n`);
+            continue;
+          }
+          const progress = createProgress(`jobs ${board}`, listings.length, 'postings', opts.quiet);
+          const summary = await service.importBoard(listings, {
+            source: opts.source,
+            board,
+            company,
+            expireMissing: opts.expire,
+            onBatch: (s) => progress.update(s.read),
+          });
+          progress.stop();
+          report(board, summary, opts);
+        }
+        if (failures) throw new CliError(`${failures} of ${opts.board.length} boards could not be read`);
+      });
+    });
+}

@@ -1,0 +1,74 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../../src/db/database.ts';
+import { BOARD_ROUTES, FIXTURES, startBoardServer, type BoardServer } from './support/board-server.ts';
+
+const BIN = join(process.cwd(), 'bin', 'leadbase.js');
+
+describe('leadbase import jobs', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let server: BoardServer;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'leadbase-jobs-cli-'));
+    env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'jobs.sqlite')}`, REDIS_URL: '', LOG_LEVEL: 'silent' };
+    server = await startBoardServer(BOARD_ROUTES);
+  });
+  after(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Async spawn: the board server runs in this process and must keep answering.
+  const run = (...args: string[]) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'import', 'jobs', ...args], { env });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const timer = setTimeout(() => child.kill(), 30_000);
+      child.on('close', (status) => {
+        clearTimeout(timer);
+        resolve({ status, stdout, stderr });
+      });
+    });
+
+  it('fetches a board over HTTP, then a re-import is unchanged', async () => {
+    const first = await run('--source', 'greenhouse', '--board', 'acmerobotics', '--base-url', server.origin, '--json', '--quiet');
+    assert.equal(first.status, 0, first.stderr);
+    const summary = JSON.parse(first.stdout);
+    assert.equal(summary.inserted, 3);
+    assert.equal(summary.companies_created, 1);
+    const again = await run('--source', 'greenhouse', '--board', 'acmerobotics', '--base-url', server.origin, '--json', '--quiet');
+    assert.equal(JSON.parse(again.stdout).unchanged, 3);
+  });
+
+  it('reads a saved payload with --file and links the board owner given on the command line', async () => {
+    const file = fileURLToPath(new URL('lever-postings.json', FIXTURES));
+    const res = await run('--source', 'lever', '--board', 'northwind', '--file', file, '--company-name', 'Northwind Analytics', '--company-website', 'https://northwind.example', '--json', '--quiet');
+    assert.equal(res.status, 0, res.stderr);
+    assert.equal(JSON.parse(res.stdout).inserted, 2);
+    const handle = openDatabase(env.DATABASE_URL!);
+    try {
+      const rows = await handle.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id').select(['jobs.title', 'companies.domain']).where('jobs.board', '=', 'northwind').execute();
+      assert.deepEqual(rows.map((r) => r.domain), ['northwind.example', 'northwind.example']);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('reports an unreachable board and an unknown source as one-line errors', async () => {
+    const missing = await run('--source', 'lever', '--board', 'nobody', '--base-url', server.origin, '--retries', '0', '--quiet');
+    assert.notEqual(missing.status, 0);
+    assert.match(missing.stderr, /HTTP 404/);
+    const unknown = await run('--source', 'monster', '--board', 'x');
+    assert.notEqual(unknown.status, 0);
+    assert.match(unknown.stderr, /unknown job source/);
+  });
+});
