@@ -47,16 +47,14 @@ export function buildProgram(): Command {
       const config = loadConfig();
       if (opts.port !== undefined) config.port = positiveId(opts.port);
       if (opts.host !== undefined) config.host = opts.host;
-      const server = await startServer(config, { firstKey: opts.firstKey });
-      if (server.firstKey) {
-        process.stdout.write(
-          `\nCreated your first API key (shown once, store it now):\n\n  ${server.firstKey.key}\n\n` +
-            `It has ${unitsToCredits(server.firstKey.credits)} credits. Try:\n` +
-            `  curl -s -H 'X-API-Key: ${server.firstKey.key}' ${server.address}/credits\n\n`,
-        );
-      }
-      process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
+      // Signals are handled from the start, so a stop during start-up is clean too.
+      let server: Awaited<ReturnType<typeof startServer>> | undefined;
+      let pendingSignal: string | undefined;
       const shutdown = (signal: string) => {
+        if (!server) {
+          pendingSignal = signal;
+          return;
+        }
         server.app.log.info({ signal }, 'shutting down');
         server.stop().then(
           () => process.exit(0),
@@ -68,6 +66,17 @@ export function buildProgram(): Command {
       };
       process.once('SIGTERM', () => shutdown('SIGTERM'));
       process.once('SIGINT', () => shutdown('SIGINT'));
+
+      server = await startServer(config, { firstKey: opts.firstKey });
+      if (server.firstKey) {
+        process.stdout.write(
+          `\nCreated your first API key (shown once, store it now):\n\n  ${server.firstKey.key}\n\n` +
+            `It has ${unitsToCredits(server.firstKey.credits)} credits. Try:\n` +
+            `  curl -s -H 'X-API-Key: ${server.firstKey.key}' ${server.address}/credits\n\n`,
+        );
+      }
+      process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
+      if (pendingSignal) shutdown(pendingSignal);
     });
 
   program

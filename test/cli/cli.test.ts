@@ -68,10 +68,10 @@ describe('leadbase CLI', () => {
     const first = await serveOnce(fresh);
     assert.match(first.output, /Created your first API key/);
     assert.deepEqual(first.credits, { credits: 100 });
-    assert.equal(first.exitCode, 0, 'graceful shutdown exits 0');
+    assert.equal(first.exitCode, 0, `graceful shutdown exits 0: ${first.output}`);
     const second = await serveOnce(fresh);
     assert.doesNotMatch(second.output, /Created your first API key/, 'only on an empty database');
-    assert.equal(second.exitCode, 0);
+    assert.equal(second.exitCode, 0, second.output);
   });
 });
 
@@ -89,7 +89,9 @@ async function serveOnce(env: NodeJS.ProcessEnv): Promise<{ output: string; cred
   const key = output.match(/\b(lb_[A-Za-z0-9]{32})\b/)?.[1];
   let credits: unknown;
   if (key) credits = await (await fetch(`${address}/credits`, { headers: { 'X-API-Key': key } })).json();
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
   child.kill('SIGTERM');
-  return { output, credits, exitCode: await exited };
+  const exitCode = await exited;
+  if (exitCode !== 0) output += `\n[exit ${exitCode}]`;
+  return { output, credits, exitCode };
 }
