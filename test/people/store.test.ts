@@ -126,6 +126,20 @@ for (const target of dbTargets) {
       });
     });
 
+    it('a position that ends is no longer found by the role finder', async () => {
+      const records = async function* () {
+        yield { line: 1, input: { id: 'temp', full_name: 'Tess Temp', positions: [{ company_domain: 'globex.example.com', title: 'Head of Marketing', start: '2024-01' }] } };
+      };
+      await runPeopleImport({ db: database.db, companies, source: 'crm', records: records() });
+      assert.equal((await people.findRole({ company_domain: 'globex.example.com', job_title: 'Marketing Director' }))?.name, 'Tess Temp');
+      const ended = async function* () {
+        yield { line: 1, input: { id: 'temp', full_name: 'Tess Temp', positions: [{ company_domain: 'globex.example.com', title: 'Head of Marketing', start: '2024-01', end: '2025-06' }] } };
+      };
+      const summary = await runPeopleImport({ db: database.db, companies, source: 'crm', records: ended() });
+      assert.equal(summary.updated, 1);
+      assert.equal(await people.findRole({ company_domain: 'globex.example.com', job_title: 'Marketing Director' }), null);
+    });
+
     describe('mobile finder', () => {
       it('finds by profile URL or identifier, preferring a mobile over a fixed line', async () => {
         assert.deepEqual(await people.findMobile({ profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz/' }), {
