@@ -21,30 +21,34 @@ export function replayableHeaders(headers: Record<string, unknown>): Record<stri
 async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
   const store = new IdempotencyStore(app.services.db);
 
-  app.addHook('preHandler', async (request, reply) => {
+  app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || request.method !== 'POST' || !request.apiKey) return;
+    // Most requests carry no key: finish without a promise.
+    if (header === undefined || request.method !== 'POST' || !request.apiKey) return done();
     const idemKey = Array.isArray(header) ? header[0] : header;
     if (!idemKey || idemKey.length > MAX_KEY_LENGTH) {
-      throw new AppError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, [
-        { field: 'Idempotency-Key', message: 'invalid length' },
-      ]);
+      return done(
+        new AppError(400, 'invalid_request', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, [
+          { field: 'Idempotency-Key', message: 'invalid length' },
+        ]),
+      );
     }
     const fingerprint = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.body);
-    const outcome = await store.begin(request.apiKey.id, idemKey, fingerprint);
-    switch (outcome.kind) {
-      case 'new':
-        request.idempotency = { idemKey, stored: false };
-        return;
-      case 'mismatch':
-        throw new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
-      case 'in_flight':
-        throw new AppError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry later.');
-      case 'replay':
-        reply.headers(outcome.response.headers);
-        reply.header('Idempotent-Replayed', 'true');
-        return reply.status(outcome.response.statusCode).send(outcome.response.body);
-    }
+    store.begin(request.apiKey.id, idemKey, fingerprint).then((outcome) => {
+      switch (outcome.kind) {
+        case 'new':
+          request.idempotency = { idemKey, stored: false };
+          return done();
+        case 'mismatch':
+          return done(new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.'));
+        case 'in_flight':
+          return done(new AppError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry later.'));
+        case 'replay':
+          reply.headers(outcome.response.headers);
+          reply.header('Idempotent-Replayed', 'true');
+          reply.status(outcome.response.statusCode).send(outcome.response.body);
+      }
+    }, done);
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {
