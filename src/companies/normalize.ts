@@ -12,10 +12,14 @@ const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
  * lower case, no scheme, path, port or credentials, no leading `www.`, IDN in ASCII (punycode).
  * Null when the input is not a plausible public domain name (IP addresses, single labels, junk).
  */
+const PLAIN_DOMAIN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
 export function normalizeDomain(input: string): string | null {
   if (typeof input !== 'string') return null;
   let text = input.trim();
   if (!text) return null;
+  // Fast path (most rows of an import): already a lower-case ASCII host name.
+  if (PLAIN_DOMAIN.test(text) && !text.startsWith('www') && text.length <= 253) return validHost(text);
   text = text.replace(/^mailto:/i, '');
   let host: string;
   if (SCHEME.test(text)) {
@@ -33,6 +37,10 @@ export function normalizeDomain(input: string): string | null {
   if (!host) return null;
   while (/^www\d*\./.test(host) && host.split('.').length > 2) host = host.replace(/^www\d*\./, '');
   if (host.length > 253) return null;
+  return validHost(host);
+}
+
+function validHost(host: string): string | null {
   const labels = host.split('.');
   if (labels.length < 2) return null;
   if (!labels.every((l) => LABEL.test(l))) return null;
@@ -66,9 +74,9 @@ const CONNECTORS = new Set(['and', 'und', 'et', 'y']);
  * Never empty for a name with letters or digits: a name made only of legal words is kept as is.
  */
 export function normalizeCompanyName(name: string): string {
-  const base = String(name ?? '')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  const raw = String(name ?? '');
+  // Accents are folded only when there can be any (NFKD is the costly step on ASCII names).
+  const base = (/[^\x00-\x7f]/.test(raw) ? raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : raw)
     .toLowerCase()
     .replace(/&/g, ' and ')
     .replace(/\+/g, ' plus ')

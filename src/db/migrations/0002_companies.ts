@@ -1,8 +1,14 @@
-import type { Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { dialectOf } from '../database.ts';
 import { createTableWithId } from '../columns.ts';
 
 // The companies domain: see src/companies/tables.ts for what each column holds.
+// Few secondary indexes on purpose: every one costs a B-tree insert per imported row. Lists of a
+// company's domains, names and ids are read rarely (by company) and never deleted one by one.
 export async function up(db: Kysely<any>): Promise<void> {
+  // SQLite: tables keyed by text store rows in their primary-key B-tree (one tree, not two).
+  const withoutRowid = <T extends CreateTableBuilder<any, any>>(t: T): T => (dialectOf(db) === 'sqlite' ? (t.modifyEnd(sql`without rowid`) as T) : t);
+
   await createTableWithId(db, 'companies')
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('normalized_name', 'text', (c) => c.notNull())
@@ -58,8 +64,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('is_primary', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('seen_at', 'bigint', (c) => c.notNull())
+    .$call(withoutRowid)
     .execute();
-  await db.schema.createIndex('company_domains_company').on('company_domains').column('company_id').execute();
 
   await createTableWithId(db, 'company_names')
     .addColumn('company_id', 'bigint', companyId)
@@ -71,7 +77,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Serves name lookups (by key) and the upsert conflict target (key, company).
   await db.schema.createIndex('company_names_key').on('company_names').columns(['normalized_name', 'company_id']).unique().execute();
-  await db.schema.createIndex('company_names_company').on('company_names').column('company_id').execute();
 
   await db.schema
     .createTable('company_external_ids')
@@ -80,8 +85,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('company_id', 'bigint', companyId)
     .addColumn('seen_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('company_external_ids_pk', ['kind', 'value'])
+    .$call(withoutRowid)
     .execute();
-  await db.schema.createIndex('company_external_ids_company').on('company_external_ids').column('company_id').execute();
 
   await createTableWithId(db, 'company_funding_rounds')
     .addColumn('company_id', 'bigint', companyId)

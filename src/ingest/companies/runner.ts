@@ -25,11 +25,19 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
   const batchSize = options.batchSize ?? 1000;
   const seenAt = options.seenAt ?? Date.now();
   let batch: { line: number; item: PreparedCompany }[] = [];
+  await options.service.repository.prepareForBulkImport();
 
+  // One batch is written while the next one is read and validated (PostgreSQL works in its own
+  // process meanwhile); a batch starts only after the previous one committed, so it sees its rows.
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (!batch.length) return;
     const current = batch;
     batch = [];
+    await writing;
+    writing = write(current);
+  };
+  const write = async (current: { line: number; item: PreparedCompany }[]) => {
     try {
       const results = await options.service.upsertPrepared(current.map((b) => b.item), options.source, seenAt);
       tally(summary, results);
@@ -62,6 +70,7 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
     if (batch.length >= batchSize) await flush();
   }
   await flush();
+  await writing;
   return summary;
 }
 

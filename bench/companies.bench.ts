@@ -1,0 +1,142 @@
+// Company store at scale: imports N synthetic companies (our JSONL format, bench/generate-companies.ts)
+// through the real importer, then measures lookups by domain and by name. Baselines measured in the
+// same run: reading + parsing + validating the file without storing it (import), and a primary-key
+// SELECT of a company row (lookups).
+// Usage: npm run bench -- companies [-- --rows 1000000] [--quick] [--sqlite-only]
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { CompanyService } from '../src/companies/service.ts';
+import { prepareCompany } from '../src/companies/input.ts';
+import { runCompanyImport } from '../src/ingest/companies/runner.ts';
+import { readLines } from '../src/ingest/companies/lines.ts';
+import { parseCompanyJsonl } from '../src/ingest/companies/jsonl.ts';
+import { generateCompanies, writeCompanies } from './generate-companies.ts';
+import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const ROWS = Number(flag('--rows') ?? (quick ? 50_000 : 1_000_000));
+const LOOKUPS = Number(flag('--lookups') ?? (quick ? 5_000 : 20_000));
+const BATCH = Number(flag('--batch') ?? 2000);
+const PG_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+const targets = args.includes('--sqlite-only') || !PG_URL ? ['sqlite'] : args.includes('--postgres-only') ? ['postgres'] : ['sqlite', 'postgres'];
+
+const dir = mkdtempSync(join(tmpdir(), 'leadbase-bench-companies-'));
+const file = join(dir, 'companies.jsonl');
+let started = Date.now();
+await writeCompanies(file, ROWS);
+console.log(`generated ${ROWS.toLocaleString('en-US')} companies (${(statSync(file).size / 1e6).toFixed(0)} MB JSONL, ~20% with 1-3 funding rounds) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+// Baseline: the importer's work without the database.
+started = performance.now();
+let parsed = 0;
+for await (const record of parseCompanyJsonl(readLines(file).lines)) {
+  if ('input' in record) prepareCompany(record.input);
+  parsed += 1;
+}
+const parseRate = parsed / ((performance.now() - started) / 1000);
+
+// Lookup samples: random existing companies, by domain and by name (names are unique in the set).
+const sampleIndexes = new Set<number>();
+while (sampleIndexes.size < Math.min(LOOKUPS, ROWS)) sampleIndexes.add(Math.floor(Math.random() * ROWS));
+const samples: { name: string; domain: string }[] = [];
+let index = 0;
+for (const c of generateCompanies(ROWS)) {
+  if (sampleIndexes.has(index)) samples.push({ name: c.name, domain: c.domain });
+  index += 1;
+}
+samples.sort(() => Math.random() - 0.5);
+
+async function open(target: string): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void>; where: string }> {
+  if (target === 'sqlite') {
+    const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
+    return { handle, cleanup: () => handle.close(), where: 'SQLite file (WAL, synchronous=NORMAL)' };
+  }
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const handle = openDatabase(PG_URL!, { pgSchema: schema });
+  return {
+    handle,
+    where: `PostgreSQL (${new URL(PG_URL!).host}, schema ${schema})`,
+    cleanup: async () => {
+      await handle.close();
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+interface Row {
+  target: string;
+  what: string;
+  value: string;
+  vs: string;
+}
+const rows: Row[] = [{ target: '-', what: 'read + parse + validate, no storage (import baseline)', value: `${fmt(parseRate, 0)} rows/s`, vs: '1.00x' }];
+
+for (const target of targets) {
+  const { handle, cleanup, where } = await open(target);
+  try {
+    await migrateToLatest(handle.db);
+    const service = new CompanyService({ db: handle.db });
+    started = performance.now();
+    const summary = await runCompanyImport({ service, source: 'jsonl', records: parseCompanyJsonl(readLines(file).lines), batchSize: BATCH });
+    const seconds = (performance.now() - started) / 1000;
+    const rate = summary.read / seconds;
+    if (summary.inserted !== ROWS) throw new Error(`expected ${ROWS} inserted, got ${JSON.stringify(summary.toJSON()).slice(0, 300)}`);
+    console.log(`${target}: ${where}: imported ${summary.inserted.toLocaleString('en-US')} rows in ${seconds.toFixed(1)} s`);
+    rows.push({ target, what: `import ${ROWS.toLocaleString('en-US')} rows (batches of ${BATCH})`, value: `${fmt(rate, 0)} rows/s`, vs: ratio(rate, parseRate) });
+
+    // Warm up the statement caches, then measure sequential single lookups.
+    const maxId = await service.repository.count();
+    for (let i = 0; i < 200; i++) {
+      await service.getById(1 + (i % maxId));
+      await service.findByDomain(samples[i % samples.length]!.domain);
+      await service.matchByName(samples[i % samples.length]!.name);
+    }
+    const byId = summarize(await timeCalls(samples.length, (i) => service.getById(1 + ((i * 7919) % maxId))));
+    const byDomain = summarize(
+      await timeCalls(samples.length, async (i) => {
+        if (!(await service.findByDomain(samples[i]!.domain))) throw new Error(`domain ${samples[i]!.domain} not found`);
+      }),
+    );
+    const byEmail = summarize(
+      await timeCalls(samples.length, async (i) => {
+        if (!(await service.findByDomain(`someone@${samples[i]!.domain}`))) throw new Error('email domain not found');
+      }),
+    );
+    const byName = summarize(
+      await timeCalls(samples.length, async (i) => {
+        if (!(await service.matchByName(samples[i]!.name))) throw new Error(`name ${samples[i]!.name} not matched`);
+      }),
+    );
+    const line = (what: string, s: ReturnType<typeof summarize>) =>
+      rows.push({ target, what: `${what} (${s.count} lookups)`, value: `p50 ${fmt(s.p50, 3)} ms, p99 ${fmt(s.p99, 3)} ms`, vs: `p50 ${ratio(s.p50, byId.p50)}, p99 ${ratio(s.p99, byId.p99)}` });
+    line('primary-key SELECT of a company row (lookup baseline)', byId);
+    line('findByDomain(domain)', byDomain);
+    line('findByDomain(email)', byEmail);
+    line('matchByName(display name)', byName);
+  } finally {
+    await cleanup();
+  }
+}
+
+console.log(`\ncompanies benchmark: ${ROWS.toLocaleString('en-US')} synthetic companies, ${samples.length} lookups of each kind, sequential, one process`);
+console.log('| storage | measurement | result | vs baseline |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.target} | ${r.what} | ${r.value} | ${r.vs} |`);
+rmSync(dir, { recursive: true, force: true });
