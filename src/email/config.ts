@@ -1,0 +1,69 @@
+// Settings of the email validation engine, from EMAIL_* environment variables (docs/email.md).
+import { hostname } from 'node:os';
+
+export interface EmailConfig {
+  /** DNS servers ("ip" or "ip:port"); empty: the system's. */
+  dnsServers: string[];
+  dnsTimeoutMs: number;
+  /** Name sent in EHLO; should have matching forward and reverse DNS for the probing address. */
+  heloName: string;
+  /** Envelope sender used in probes (MAIL FROM). */
+  mailFrom: string;
+  smtpPort: number;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  /** socks5://[user:pass@]host:port, or undefined to connect directly. */
+  socksProxy: string | undefined;
+  /** Whole-validation deadline; past it the answer is unknown. */
+  deadlineMs: number;
+  /** How long a definite result (valid, invalid, catch_all…) is served from cache. */
+  resultTtlMs: number;
+  /** How long a domain's catch-all verdict is remembered. */
+  catchAllTtlMs: number;
+  /** How long MX lookups are remembered. */
+  dnsCacheTtlMs: number;
+  /** Concurrent SMTP sessions per MX host (per instance). */
+  maxSessionsPerMxHost: number;
+  /** New SMTP sessions per recipient domain per minute (token bucket, burst = a tenth, at least 5). */
+  domainSessionsPerMinute: number;
+  /** TEST ONLY: probe MX hosts on loopback/private addresses (SSRF guard off). Never enable in production. */
+  allowPrivateMx: boolean;
+  /** Greylisted addresses are checked again after this delay (0 disables the re-check). */
+  greylistRecheckMs: number;
+  /** How often the re-check worker looks for due addresses. */
+  recheckPollMs: number;
+  /** Deliveries an address needs on a catch-all domain to count as valid_catch_all. */
+  engagementMinDeliveries: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConfig {
+  const heloName = env.EMAIL_HELO_NAME || hostname();
+  return {
+    dnsServers: (env.EMAIL_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    dnsTimeoutMs: int(env, 'EMAIL_DNS_TIMEOUT_MS', 3000),
+    heloName,
+    mailFrom: env.EMAIL_MAIL_FROM || `verify@${heloName}`,
+    smtpPort: int(env, 'EMAIL_SMTP_PORT', 25),
+    connectTimeoutMs: int(env, 'EMAIL_CONNECT_TIMEOUT_MS', 5000),
+    commandTimeoutMs: int(env, 'EMAIL_COMMAND_TIMEOUT_MS', 8000),
+    socksProxy: env.EMAIL_SOCKS_PROXY || undefined,
+    deadlineMs: int(env, 'EMAIL_DEADLINE_MS', 20_000),
+    resultTtlMs: int(env, 'EMAIL_RESULT_TTL_MS', 6 * 3600_000),
+    catchAllTtlMs: int(env, 'EMAIL_CATCH_ALL_TTL_MS', 24 * 3600_000),
+    dnsCacheTtlMs: int(env, 'EMAIL_DNS_CACHE_TTL_MS', 300_000),
+    maxSessionsPerMxHost: Math.max(1, int(env, 'EMAIL_MAX_SESSIONS_PER_MX_HOST', 5)),
+    domainSessionsPerMinute: Math.max(1, int(env, 'EMAIL_DOMAIN_SESSIONS_PER_MINUTE', 300)),
+    allowPrivateMx: env.EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY === '1',
+    greylistRecheckMs: int(env, 'EMAIL_GREYLIST_RECHECK_MS', 10 * 60_000),
+    recheckPollMs: Math.max(100, int(env, 'EMAIL_RECHECK_POLL_MS', 30_000)),
+    engagementMinDeliveries: Math.max(1, int(env, 'EMAIL_ENGAGEMENT_MIN_DELIVERIES', 3)),
+  };
+}

@@ -1,0 +1,300 @@
+// Email validation: syntax → MX lookup → SMTP probe → classification, with catch-all detection,
+// engagement evidence, provider/gateway identification and company enrichment (spec 2.1, 2.2).
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db, DialectName } from '../db/database.ts';
+import type { EmailStatus, EmailValidation } from '../contract/email.ts';
+import type { CompanyEnrichment } from '../companies/enrichment.ts';
+import { loadEmailConfig, type EmailConfig } from './config.ts';
+import { DnsClient } from './dns.ts';
+import { EngagementStore, isEngagedAddress } from './engagement.ts';
+import { isFreeMailDomain } from './free-mail.ts';
+import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
+import { DomainBuckets, HostSemaphores } from './politeness.ts';
+import { SmtpProber, type RcptResult } from './prober.ts';
+import { identifyMx } from './providers.ts';
+import { MAX_RECHECK_ATTEMPTS, RecheckStore } from './rechecks.ts';
+import { parseSocksUrl } from './smtp-session.ts';
+import { parseAddress } from './syntax.ts';
+import { TtlCache } from './ttl-cache.ts';
+
+export { emailValidationCost } from './messages.ts';
+export type { EmailValidation } from '../contract/email.ts';
+
+export interface EmailValidateInput {
+  email: string;
+  first_name?: string;
+  last_name?: string;
+}
+
+export type EnrichmentByDomain = (domain: string) => Promise<CompanyEnrichment | null>;
+
+export interface EmailValidationServiceDeps {
+  db: Db;
+  dialect: DialectName;
+  /** Overrides of the EMAIL_* environment settings (tests pass their fake DNS server, port…). */
+  config?: Partial<EmailConfig>;
+  logger?: Logger;
+  /** Company fields for a domain (the companies domain); absent: company fields are null. */
+  enrichmentByDomain?: EnrichmentByDomain;
+  /** Start the greylist re-check worker (default true). */
+  recheckWorker?: boolean;
+}
+
+/** How a result was obtained; not on the wire, but known (logs, tests, the route). */
+export interface ValidationDetail {
+  validation: EmailValidation;
+  /** When the answer was found (earlier than now when served from a cache). */
+  checkedAt: number;
+  source: 'live' | 'cache' | 'recheck';
+  /** Why, in a word: user_unknown, greylisted, nxdomain, catch_all, deadline… */
+  reason: string;
+}
+
+const EMPTY_COMPANY = {
+  company_name: null,
+  company_industry: null,
+  company_size: null,
+  company_founded: null,
+  company_location: null,
+  company_prof_url: null,
+  company_prof_id: null,
+  company_social_a_url: null,
+  company_social_b_url: null,
+  company_type: null,
+};
+
+interface MxFacts {
+  mx_record: string | null;
+  mx_provider: string | null;
+  mx_security_gateway: boolean;
+}
+
+const NO_MX: MxFacts = { mx_record: null, mx_provider: null, mx_security_gateway: false };
+
+export class EmailValidationService {
+  readonly config: EmailConfig;
+  readonly engagement: EngagementStore;
+  readonly rechecks: RecheckStore;
+  private readonly dns: DnsClient;
+  private readonly prober: SmtpProber;
+  private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
+  private readonly catchAll = new TtlCache<boolean>(50_000);
+  private readonly inFlight = new Map<string, Promise<ValidationDetail>>();
+  private readonly catchAllInFlight = new Map<string, Promise<boolean | null>>();
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private recheckRunning: Promise<void> | undefined;
+
+  constructor(private readonly deps: EmailValidationServiceDeps) {
+    this.config = { ...loadEmailConfig(process.env), ...deps.config };
+    this.engagement = new EngagementStore(deps.db);
+    this.rechecks = new RecheckStore(deps.db);
+    this.dns = new DnsClient({ servers: this.config.dnsServers, timeoutMs: this.config.dnsTimeoutMs, cacheTtlMs: this.config.dnsCacheTtlMs });
+    this.prober = new SmtpProber({
+      config: this.config,
+      dns: this.dns,
+      hostSlots: new HostSemaphores(this.config.maxSessionsPerMxHost),
+      domainBuckets: new DomainBuckets(this.config.domainSessionsPerMinute),
+      socks: this.config.socksProxy ? parseSocksUrl(this.config.socksProxy) : undefined,
+    });
+    if (deps.recheckWorker !== false && this.config.greylistRecheckMs > 0) {
+      this.recheckTimer = setInterval(() => void this.runDueRechecks(), this.config.recheckPollMs);
+      this.recheckTimer.unref();
+    }
+  }
+
+  async validate(input: EmailValidateInput): Promise<EmailValidation> {
+    return (await this.validateDetailed(input)).validation;
+  }
+
+  async validateDetailed(input: EmailValidateInput, options: { fresh?: boolean } = {}): Promise<ValidationDetail> {
+    const parsed = parseAddress(input.email);
+    if (!parsed) {
+      return {
+        validation: { email: input.email.trim(), email_status: 'invalid', message: MALFORMED_MESSAGE, is_domain_catch_all: false, ...NO_MX, ...EMPTY_COMPANY },
+        checkedAt: Date.now(),
+        source: 'live',
+        reason: 'malformed',
+      };
+    }
+    const key = parsed.address.toLowerCase();
+    const email = input.email.trim();
+    if (!options.fresh) {
+      const cached = this.results.get(key);
+      if (cached) return { validation: { ...cached.value.validation, email }, checkedAt: cached.storedAt, source: 'cache', reason: cached.value.reason };
+      const rechecked = await this.rechecks.result(key);
+      if (rechecked && Date.now() - rechecked.checkedAt < this.config.resultTtlMs) {
+        return { validation: { ...rechecked.validation, email }, checkedAt: rechecked.checkedAt, source: 'recheck', reason: 'rechecked' };
+      }
+    }
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.validateLive(parsed.local, parsed.domain, key).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    const detail = await pending;
+    return { ...detail, validation: { ...detail.validation, email } };
+  }
+
+  /** The whole pipeline under the global deadline; past it the answer is unknown. */
+  private async validateLive(local: string, domain: string, key: string): Promise<ValidationDetail> {
+    const controller = new AbortController();
+    const company = this.company(domain);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<{ status: EmailStatus; reason: string; mx: MxFacts; catchAll: boolean }>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve({ status: 'unknown', reason: 'deadline', mx: NO_MX, catchAll: false });
+      }, this.config.deadlineMs);
+    });
+    let outcome;
+    try {
+      outcome = await Promise.race([this.classify(local, domain, key, controller.signal), deadline]);
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+    const validation: EmailValidation = {
+      email: key,
+      email_status: outcome.status,
+      message: EMAIL_MESSAGES[outcome.status],
+      is_domain_catch_all: outcome.catchAll,
+      ...outcome.mx,
+      ...((await company) ?? EMPTY_COMPANY),
+    };
+    const checkedAt = Date.now();
+    if (outcome.status !== 'unknown') this.results.set(key, { validation, reason: outcome.reason }, this.config.resultTtlMs, checkedAt);
+    if (outcome.reason === 'greylisted' && this.config.greylistRecheckMs > 0) {
+      await this.rechecks.schedule(key, domain, checkedAt + this.config.greylistRecheckMs).catch((error) => this.deps.logger?.warn({ err: error }, 'could not queue a greylist re-check'));
+    }
+    this.deps.logger?.debug({ domain, status: outcome.status, reason: outcome.reason }, 'email validated');
+    return { validation, checkedAt, source: 'live', reason: outcome.reason };
+  }
+
+  private async company(domain: string): Promise<CompanyEnrichment | null> {
+    if (!this.deps.enrichmentByDomain || isFreeMailDomain(domain)) return null;
+    try {
+      return await this.deps.enrichmentByDomain(domain);
+    } catch (error) {
+      this.deps.logger?.warn({ err: error, domain }, 'company enrichment failed');
+      return null;
+    }
+  }
+
+  private async classify(local: string, domain: string, key: string, signal: AbortSignal) {
+    const lookup = await this.dns.lookupMx(domain);
+    if (lookup.kind === 'nxdomain' || lookup.kind === 'null-mx' || lookup.kind === 'no-mail') {
+      return { status: 'invalid' as EmailStatus, reason: lookup.kind, mx: NO_MX, catchAll: false };
+    }
+    if (lookup.kind === 'error') return { status: 'unknown' as EmailStatus, reason: `dns_${lookup.code}`, mx: NO_MX, catchAll: false };
+    const identity = identifyMx(lookup.hosts);
+    const mx: MxFacts = { mx_record: lookup.hosts[0] ?? null, mx_provider: identity.provider, mx_security_gateway: identity.gateway !== null };
+    const address = `${local}@${domain}`;
+
+    const knownCatchAll = this.catchAll.get(domain)?.value;
+    if (knownCatchAll === true) return this.catchAllOutcome(key, mx, 'catch_all_cached');
+
+    let target: RcptResult;
+    let random: RcptResult | null = null;
+    if (identity.oneRcptPerSession) {
+      // Microsoft punishes a second RCPT in a session: one address per connection.
+      [target] = await this.prober.converse(domain, lookup.hosts, signal, async (rcpt) => [await rcpt(address)]);
+      if (target!.verdict === 'accepted' && knownCatchAll === undefined) {
+        const verdict = await this.detectCatchAll(domain, lookup.hosts, signal);
+        random = verdict === null ? null : { verdict: verdict ? 'accepted' : 'rejected', reason: 'accepted', host: null };
+      }
+    } else {
+      const results = await this.prober.converse(domain, lookup.hosts, signal, async (rcpt) => {
+        const first = await rcpt(address);
+        if (first.verdict !== 'accepted' || knownCatchAll !== undefined) return [first];
+        return [first, await rcpt(randomAddress(domain))];
+      });
+      target = results[0]!;
+      random = results[1] ?? null;
+      if (random && random.verdict !== 'unknown') this.catchAll.set(domain, random.verdict === 'accepted', this.config.catchAllTtlMs);
+    }
+
+    if (target!.verdict === 'rejected') return { status: 'invalid' as EmailStatus, reason: target!.reason, mx, catchAll: false };
+    if (target!.verdict === 'unknown') return { status: 'unknown' as EmailStatus, reason: target!.reason, mx, catchAll: this.catchAll.get(domain)?.value ?? false };
+    if (knownCatchAll === false || random?.verdict === 'rejected') return { status: 'valid' as EmailStatus, reason: 'accepted', mx, catchAll: false };
+    if (random?.verdict === 'accepted') return this.catchAllOutcome(key, mx, 'catch_all');
+    // The mailbox was accepted but whether the domain accepts everyone could not be told
+    // (a greylisted probe address is re-checked like a greylisted mailbox).
+    return { status: 'unknown' as EmailStatus, reason: random?.reason === 'greylisted' ? 'greylisted' : 'catch_all_undetermined', mx, catchAll: false };
+  }
+
+  /** Probes a random address in its own session, once per domain at a time; remembers the answer. */
+  private detectCatchAll(domain: string, hosts: string[], signal: AbortSignal): Promise<boolean | null> {
+    let pending = this.catchAllInFlight.get(domain);
+    if (!pending) {
+      pending = this.prober
+        .converse(domain, hosts, signal, async (rcpt) => [await rcpt(randomAddress(domain))])
+        .then(([result]) => {
+          if (!result || result.verdict === 'unknown') return null;
+          const catchAll = result.verdict === 'accepted';
+          this.catchAll.set(domain, catchAll, this.config.catchAllTtlMs);
+          return catchAll;
+        })
+        .finally(() => this.catchAllInFlight.delete(domain));
+      this.catchAllInFlight.set(domain, pending);
+    }
+    return pending;
+  }
+
+  private async catchAllOutcome(key: string, mx: MxFacts, reason: string) {
+    const counts = await this.engagement.counts(key);
+    const engaged = isEngagedAddress(counts, this.config.engagementMinDeliveries);
+    return { status: (engaged ? 'valid_catch_all' : 'catch_all') as EmailStatus, reason: engaged ? 'engagement' : reason, mx, catchAll: true };
+  }
+
+  /** One pass of the greylist re-check worker: re-validates due addresses and stores the answers. */
+  async runDueRechecks(now = Date.now()): Promise<number> {
+    if (this.recheckRunning) return 0;
+    let done = 0;
+    const run = async () => {
+      const due = await this.rechecks.claimDue(now, 20);
+      for (const item of due) {
+        const detail = await this.validateDetailed({ email: item.address }, { fresh: true });
+        const attempts = item.attempts + 1;
+        if (detail.reason === 'greylisted' && attempts < MAX_RECHECK_ATTEMPTS) {
+          await this.rechecks.retryLater(item.address, attempts, Date.now() + this.config.greylistRecheckMs * (attempts + 1));
+        } else {
+          await this.rechecks.complete(item.address, detail.validation, detail.checkedAt);
+        }
+        done += 1;
+      }
+    };
+    this.recheckRunning = run()
+      .catch((error) => this.deps.logger?.warn({ err: error }, 'greylist re-check pass failed'))
+      .finally(() => (this.recheckRunning = undefined));
+    await this.recheckRunning;
+    return done;
+  }
+
+  /** Forgets the in-memory caches (results, catch-all verdicts, DNS): a cold start, for benchmarks and tests. */
+  clearCaches(): void {
+    this.results.clear();
+    this.catchAll.clear();
+    this.dns.clear();
+  }
+
+  async close(): Promise<void> {
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    await this.recheckRunning;
+  }
+}
+
+/**
+ * A local part nobody uses, the same for a domain every time: greylisting servers key on
+ * (client, sender, recipient), so a stable probe address passes greylisting on a re-check.
+ */
+function randomAddress(domain: string): string {
+  const digest = createHash('sha256').update(`leadbase catch-all probe ${domain}`).digest();
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const local = Array.from(digest.subarray(0, 14), (b) => letters[b % letters.length]).join('');
+  return `${local}@${domain}`;
+}
+
+export function createEmailValidationService(deps: EmailValidationServiceDeps): EmailValidationService {
+  return new EmailValidationService(deps);
+}

@@ -1,0 +1,245 @@
+// A minimal SMTP client for probing (RFC 5321): connect (directly or through SOCKS5), read
+// single- and multi-line replies, send commands, upgrade with STARTTLS. It never sends DATA.
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { SocksClient } from 'socks';
+
+export interface SmtpReply {
+  code: number;
+  /** RFC 3463 enhanced status code when the server wrote one ("5.1.1"), else null. */
+  enhanced: string | null;
+  /** Reply text without code and enhanced code, lines joined by a space. */
+  text: string;
+}
+
+export class SmtpError extends Error {
+  constructor(
+    readonly kind: 'connect' | 'timeout' | 'dropped' | 'tls' | 'protocol',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SocksProxy {
+  host: string;
+  port: number;
+  userId?: string;
+  password?: string;
+}
+
+export function parseSocksUrl(url: string): SocksProxy {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:') throw new Error('EMAIL_SOCKS_PROXY must be a socks5:// URL');
+  return {
+    host: parsed.hostname,
+    port: Number(parsed.port || 1080),
+    userId: parsed.username ? decodeURIComponent(parsed.username) : undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+  };
+}
+
+export interface SmtpConnectOptions {
+  ip: string;
+  port: number;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  socks?: SocksProxy;
+  signal?: AbortSignal;
+}
+
+const ENHANCED = /^([245])\.(\d{1,3})\.(\d{1,3})(?:\s+|$)/;
+
+export class SmtpSession {
+  private buffer = '';
+  private lines: string[] = [];
+  private waiter: { resolve: (reply: SmtpReply) => void; reject: (error: Error) => void } | null = null;
+  private failure: SmtpError | null = null;
+  private readonly queued: SmtpReply[] = [];
+  tls = false;
+
+  private constructor(
+    private socket: Socket | TLSSocket,
+    private readonly commandTimeoutMs: number,
+  ) {
+    this.attach(socket);
+  }
+
+  /** Connects and reads the banner. */
+  static async open(options: SmtpConnectOptions): Promise<{ session: SmtpSession; banner: SmtpReply }> {
+    const socket = await openSocket(options);
+    const session = new SmtpSession(socket, options.commandTimeoutMs);
+    const abort = () => session.close();
+    options.signal?.addEventListener('abort', abort, { once: true });
+    socket.once('close', () => options.signal?.removeEventListener('abort', abort));
+    const banner = await session.read();
+    return { session, banner };
+  }
+
+  private attach(socket: Socket | TLSSocket): void {
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => this.onData(chunk));
+    socket.on('error', (error) => this.fail(new SmtpError('dropped', error.message)));
+    socket.on('close', () => this.fail(new SmtpError('dropped', 'connection closed by the server')));
+  }
+
+  private onData(chunk: string): void {
+    this.buffer += chunk;
+    if (this.buffer.length > 64 * 1024) {
+      this.fail(new SmtpError('protocol', 'reply too long'));
+      this.socket.destroy();
+      return;
+    }
+    let newline: number;
+    while ((newline = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(newline + 1);
+      this.lines.push(line);
+      // The last line of a reply has a space (or nothing) after the code; others a hyphen.
+      if (!/^\d{3}-/.test(line)) this.complete();
+    }
+  }
+
+  private complete(): void {
+    const lines = this.lines;
+    this.lines = [];
+    const code = Number(lines.at(-1)!.slice(0, 3));
+    if (!Number.isInteger(code) || code < 200 || code > 599) {
+      this.fail(new SmtpError('protocol', `not an SMTP reply: ${lines.at(-1)!.slice(0, 80)}`));
+      return;
+    }
+    let enhanced: string | null = null;
+    const texts = lines.map((l) => {
+      let text = l.slice(4);
+      const match = ENHANCED.exec(text);
+      if (match) {
+        enhanced ??= `${match[1]}.${match[2]}.${match[3]}`;
+        text = text.slice(match[0].length);
+      }
+      return text.trim();
+    });
+    const reply: SmtpReply = { code, enhanced, text: texts.join(' ').trim() };
+    if (this.waiter) {
+      const waiter = this.waiter;
+      this.waiter = null;
+      waiter.resolve(reply);
+    } else this.queued.push(reply);
+  }
+
+  private fail(error: SmtpError): void {
+    if (this.failure) return;
+    this.failure = error;
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.reject(error);
+  }
+
+  /** The next reply, or a timeout / dropped error. */
+  read(): Promise<SmtpReply> {
+    const queued = this.queued.shift();
+    if (queued) return Promise.resolve(queued);
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<SmtpReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiter = null;
+        reject(new SmtpError('timeout', `no reply within ${this.commandTimeoutMs} ms`));
+        this.close();
+      }, this.commandTimeoutMs);
+      this.waiter = {
+        resolve: (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+    });
+  }
+
+  async command(line: string): Promise<SmtpReply> {
+    if (this.failure) throw this.failure;
+    this.socket.write(`${line}\r\n`);
+    return this.read();
+  }
+
+  /** Upgrades the connection after a 220 to STARTTLS. Opportunistic TLS: certificates are not checked. */
+  async startTls(servername: string): Promise<void> {
+    const plain = this.socket;
+    plain.removeAllListeners('data');
+    plain.removeAllListeners('close');
+    plain.removeAllListeners('error');
+    const secure = await new Promise<TLSSocket>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new SmtpError('timeout', 'TLS handshake timed out'));
+      }, this.commandTimeoutMs);
+      const socket = tlsConnect({ socket: plain, servername: isIp(servername) ? undefined : servername, rejectUnauthorized: false }, () => {
+        clearTimeout(timer);
+        resolve(socket);
+      });
+      socket.once('error', (error) => {
+        clearTimeout(timer);
+        reject(new SmtpError('tls', error.message));
+      });
+    });
+    this.socket = secure;
+    this.buffer = '';
+    this.attach(secure);
+    this.tls = true;
+  }
+
+  /** Says QUIT without waiting long, then closes. */
+  async quit(): Promise<void> {
+    if (!this.failure) {
+      try {
+        this.socket.write('QUIT\r\n');
+        await Promise.race([this.read(), new Promise((r) => setTimeout(r, 200))]);
+      } catch {
+        // closing anyway
+      }
+    }
+    this.close();
+  }
+
+  close(): void {
+    this.fail(new SmtpError('dropped', 'closed'));
+    this.socket.destroy();
+  }
+}
+
+const isIp = (s: string) => /^[\d.]+$/.test(s) || s.includes(':');
+
+async function openSocket(options: SmtpConnectOptions): Promise<Socket> {
+  if (options.signal?.aborted) throw new SmtpError('timeout', 'deadline passed');
+  if (options.socks) {
+    try {
+      const { socket } = await SocksClient.createConnection({
+        proxy: { host: options.socks.host, port: options.socks.port, type: 5, userId: options.socks.userId, password: options.socks.password },
+        command: 'connect',
+        destination: { host: options.ip, port: options.port },
+        timeout: options.connectTimeoutMs,
+      });
+      return socket;
+    } catch (error) {
+      throw new SmtpError('connect', `SOCKS5 proxy: ${(error as Error).message}`);
+    }
+  }
+  return new Promise<Socket>((resolve, reject) => {
+    const socket = netConnect({ host: options.ip, port: options.port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new SmtpError('timeout', `connect timed out after ${options.connectTimeoutMs} ms`));
+    }, options.connectTimeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new SmtpError('connect', error.message));
+    });
+  });
+}
