@@ -20,6 +20,8 @@ export interface ProfileEmailOptions {
 
 // Answers that hold for every address of the domain: trying further candidates cannot do better.
 const DOMAIN_WIDE = new Set(['catch_all', 'valid_catch_all']);
+/** Consecutive `unknown` answers (unreachable or stalling mail server) after which a domain is given up. */
+const MAX_UNKNOWN = 2;
 
 export async function findProfileEmail(
   repository: PeopleRepository,
@@ -46,6 +48,7 @@ export async function findProfileEmail(
     if (!domain) continue;
     const observed = observedPatterns(await repository.emailSamplesAtDomain(domain));
     const candidates = rankedCandidates({ first: person.first_name, last: person.last_name }, domain, observed, options.maxCandidates ?? 8);
+    let unknown = 0;
     for (const email of candidates) {
       if (known.get(email) === 'invalid') continue;
       const { email_status } = await validator.validate({ email });
@@ -54,6 +57,8 @@ export async function findProfileEmail(
         return { profileId, email };
       }
       if (DOMAIN_WIDE.has(email_status)) break;
+      unknown = email_status === 'unknown' ? unknown + 1 : 0;
+      if (unknown >= MAX_UNKNOWN) break;
     }
   }
   return null;
