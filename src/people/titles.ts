@@ -116,7 +116,7 @@ const DEPARTMENTS = new Set([
   'tax', 'audit', 'investor', 'relations', 'public', 'affairs', 'platform', 'software', 'hardware', 'manufacturing',
   'services', 'service', 'customer', 'channel', 'enterprise', 'account', 'accounts', 'client', 'field', 'inside',
   'demand', 'generation', 'mna', 'corporate', 'development', 'commercial', 'creative', 'facilities', 'administration',
-  'ai', 'machine', 'learning', 'cloud', 'devops', 'business', 'information', 'clinical', 'medical',
+  'ai', 'machine', 'learning', 'cloud', 'devops', 'business', 'information', 'clinical', 'medical', 'gtm',
 ]);
 
 const LEVEL_WORDS: Record<string, Level> = {
@@ -160,8 +160,9 @@ function prepare(title: string): string {
   let t = fold(title);
   t = t.replace(/\([^)]*\)|\[[^\]]*\]/g, ' '); // parentheticals: "(EMEA)", "(Interim)"
   t = t.replace(/\s+(?:at|@)\s+.*$|@.*$/, ''); // "CEO at Acme", "CTO @ Acme"
-  t = t.replace(/\b(?:to|for|reporting to|supporting)\s+(?:the\s+)?.*$/, ''); // "Assistant to the CEO", "VP for EMEA"
   t = t.replace(/\bco-/g, 'co').replace(/-/g, ' ');
+  t = t.replace(/\bgo to market\b/g, 'gtm');
+  t = t.replace(/\b(?:to|for|reporting to|supporting)\s+(?:the\s+)?.*$/, ''); // "Assistant to the CEO", "VP for EMEA"
   t = t.replace(/\./g, '').replace(/&/g, ' & ').replace(/[+]/g, ' & ');
   t = t.replace(/[^a-z0-9&/,|;\s]/g, ' ').replace(/\s+/g, ' ').trim();
   for (const [pattern, replacement] of PHRASES) t = t.replace(pattern, replacement);

@@ -53,6 +53,8 @@ const MUST_MATCH: [string, string][] = [
   ['Business Development Manager', 'Biz Dev Manager'],
   ['Head of Customer Success', 'Director, Customer Success'],
   ['Director of IT', 'Head of Information Technology'],
+  ['Head of Go-To-Market', 'Go-to-Market Director'],
+  ['Head of Sales', 'Head of Sales for North America'],
 ];
 
 const MUST_NOT_MATCH: [string, string][] = [
