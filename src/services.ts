@@ -8,6 +8,8 @@ import { LookupService } from './lookups/service.ts';
 import { CompanyService } from './companies/service.ts';
 import { PeopleService } from './people/service.ts';
 import { JobService } from './jobs/service.ts';
+import { createEmailValidationService, type EmailValidationService } from './email/service.ts';
+import type { EmailConfig } from './email/config.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -15,6 +17,8 @@ export interface ServiceDeps {
   config: Config;
   redis?: Redis;
   logger?: Logger;
+  /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
+  email?: Partial<EmailConfig>;
 }
 
 /** Everything the HTTP layer and the CLI call. Each domain adds its service here. */
@@ -28,6 +32,7 @@ export interface Services {
   companies: CompanyService;
   people: PeopleService;
   jobs: JobService;
+  email: EmailValidationService;
   /** Stops background work (timers, queues) before the database closes. */
   close(): Promise<void>;
 }
@@ -36,6 +41,14 @@ export interface Services {
 export function createServices(deps: ServiceDeps): Services {
   const closers: (() => Promise<void>)[] = [];
   const companies = new CompanyService({ db: deps.db });
+  const email = createEmailValidationService({
+    db: deps.db,
+    dialect: deps.dialect,
+    config: deps.email,
+    logger: deps.logger,
+    enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
+  });
+  closers.push(() => email.close());
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -45,6 +58,7 @@ export function createServices(deps: ServiceDeps): Services {
     lookups: new LookupService(deps.db),
     companies,
     jobs: new JobService({ db: deps.db, companies }),
+    email,
     people: new PeopleService({ db: deps.db, companies, profileBaseUrl: deps.config.profileBaseUrl }),
     async close() {
       for (const close of closers.reverse()) await close();

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { EmailValidateBody, EmailValidateResponse } from '../../contract/email.ts';
 import { commonErrorResponses } from '../../contract/common.ts';
-import { notImplemented, requireNonBlank } from '../errors.ts';
+import { requireNonBlank } from '../errors.ts';
+import { emailValidationCost } from '../../email/service.ts';
 
 export default async function emailValidateRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -17,9 +18,10 @@ export default async function emailValidateRoute(fastify: FastifyInstance): Prom
       },
       config: { auth: true, operation: 'email-validate' },
     },
-    async (request) => {
-      requireNonBlank(request.body, 'email');
-      throw notImplemented('Email validation');
+    async (request, reply) => {
+      const email = requireNonBlank(request.body, 'email');
+      const validation = await app.services.email.validate({ email, first_name: request.body.first_name, last_name: request.body.last_name });
+      return reply.settle(emailValidationCost(validation.email_status), validation);
     },
   );
 }
