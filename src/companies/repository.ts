@@ -10,8 +10,11 @@ import { bulkInsert, type PgType } from './bulk.ts';
 type Tx = Transaction<Database> | Db;
 
 export interface UpsertResult {
+  /** 0 when the item was not stored (see `error`). */
   id: number;
   created: boolean;
+  /** Why this item was not stored (for example a new company without a name); the rest of the batch was. */
+  error?: string;
   /** False when the company existed and nothing it reported was new. */
   changed: boolean;
 }
@@ -160,8 +163,9 @@ export class CompanyRepository {
   }
 
   private async upsertInTransaction(trx: Tx, items: PreparedCompany[], source: string, seenAt: number): Promise<UpsertResult[]> {
-    const groups = await this.resolve(trx, items);
+    const { groups, failed } = await this.resolve(trx, items);
     const results: UpsertResult[] = new Array(items.length);
+    for (const [i, error] of failed) results[i] = { id: 0, created: false, changed: false, error };
     const rank = sourceRank(source);
 
     // Existing companies: fold each item's facts in, write the rows that changed.
@@ -235,7 +239,7 @@ export class CompanyRepository {
   }
 
   /** Groups the batch by target company (existing id, or one new company per distinct key). */
-  private async resolve(trx: Tx, items: PreparedCompany[]): Promise<Group[]> {
+  private async resolve(trx: Tx, items: PreparedCompany[]): Promise<{ groups: Group[]; failed: Map<number, string> }> {
     const byExternal = new Map<string, number>();
     const kinds = new Map<string, string[]>();
     for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
@@ -254,6 +258,7 @@ export class CompanyRepository {
     }
 
     const groups: Group[] = [];
+    const failed = new Map<number, string>();
     const existingGroups = new Map<number, Group>();
     const pending = new Map<string, Group>();
     for (let index = 0; index < items.length; index++) {
@@ -285,7 +290,10 @@ export class CompanyRepository {
           groups.push(group);
         }
       } else if (!group) {
-        if (!item.facts.name) throw new Error(`row ${index + 1}: a new company needs a name`);
+        if (!item.facts.name) {
+          failed.set(index, 'a new company needs a name (no stored company has its domain or id)');
+          continue;
+        }
         group = { items: [], indexes: [] };
         groups.push(group);
       }
@@ -293,7 +301,7 @@ export class CompanyRepository {
       group.items.push(item);
       group.indexes.push(index);
     }
-    return groups;
+    return { groups, failed };
   }
 
   /** An existing company an id-less, domain-less report can safely be merged into, by name. */

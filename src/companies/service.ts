@@ -5,7 +5,7 @@ import type { FundingResult } from '../contract/companies.ts';
 import type { CompanyRow } from './tables.ts';
 import { normalizeCompanyName, normalizeDomain } from './normalize.ts';
 import { CompanyRepository, type UpsertResult } from './repository.ts';
-import { prepareArticle, prepareCompany, type ArticleInput, type CompanyInput, type PreparedCompany } from './input.ts';
+import { CompanyInputError, prepareArticle, prepareCompany, type ArticleInput, type CompanyInput, type PreparedCompany } from './input.ts';
 import { composeFunding, hasFundingData } from './funding.ts';
 import { toEnrichment, type CompanyEnrichment } from './enrichment.ts';
 
@@ -69,6 +69,7 @@ export class CompanyService {
    */
   async upsertCompany(input: CompanyInput, source: string, seenAt = Date.now()): Promise<{ id: number; created: boolean }> {
     const [result] = await this.repository.upsertMany([prepareCompany(input)], source, seenAt);
+    if (result!.error) throw new CompanyInputError(result!.error);
     return { id: result!.id, created: result!.created };
   }
 

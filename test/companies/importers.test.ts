@@ -31,7 +31,7 @@ for (const target of dbTargets) {
       assert.equal(summary.updated, 0);
       const reasons = summary.rejected.map((r) => `${r.line}: ${r.reason}`);
       assert.equal(summary.rejectedTotal, 5, reasons.join('\n'));
-      assert.match(reasons.find((r) => r.startsWith('6:'))!, /new company needs a name/);
+      assert.match(reasons.find((r) => r.startsWith('6:'))!, /a new company needs a name \(no stored company/);
       assert.match(reasons.find((r) => r.startsWith('7:'))!, /domain is not a domain/);
       assert.match(reasons.find((r) => r.startsWith('8:'))!, /founded_year/);
       assert.match(reasons.find((r) => r.startsWith('9:'))!, /not valid JSON/);

@@ -1,6 +1,7 @@
 // Feeds company records from any source format into the store in batches, counting what happened
 // to each row. A bad row is rejected with its reason and never aborts the rest of the import.
 import type { CompanyService } from '../../companies/service.ts';
+import type { UpsertResult } from '../../companies/repository.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../../companies/input.ts';
 import { ImportSummary } from '../summary.ts';
 
@@ -40,12 +41,12 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
   const write = async (current: { line: number; item: PreparedCompany }[]) => {
     try {
       const results = await options.service.upsertPrepared(current.map((b) => b.item), options.source, seenAt);
-      tally(summary, results);
+      results.forEach((r, i) => tally(summary, r, current[i]!.line));
     } catch {
       // Something in the batch broke a constraint: store row by row so only the bad rows are lost.
       for (const row of current) {
         try {
-          tally(summary, await options.service.upsertPrepared([row.item], options.source, seenAt));
+          tally(summary, (await options.service.upsertPrepared([row.item], options.source, seenAt))[0]!, row.line);
         } catch (error) {
           summary.reject(row.line, reasonOf(error));
         }
@@ -71,15 +72,16 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
   }
   await flush();
   await writing;
+  // Rows rejected while reading and while storing arrive in two streams: report them in file order.
+  summary.rejected.sort((a, b) => a.line - b.line);
   return summary;
 }
 
-function tally(summary: ImportSummary, results: { created: boolean; changed: boolean }[]): void {
-  for (const r of results) {
-    if (r.created) summary.inserted += 1;
-    else if (r.changed) summary.updated += 1;
-    else summary.unchanged += 1;
-  }
+function tally(summary: ImportSummary, r: UpsertResult, line: number): void {
+  if (r.error) summary.reject(line, r.error);
+  else if (r.created) summary.inserted += 1;
+  else if (r.changed) summary.updated += 1;
+  else summary.unchanged += 1;
 }
 
 export function reasonOf(error: unknown): string {
