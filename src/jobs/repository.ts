@@ -1,9 +1,10 @@
 // Writes of the jobs domain: listings, their search facets, per-day facet counts and (SQLite) the
 // description full-text index, kept in step in one transaction per batch.
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import { facetsOf, type FacetSource, type NormalizedListing } from './listing.ts';
+import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import type { JobRow } from './tables.ts';
 
 export const DAY_MS = 86_400_000;
@@ -64,20 +65,14 @@ class DayCounts {
     }
   }
 
-  async flush(trx: Trx): Promise<void> {
+  async flush(trx: Trx, dialect: DialectName): Promise<void> {
     const rows = [...this.deltas]
       .filter(([, n]) => n !== 0)
       .map(([id, n]) => {
         const [facet, remote, day] = id.split('\u0000');
-        return { facet, has_remote: Number(remote), day: Number(day), n };
+        return [facet, Number(remote), Number(day), n];
       });
-    for (const chunk of chunks(rows, 2000)) {
-      await trx
-        .insertInto('job_facet_days')
-        .values(chunk)
-        .onConflict((oc) => oc.columns(['facet', 'has_remote', 'day']).doUpdateSet({ n: sql`job_facet_days.n + excluded.n` }))
-        .execute();
-    }
+    await insertMany(trx, dialect, 'insert into job_facet_days (facet, has_remote, day, n)', rows, 'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n');
     this.deltas.clear();
   }
 }
@@ -90,9 +85,8 @@ export class JobRepository {
   }
 
   private async addFacets(trx: Trx, keys: FacetKey[]): Promise<void> {
-    for (const chunk of chunks(keys, 4000)) {
-      await trx.insertInto('job_facets').values(chunk).onConflict((oc) => oc.doNothing()).execute();
-    }
+    const rows = keys.map((k) => [k.facet, k.has_remote, k.published_at, k.job_id]);
+    await insertMany(trx, this.dialect, 'insert into job_facets (facet, has_remote, published_at, job_id)', rows, 'on conflict do nothing');
   }
 
   private async removeFacets(trx: Trx, keys: FacetKey[]): Promise<void> {
@@ -108,15 +102,12 @@ export class JobRepository {
 
   private async addText(trx: Trx, rows: { id: number; description: string }[]): Promise<void> {
     if (this.dialect !== 'sqlite') return; // PostgreSQL: jobs.description_tsv is a generated column.
-    for (const chunk of chunks(rows, 500)) {
-      const values = sql.join(chunk.map((r) => sql`(${r.id}, ${r.description})`));
-      await sql`insert into jobs_fts (rowid, description) values ${values}`.execute(trx);
-    }
+    await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', rows.map((r) => [r.id, r.description]));
   }
 
   private async removeText(trx: Trx, ids: number[]): Promise<void> {
     if (this.dialect !== 'sqlite' || !ids.length) return;
-    for (const chunk of chunks(ids, 500)) await sql`delete from jobs_fts where rowid in (${sql.join(chunk)})`.execute(trx);
+    await run(trx, 'delete from jobs_fts where rowid in (select value from json_each(?))', [JSON.stringify(ids)]);
   }
 
   /** Creates new listings, rewrites changed or revived ones, touches unchanged ones. One (source, board). */
@@ -129,16 +120,14 @@ export class JobRepository {
     const unique = [...byId.values()];
     await this.db.transaction().execute(async (trx) => {
       const existing = new Map<string, IndexedColumns & { source_id: string; content_hash: string; expired: number }>();
-      for (const chunk of chunks(unique.map((i) => i.listing.sourceId), 900)) {
-        const rows = await trx
-          .selectFrom('jobs')
-          .select(['id', 'source_id', 'content_hash', 'expired', 'has_remote', 'published_at', 'type_ids', 'city_ids', 'country_codes', 'region_ids', 'experience_level', 'title', 'company_name', 'company_id'])
-          .where('source', '=', source)
-          .where('board', '=', board)
-          .where('source_id', 'in', chunk)
-          .execute();
-        for (const row of rows) existing.set(row.source_id, { ...row, id: Number(row.id), published_at: Number(row.published_at) });
-      }
+      const p = this.dialect === 'postgres' ? ['$1', '$2', '$3'] : ['?', '?', '?'];
+      const rows = await run<IndexedColumns & { source_id: string; content_hash: string; expired: number }>(
+        trx,
+        `select id, source_id, content_hash, expired, has_remote, published_at, type_ids, city_ids, country_codes, region_ids, experience_level, title, company_name, company_id
+           from jobs where source = ${p[0]} and board = ${p[1]} and ${listMatch(this.dialect, 'source_id', p[2], 'text')}`,
+        [source, board, listParam(this.dialect, unique.map((i) => i.listing.sourceId))],
+      );
+      for (const row of rows) existing.set(row.source_id, { ...row, id: Number(row.id), published_at: Number(row.published_at) });
       const days = new DayCounts();
       const fresh: BatchItem[] = [];
       const touched: number[] = [];
@@ -170,12 +159,13 @@ export class JobRepository {
         texts.push({ id: old.id, description: l.description });
       }
 
-      for (const chunk of chunks(fresh, 400)) {
-        const inserted = await trx
-          .insertInto('jobs')
-          .values(chunk.map((item) => ({ ...this.columns(item, now), source, board, source_id: item.listing.sourceId, expired: 0, first_seen_at: now })))
-          .returning(['id', 'source_id'])
-          .execute();
+      if (fresh.length) {
+        const chunk = fresh;
+        const records = chunk.map((item) => ({ ...this.columns(item, now), source, board, source_id: item.listing.sourceId, expired: 0, first_seen_at: now }));
+        const names = Object.keys(records[0]);
+        const inserted = await insertMany<{ id: number; source_id: string }>(
+          trx, this.dialect, `insert into jobs (${names.join(', ')})`, records.map((r) => names.map((n) => r[n as keyof typeof r])), 'returning id, source_id',
+        );
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
         for (const item of chunk) {
           const id = idOf.get(item.listing.sourceId)!;
@@ -186,14 +176,17 @@ export class JobRepository {
         result.created += chunk.length;
       }
 
-      for (const chunk of chunks(touched, 900)) await trx.updateTable('jobs').set({ last_seen_at: now }).where('id', 'in', chunk).execute();
+      if (touched.length) {
+        const q = this.dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+        await run(trx, `update jobs set last_seen_at = ${q[0]} where ${listMatch(this.dialect, 'id', q[1], 'bigint')}`, [now, listParam(this.dialect, touched)]);
+      }
       await this.removeFacets(trx, oldFacets);
       days.add(oldFacets, -1);
       await this.removeText(trx, liveRewrittenIds);
       await this.addFacets(trx, newFacets);
       days.add(newFacets, 1);
       await this.addText(trx, texts);
-      await days.flush(trx);
+      await days.flush(trx, this.dialect);
     });
     return result;
   }
@@ -243,7 +236,7 @@ export class JobRepository {
       await this.removeText(trx, ids);
       const days = new DayCounts();
       days.add(keys, -1);
-      await days.flush(trx);
+      await days.flush(trx, this.dialect);
       return gone.length;
     });
   }

@@ -25,7 +25,7 @@ export function htmlToText(html: string | null | undefined): string {
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<li[^>]*>/gi, '\n• ')
     .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|h[1-6]|ul|ol|li|tr|section|article|header|footer)>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|ul|ol|tr|section|article|header|footer)>/gi, '\n')
     .replace(/<[^>]+>/g, ' ');
   return decodeEntities(text)
     .replace(/[ \t\u00a0]+/g, ' ')

@@ -1,0 +1,154 @@
+// Jobs at scale: ingest rate of the whole pipeline (normalize, link companies, store, index) and
+// POST /jobs-finder search latency for a fixed query mix, on SQLite and (when DATABASE_URL names
+// one) PostgreSQL. Baselines measured in the same run: inserting the same postings as bare rows
+// into an unindexed table (ingest), and reading one page of 20 listings by primary key (queries).
+//   npm run bench -- jobs                        1,000,000 listings over 20,000 company boards
+//   npm run bench -- jobs --listings=200000 --companies=4000
+//   npm run bench -- jobs --quick                50,000 listings over 1,000 boards
+//   --dialects=sqlite,postgres   --queries=200   --keep (keep the SQLite file, print its path)
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { CompanyService } from '../src/companies/service.ts';
+import { JobService } from '../src/jobs/service.ts';
+import type { JobsFinderBody } from '../src/contract/jobs.ts';
+import { generateBoards } from './support/jobs-generator.ts';
+import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
+
+const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const quick = process.argv.includes('--quick');
+const LISTINGS = Number(arg('listings', quick ? '50000' : '1000000'));
+const COMPANIES = Number(arg('companies', String(Math.max(10, Math.round(LISTINGS / 50)))));
+const QUERIES = Number(arg('queries', quick ? '100' : '200'));
+const keep = process.argv.includes('--keep');
+const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
+const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+console.log(`jobs benchmark: ${LISTINGS.toLocaleString('en')} listings over ${COMPANIES.toLocaleString('en')} company boards, ${QUERIES} timed calls per query of the mix`);
+
+const dir = mkdtempSync(join(tmpdir(), 'leadbase-jobs-bench-'));
+
+async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (dialect === 'postgres') {
+    if (!pgUrl) throw new Error('DATABASE_URL must name a PostgreSQL database for --dialects=postgres');
+    const schema = `bench_jobs_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    const handle = openDatabase(pgUrl, { pgSchema: schema, poolSize: 4 });
+    return {
+      handle,
+      drop: async () => {
+        await handle.close();
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`drop schema ${schema} cascade`);
+        await c.end();
+      },
+    };
+  }
+  const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
+  return { handle, drop: () => handle.close() };
+}
+
+/** The fixed query mix. Each entry rotates over a few realistic values. */
+const MIX: [string, (i: number) => JobsFinderBody][] = [
+  ['no filter (defaults)', () => ({})],
+  ['country', (i) => ({ country_id: ['US', 'GB', 'DE', 'CA', 'FR', 'IN'][i % 6] })],
+  ['title', (i) => ({ job_title: ['data engineer', 'software engineer', 'registered nurse', 'account executive', 'product manager', 'senior backend engineer'][i % 6] })],
+  ['phrase in description', (i) => ({ job_description: ['"machine learning"', '"security clearance"', '"forklift operation"', '"month-end close"', '"penetration testing"'][i % 5] })],
+  ['combined filters', (i) => ({ country_id: ['US', 'GB', 'DE'][i % 3], job_title: ['engineer', 'manager', 'analyst'][i % 3], experience_level: 'senior', job_type_id: 1, posted_within: 14 })],
+  ['combined + description', (i) => ({ region_id: [5, 3][i % 2], job_description: ['kubernetes', '"data pipelines"', 'react'][i % 3], job_type_id: 1 })],
+  ['deep page (500 × 20)', (i) => ({ page: 500 + (i % 3), per_page: 20 })],
+];
+
+const results: string[] = [];
+
+for (const dialect of dialects) {
+  const { handle, drop } = await open(dialect);
+  try {
+    await migrateToLatest(handle.db);
+    const companies = new CompanyService({ db: handle.db });
+    const jobs = new JobService({ db: handle.db, companies });
+
+    // Ingest baseline: the same postings as bare rows (JSON) into an unindexed table, same batch size.
+    await sql`create table bench_baseline (id integer primary key, payload text not null)`.execute(handle.db);
+    const baselineCount = Math.min(LISTINGS, 100_000);
+    let baselineMs = 0;
+    let baselineRows = 0;
+    for (const board of generateBoards({ listings: baselineCount, companies: Math.max(1, Math.round(COMPANIES * baselineCount / LISTINGS)), now: NOW })) {
+      const t = performance.now();
+      for (let i = 0; i < board.listings.length; i += 500) {
+        const chunk = board.listings.slice(i, i + 500).map((l) => ({ id: ++baselineRows, payload: JSON.stringify(l) }));
+        await handle.db.transaction().execute((trx) => trx.insertInto('bench_baseline' as never).values(chunk as never).execute());
+      }
+      baselineMs += performance.now() - t;
+    }
+    const baselineRate = baselineRows / (baselineMs / 1000);
+    await sql`drop table bench_baseline`.execute(handle.db);
+
+    // Ingest: every board through the real import path, generation time excluded.
+    let ingestMs = 0;
+    let imported = 0;
+    let rejected = 0;
+    let lastReport = Date.now();
+    const boards = generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW });
+    for (const board of boards) {
+      const t = performance.now();
+      const summary = await jobs.importBoard(board.listings, { source: board.source, board: board.board, now: NOW });
+      ingestMs += performance.now() - t;
+      imported += summary.inserted;
+      rejected += summary.rejectedTotal;
+      if (Date.now() - lastReport > 15_000) {
+        lastReport = Date.now();
+        process.stderr.write(`  ${dialect}: ${imported.toLocaleString('en')} listings, ${fmt(imported / (ingestMs / 1000), 0)}/s\n`);
+      }
+    }
+    const ingestRate = imported / (ingestMs / 1000);
+    const t0 = performance.now();
+    if (dialect === 'postgres') await sql`vacuum analyze`.execute(handle.db);
+    else await sql`analyze`.execute(handle.db);
+    const analyzeMs = performance.now() - t0;
+
+    const ids = (await handle.db.selectFrom('jobs').select('id').orderBy('id').limit(50_000).execute()).map((r) => Number(r.id));
+    let k = 0;
+    const page = () => ids.slice((k = (k + 20) % (ids.length - 20)), k + 20);
+    // Warm-up: prepared statements and page cache.
+    for (const [, body] of MIX) for (let i = 0; i < 10; i++) await jobs.search(body(i), NOW);
+    const baseline = summarize(await timeCalls(QUERIES, () => handle.db.selectFrom('jobs').selectAll().where('id', 'in', page()).execute()));
+
+    const size = dialect === 'sqlite' ? `, database file ${(statSync(join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
+    const lines = [
+      `\n## ${dialect}: ${imported.toLocaleString('en')} listings${size}`,
+      '| measure | value | vs baseline |',
+      '|---|---|---|',
+      `| baseline: bare rows into an unindexed table (${baselineRows.toLocaleString('en')} rows) | ${fmt(baselineRate, 0)} rows/s | 1.00x |`,
+      `| ingest: normalize + link company + store + index (${rejected} rejected) | ${fmt(ingestRate, 0)} listings/s in ${fmt(ingestMs / 1000, 0)} s | ${ratio(ingestRate, baselineRate)} |`,
+      `| ${dialect === 'postgres' ? 'vacuum analyze' : 'analyze'} after the load | ${fmt(analyzeMs / 1000, 1)} s | |`,
+      `| baseline: one page of 20 listings by primary key, p50 / p95 / p99 | ${fmt(baseline.p50, 2)} / ${fmt(baseline.p95, 2)} / ${fmt(baseline.p99, 2)} ms | 1.00x |`,
+    ];
+    for (const [name, body] of MIX) {
+      const totals: number[] = [];
+      const s = summarize(await timeCalls(QUERIES, async (i) => totals.push((await jobs.search(body(i), NOW)).total_count)));
+      const avgTotal = Math.round(totals.reduce((a, b) => a + b, 0) / totals.length);
+      lines.push(`| ${name} (mean total_count ${avgTotal.toLocaleString('en')}), p50 / p95 / p99 | ${fmt(s.p50, 2)} / ${fmt(s.p95, 2)} / ${fmt(s.p99, 2)} ms | ${ratio(s.p95, baseline.p95)} at p95 |`);
+    }
+    console.log(lines.join('\n'));
+    results.push(...lines);
+  } finally {
+    if (keep && dialect === 'sqlite') {
+      await handle.close();
+      console.log(`(kept ${join(dir, 'bench.sqlite')})`);
+    } else {
+      await drop();
+    }
+  }
+}
+if (!keep) rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,57 @@
+// Bulk writes with a small, fixed set of statement shapes. Imports write tens of rows per listing;
+// building each multi-row INSERT through the query builder, and preparing a new statement for every
+// batch size, cost more than the writes themselves. Rows are sent in chunks of fixed sizes
+// (256, 64, 16, 4, 1), so each table has at most five statement texts, compiled once and kept by
+// the connection's prepared-statement cache.
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DialectName } from '../db/database.ts';
+
+const SIZES = [256, 64, 16, 4, 1];
+const texts = new Map<string, string>();
+
+function statement(dialect: DialectName, head: string, width: number, rows: number, tail: string): string {
+  const key = `${dialect}\u0000${head}\u0000${width}\u0000${rows}\u0000${tail}`;
+  let text = texts.get(key);
+  if (!text) {
+    let n = 0;
+    const tuple = () => `(${Array.from({ length: width }, () => (dialect === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+    text = `${head} values ${Array.from({ length: rows }, tuple).join(', ')}${tail ? ` ${tail}` : ''}`;
+    texts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * INSERT of many rows: `head` is "insert into t (a, b)", `tail` an optional ON CONFLICT / RETURNING
+ * clause. Returns the rows a RETURNING clause produced, in chunk order.
+ */
+export async function insertMany<R = unknown>(db: Kysely<any>, dialect: DialectName, head: string, rows: unknown[][], tail = ''): Promise<R[]> {
+  const out: R[] = [];
+  if (!rows.length) return out;
+  const width = rows[0].length;
+  let i = 0;
+  while (i < rows.length) {
+    const left = rows.length - i;
+    const size = SIZES.find((s) => s <= left)!;
+    const params: unknown[] = [];
+    for (let r = i; r < i + size; r++) for (const v of rows[r]) params.push(v);
+    const result = await db.executeQuery<R>(CompiledQuery.raw(statement(dialect, head, width, size, tail), params));
+    out.push(...result.rows);
+    i += size;
+  }
+  return out;
+}
+
+/** Runs a fixed statement text with parameters (no query building). */
+export async function run<R = unknown>(db: Kysely<any>, text: string, params: unknown[]): Promise<R[]> {
+  return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
+}
+
+/** A list parameter: `in (select value from json_each(?))` on SQLite, `= any(?)` on PostgreSQL. */
+export function listMatch(dialect: DialectName, column: string, placeholder: string, pgType: 'text' | 'bigint'): string {
+  return dialect === 'postgres' ? `${column} = any(${placeholder}::${pgType}[])` : `${column} in (select value from json_each(${placeholder}))`;
+}
+
+export function listParam(dialect: DialectName, values: (string | number)[]): unknown {
+  return dialect === 'postgres' ? values : JSON.stringify(values);
+}
