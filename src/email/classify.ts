@@ -40,7 +40,7 @@ const USER_UNKNOWN =
   /\b(user unknown|unknown user|unknown recipient|no such (user|mailbox|recipient|address)|(mailbox|recipient|user|address) (not found|does ?n[o']t exist|unavailable|is unavailable|not valid|invalid)|(invalid|bad|unknown) (recipient|mailbox|address)|not a valid (mailbox|recipient|address)|does not exist|doesn'?t exist|no mailbox|undeliverable address|unrouteable address|address rejected|recipient rejected|not listed in|account (does not exist|not found))\b/i;
 const DISABLED = /\b(disabled|deactivated|inactive|suspended|closed|expired|no longer (active|in use|available))\b/i;
 const FULL = /\b(mailbox (is )?full|over ?quota|quota exceeded|exceeded (storage|quota)|insufficient (storage|space)|mailbox size limit)\b/i;
-const GREYLIST = /\b(gr[ae]y ?list|try (again )?later|temporar(il)?y (deferred|rejected|unavailable)|deferred|please retry|come back later)\b/i;
+const GREYLIST = /\b(gr[ae]y ?list|try (again )?later|temporar(il)?y (deferred|rejected|unavailable)|deferred|please retry|come back later)/i;
 
 export const RCPT_REPLY_TABLE: ReplyRule[] = [
   { name: 'accepted', codes: [250, 251], verdict: 'accepted', reason: 'accepted' },

@@ -26,7 +26,7 @@ export function parseAddress(input: string): ParsedAddress | null {
   if (!parsed || parsed.type !== 'mailbox') return null;
   const mailbox = parsed as emailAddresses.ParsedMailbox & { parts: { address: { tokens: string }; local: { tokens: string } } };
   // A display name ("Jane <j@x.com>") or comments are not an address.
-  if (mailbox.name !== null || mailbox.parts.address.tokens !== text) return null;
+  if (mailbox.name !== null || mailbox.comments || mailbox.parts.address.tokens !== text) return null;
   const local = mailbox.parts.local.tokens;
   const rawDomain = mailbox.domain;
   if (rawDomain.startsWith('[')) return null; // address literals are not probed
