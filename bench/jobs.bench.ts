@@ -6,6 +6,7 @@
 //   npm run bench -- jobs --listings=200000 --companies=4000
 //   npm run bench -- jobs --quick                50,000 listings over 1,000 boards
 //   --dialects=sqlite,postgres   --queries=200   --keep (keep the SQLite file, print its path)
+//   --db=PATH    query phase only, on a SQLite file an earlier --keep run left
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const LISTINGS = Number(arg('listings', quick ? '50000' : '1000000'));
 const COMPANIES = Number(arg('companies', String(Math.max(10, Math.round(LISTINGS / 50)))));
 const QUERIES = Number(arg('queries', quick ? '100' : '200'));
 const keep = process.argv.includes('--keep');
+const reuse = arg('db', '');
 const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -54,7 +56,7 @@ async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: ()
       },
     };
   }
-  const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
+  const handle = openDatabase(`sqlite:${reuse || join(dir, 'bench.sqlite')}`);
   return { handle, drop: () => handle.close() };
 }
 
@@ -77,12 +79,18 @@ for (const dialect of dialects) {
     await migrateToLatest(handle.db);
     const companies = new CompanyService({ db: handle.db });
     const jobs = new JobService({ db: handle.db, companies });
+    let baselineRows = 0;
+    let baselineRate = NaN;
+    let ingestMs = NaN;
+    let imported = 0;
+    let rejected = 0;
+    let analyzeMs = NaN;
+    if (!reuse) {
 
     // Ingest baseline: the same postings as bare rows (JSON) into an unindexed table, same batch size.
     await sql`create table bench_baseline (id integer primary key, payload text not null)`.execute(handle.db);
     const baselineCount = Math.min(LISTINGS, 100_000);
     let baselineMs = 0;
-    let baselineRows = 0;
     for (const board of generateBoards({ listings: baselineCount, companies: Math.max(1, Math.round(COMPANIES * baselineCount / LISTINGS)), now: NOW })) {
       const t = performance.now();
       for (let i = 0; i < board.listings.length; i += 500) {
@@ -91,13 +99,11 @@ for (const dialect of dialects) {
       }
       baselineMs += performance.now() - t;
     }
-    const baselineRate = baselineRows / (baselineMs / 1000);
+    baselineRate = baselineRows / (baselineMs / 1000);
     await sql`drop table bench_baseline`.execute(handle.db);
 
     // Ingest: every board through the real import path, generation time excluded.
-    let ingestMs = 0;
-    let imported = 0;
-    let rejected = 0;
+    ingestMs = 0;
     let lastReport = Date.now();
     const boards = generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW });
     for (const board of boards) {
@@ -111,11 +117,16 @@ for (const dialect of dialects) {
         process.stderr.write(`  ${dialect}: ${imported.toLocaleString('en')} listings, ${fmt(imported / (ingestMs / 1000), 0)}/s\n`);
       }
     }
+    }
     const ingestRate = imported / (ingestMs / 1000);
+    if (!reuse) {
     const t0 = performance.now();
     if (dialect === 'postgres') await sql`vacuum analyze`.execute(handle.db);
     else await sql`analyze`.execute(handle.db);
-    const analyzeMs = performance.now() - t0;
+    analyzeMs = performance.now() - t0;
+    } else {
+      imported = Number((await sql<{ n: number }>`select count(*) as n from jobs`.execute(handle.db)).rows[0].n);
+    }
 
     const ids = (await handle.db.selectFrom('jobs').select('id').orderBy('id').limit(50_000).execute()).map((r) => Number(r.id));
     let k = 0;
@@ -124,7 +135,7 @@ for (const dialect of dialects) {
     for (const [, body] of MIX) for (let i = 0; i < 10; i++) await jobs.search(body(i), NOW);
     const baseline = summarize(await timeCalls(QUERIES, () => handle.db.selectFrom('jobs').selectAll().where('id', 'in', page()).execute()));
 
-    const size = dialect === 'sqlite' ? `, database file ${(statSync(join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
+    const size = dialect === 'sqlite' ? `, database file ${(statSync(reuse || join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     const lines = [
       `\n## ${dialect}: ${imported.toLocaleString('en')} listings${size}`,
       '| measure | value | vs baseline |',
@@ -143,12 +154,13 @@ for (const dialect of dialects) {
     console.log(lines.join('\n'));
     results.push(...lines);
   } finally {
-    if (keep && dialect === 'sqlite') {
+    if ((keep || reuse) && dialect === 'sqlite') {
       await handle.close();
-      console.log(`(kept ${join(dir, 'bench.sqlite')})`);
+      if (!reuse) console.log(`(kept ${join(dir, 'bench.sqlite')})`);
     } else {
       await drop();
     }
   }
 }
 if (!keep) rmSync(dir, { recursive: true, force: true });
+else console.log(`(kept ${dir})`);
