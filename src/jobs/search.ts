@@ -17,8 +17,8 @@ import { DAY_MS } from './repository.ts';
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_POSTED_WITHIN_DAYS = 30;
-/** Full-text matches at most this many listings drive the query themselves (SQLite). */
-const FTS_DRIVER_CAP = 20_000;
+/** A facet range this small is checked listing by listing against the full-text index (SQLite). */
+const FTS_PROBE_LIMIT = 2_000;
 const FAR_FUTURE = 8_640_000_000_000_000;
 
 export type JobSearchFilters = JobsFinderBody;
@@ -156,7 +156,7 @@ export class JobSearch {
     if (plan.company.length) out.push(sql`exists (select 1 from companies c where c.id = j.company_id and ${sql.join(plan.company, sql` and `)})`);
     if (withText && plan.description) {
       out.push(this.dialect === 'sqlite'
-        ? sql`${jobId} in (select rowid from jobs_fts where jobs_fts match ${plan.description})`
+        ? sql`exists (select 1 from jobs_fts where jobs_fts match ${plan.description} and rowid = ${jobId})`
         : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`);
     }
     return out;
@@ -172,10 +172,10 @@ export class JobSearch {
     if (driverCount === 0) return { total: 0, ids: [] };
 
     if (plan.description && this.dialect === 'sqlite') {
-      const matches = await sql<{ rowid: number }>`select rowid from jobs_fts where jobs_fts match ${plan.description} limit ${FTS_DRIVER_CAP + 1}`.execute(this.db);
-      if (matches.rows.length <= FTS_DRIVER_CAP && (driverCount === undefined || matches.rows.length < driverCount)) {
-        return this.runFromIds(plan, matches.rows.map((r) => Number(r.rowid)), offset, limit);
-      }
+      // A small facet range probes each of its listings in the full-text index; otherwise the
+      // full-text matches drive, filtered and ordered in one statement that also counts them.
+      const smallest = [...counts].filter(([f]) => f !== 'all').sort((a, b) => a[1] - b[1])[0];
+      if (!smallest || smallest[1] > FTS_PROBE_LIMIT) return this.runFromText(plan, offset, limit);
     }
 
     const others = plan.facets.filter((f) => f !== driver && f !== 'all');
@@ -196,20 +196,24 @@ export class JobSearch {
     return { total, ids: page.rows.map((r) => Number(r.job_id)) };
   }
 
-  /** SQLite, few full-text matches: filter those listings directly and order them here. */
-  private async runFromIds(plan: Plan, candidateIds: number[], offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
-    if (!candidateIds.length) return { total: 0, ids: [] };
+  /** SQLite: the full-text matches drive; every other filter is checked on them. */
+  private async runFromText(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
     const facets = plan.facets.filter((f) => f !== 'all');
     const conditions = [
+      sql`jobs_fts match ${plan.description}`,
       sql`j.expired = 0`,
       sql`j.has_remote = ${plan.remote}`,
       sql`j.published_at between ${plan.lo} and ${plan.hi}`,
       ...facets.map((f) => this.facetProbe(f, sql`j.has_remote`, sql`j.published_at`, sql`j.id`)),
       ...this.residuals(plan, sql`j.id`, false),
     ];
-    const rows = await sql<{ id: number; published_at: number }>`select j.id, j.published_at from jobs j where j.id in (select value from json_each(${JSON.stringify(candidateIds)})) and ${sql.join(conditions, sql` and `)}`.execute(this.db);
-    const sorted = rows.rows.map((r) => ({ id: Number(r.id), published: Number(r.published_at) })).sort((a, b) => b.published - a.published || b.id - a.id);
-    return { total: sorted.length, ids: sorted.slice(offset, offset + limit).map((r) => r.id) };
+    const from = sql`jobs_fts cross join jobs j on j.id = jobs_fts.rowid`;
+    const where = sql.join(conditions, sql` and `);
+    const rows = await sql<{ id: number; total: number }>`select j.id, count(*) over () as total from ${from} where ${where} order by j.published_at desc, j.id desc limit ${limit} offset ${offset}`.execute(this.db);
+    if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
+    if (offset === 0) return { total: 0, ids: [] };
+    const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(this.db);
+    return { total: Number(count.rows[0].n), ids: [] };
   }
 
   private async load(ids: number[]): Promise<JobListing[]> {
