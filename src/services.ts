@@ -9,7 +9,7 @@ import { CompanyService } from './companies/service.ts';
 import { PeopleService } from './people/service.ts';
 import { JobService } from './jobs/service.ts';
 import { createEmailValidationService, type EmailValidationService } from './email/service.ts';
-import type { EmailConfig } from './email/config.ts';
+import type { EmailOverrides } from './email/config.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -18,7 +18,7 @@ export interface ServiceDeps {
   redis?: Redis;
   logger?: Logger;
   /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
-  email?: Partial<EmailConfig>;
+  email?: EmailOverrides;
 }
 
 /** Everything the HTTP layer and the CLI call. Each domain adds its service here. */
@@ -45,6 +45,7 @@ export function createServices(deps: ServiceDeps): Services {
     db: deps.db,
     dialect: deps.dialect,
     config: deps.email,
+    fetchText: deps.email?.fetchText,
     logger: deps.logger,
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });

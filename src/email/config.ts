@@ -34,6 +34,12 @@ export interface EmailConfig {
   recheckPollMs: number;
   /** Deliveries an address needs on a catch-all domain to count as valid_catch_all. */
   engagementMinDeliveries: number;
+  /** Operator secret every delivery webhook must present; unset: webhooks are off. */
+  webhookToken: string | undefined;
+  /** Mailgun webhook signing key: when set, Mailgun calls must carry a valid signature. */
+  mailgunSigningKey: string | undefined;
+  /** SendGrid signed event webhook verification key (base64): when set, SendGrid calls must be signed. */
+  sendgridVerificationKey: string | undefined;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -65,5 +71,11 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     greylistRecheckMs: int(env, 'EMAIL_GREYLIST_RECHECK_MS', 10 * 60_000),
     recheckPollMs: Math.max(100, int(env, 'EMAIL_RECHECK_POLL_MS', 30_000)),
     engagementMinDeliveries: Math.max(1, int(env, 'EMAIL_ENGAGEMENT_MIN_DELIVERIES', 3)),
+    webhookToken: env.EMAIL_WEBHOOK_TOKEN || undefined,
+    mailgunSigningKey: env.EMAIL_MAILGUN_SIGNING_KEY || undefined,
+    sendgridVerificationKey: env.EMAIL_SENDGRID_VERIFICATION_KEY || undefined,
   };
 }
+
+/** What a composition root may override: settings, and how certificates are fetched (tests serve them locally). */
+export type EmailOverrides = Partial<EmailConfig> & { fetchText?: (url: string) => Promise<string> };

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Db, DialectName } from '../db/database.ts';
 import type { EmailStatus, EmailValidation } from '../contract/email.ts';
 import type { CompanyEnrichment } from '../companies/enrichment.ts';
-import { loadEmailConfig, type EmailConfig } from './config.ts';
+import { loadEmailConfig, type EmailConfig, type EmailOverrides } from './config.ts';
 import { DnsClient } from './dns.ts';
 import { EngagementStore, isEngagedAddress } from './engagement.ts';
 import { isFreeMailDomain } from './free-mail.ts';
@@ -16,6 +16,7 @@ import { identifyMx } from './providers.ts';
 import { MAX_RECHECK_ATTEMPTS, RecheckStore } from './rechecks.ts';
 import { parseSocksUrl } from './smtp-session.ts';
 import { parseAddress } from './syntax.ts';
+import { SnsVerifier, type FetchText } from './webhooks/verify.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export { emailValidationCost } from './messages.ts';
@@ -39,6 +40,8 @@ export interface EmailValidationServiceDeps {
   enrichmentByDomain?: EnrichmentByDomain;
   /** Start the greylist re-check worker (default true). */
   recheckWorker?: boolean;
+  /** GETs a URL's text: Amazon SNS signing certificates and subscription confirmations (tests serve them locally). */
+  fetchText?: FetchText;
 }
 
 /** How a result was obtained; not on the wire, but known (logs, tests, the route). */
@@ -76,6 +79,8 @@ export class EmailValidationService {
   readonly config: EmailConfig;
   readonly engagement: EngagementStore;
   readonly rechecks: RecheckStore;
+  readonly sns: SnsVerifier;
+  readonly fetchText: FetchText;
   private readonly dns: DnsClient;
   private readonly prober: SmtpProber;
   private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
@@ -86,9 +91,12 @@ export class EmailValidationService {
   private recheckRunning: Promise<void> | undefined;
 
   constructor(private readonly deps: EmailValidationServiceDeps) {
-    this.config = { ...loadEmailConfig(process.env), ...deps.config };
+    const { fetchText: _ignored, ...overrides } = (deps.config ?? {}) as EmailOverrides;
+    this.config = { ...loadEmailConfig(process.env), ...overrides };
     this.engagement = new EngagementStore(deps.db);
     this.rechecks = new RecheckStore(deps.db);
+    this.fetchText = deps.fetchText ?? fetchTextOverHttps;
+    this.sns = new SnsVerifier(this.fetchText);
     this.dns = new DnsClient({ servers: this.config.dnsServers, timeoutMs: this.config.dnsTimeoutMs, cacheTtlMs: this.config.dnsCacheTtlMs });
     this.prober = new SmtpProber({
       config: this.config,
@@ -293,6 +301,12 @@ function randomAddress(domain: string): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
   const local = Array.from(digest.subarray(0, 14), (b) => letters[b % letters.length]).join('');
   return `${local}@${domain}`;
+}
+
+async function fetchTextOverHttps(url: string): Promise<string> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: 'error' });
+  if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
+  return response.text();
 }
 
 export function createEmailValidationService(deps: EmailValidationServiceDeps): EmailValidationService {

@@ -8,6 +8,10 @@ import jobsFinder from './jobs-finder.ts';
 import roleFinder from './role-finder.ts';
 import mobileFinder from './mobile-finder.ts';
 import profileEmail from './b2b-profile-email.ts';
+import sesWebhook from './webhooks-ses.ts';
+import sendgridWebhook from './webhooks-sendgrid.ts';
+import postmarkWebhook from './webhooks-postmark.ts';
+import mailgunWebhook from './webhooks-mailgun.ts';
 
 /** Every route plugin of the API, registered by buildApp in this order. */
 export const routes: FastifyPluginAsync[] = [
@@ -20,4 +24,8 @@ export const routes: FastifyPluginAsync[] = [
   roleFinder,
   mobileFinder,
   profileEmail,
+  sesWebhook,
+  sendgridWebhook,
+  postmarkWebhook,
+  mailgunWebhook,
 ];
