@@ -54,12 +54,21 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/**
+ * Facets whose ranges can hold a large share of all listings: only these keep per-day counts.
+ * Title words, cities and companies are narrow enough to count row by row.
+ */
+export function hasDayCounts(facet: string): boolean {
+  return facet === 'all' || facet.startsWith('c:') || facet.startsWith('r:') || facet.startsWith('t:') || facet.startsWith('x:');
+}
+
 /** Accumulates +1/-1 per (facet, remote, day) and writes the sums once per batch. */
 class DayCounts {
   private readonly deltas = new Map<string, number>();
 
   add(keys: FacetKey[], sign: 1 | -1): void {
     for (const k of keys) {
+      if (!hasDayCounts(k.facet)) continue;
       const id = `${k.facet}\u0000${k.has_remote}\u0000${Math.floor(k.published_at / DAY_MS)}`;
       this.deltas.set(id, (this.deltas.get(id) ?? 0) + sign);
     }

@@ -12,7 +12,7 @@ import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { titleWords } from './listing.ts';
 import { toFts5Query } from './fts-query.ts';
 import { textKey } from './normalize/text-key.ts';
-import { DAY_MS } from './repository.ts';
+import { DAY_MS, hasDayCounts } from './repository.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 50;
@@ -132,7 +132,7 @@ export class JobSearch {
   private async countFacetRange(facet: string, remote: number, lo: number, hi: number): Promise<number> {
     const firstFullDay = Math.ceil(lo / DAY_MS);
     const lastFullDay = Math.floor((hi + 1) / DAY_MS) - 1;
-    if (lastFullDay - firstFullDay < 2) return this.countRows(facet, remote, lo, hi);
+    if (lastFullDay - firstFullDay < 2 || !hasDayCounts(facet)) return this.countRows(facet, remote, lo, hi);
     const full = await sql<{ n: number | string | null }>`select sum(n) as n from job_facet_days where facet = ${facet} and has_remote = ${remote} and day between ${firstFullDay} and ${lastFullDay}`.execute(this.db);
     const head = await this.countRows(facet, remote, lo, firstFullDay * DAY_MS - 1);
     const tail = await this.countRows(facet, remote, (lastFullDay + 1) * DAY_MS, hi);
