@@ -87,23 +87,28 @@ export class CompanyRepository {
 
   /** Companies whose name or an alias has this matching key, with the names that matched. */
   async findByNameKey(key: string, limit = 20): Promise<{ company: CompanyRow; names: { name: string; kind: string }[] }[]> {
-    const rows = await this.db
-      .selectFrom('company_names as n')
-      .innerJoin('companies as c', 'c.id', 'n.company_id')
-      .selectAll('c')
-      .select(['n.name as matched_name', 'n.kind as matched_kind'])
-      .where('n.normalized_name', '=', key)
-      .orderBy('c.id')
-      .limit(limit)
-      .execute();
+    // Display names are matched on companies.normalized_name; other names and aliases in company_names.
+    const [byDisplay, byOther] = await Promise.all([
+      this.db.selectFrom('companies').selectAll().where('normalized_name', '=', key).orderBy('id').limit(limit).execute(),
+      this.db
+        .selectFrom('company_names as n')
+        .innerJoin('companies as c', 'c.id', 'n.company_id')
+        .selectAll('c')
+        .select(['n.name as matched_name', 'n.kind as matched_kind'])
+        .where('n.normalized_name', '=', key)
+        .orderBy('c.id')
+        .limit(limit)
+        .execute(),
+    ]);
     const byId = new Map<number, { company: CompanyRow; names: { name: string; kind: string }[] }>();
-    for (const r of rows) {
+    for (const company of byDisplay) byId.set(company.id, { company, names: [{ name: company.name, kind: 'name' }] });
+    for (const r of byOther) {
       const { matched_name, matched_kind, ...company } = r;
       const entry = byId.get(company.id) ?? { company: company as CompanyRow, names: [] };
       entry.names.push({ name: matched_name, kind: matched_kind });
       byId.set(company.id, entry);
     }
-    return [...byId.values()];
+    return [...byId.values()].sort((a, b) => a.company.id - b.company.id).slice(0, limit);
   }
 
   async findByExternalId(kind: string, value: string): Promise<CompanyRow | null> {
@@ -181,7 +186,12 @@ export class CompanyRepository {
       if (!row) throw new Error(`company ${g.id} vanished during an import`);
       const sources = parseSources(row.field_sources);
       const changes: Partial<Omit<CompanyTable, "id">> = {};
+      const previousName = { name: row.name, normalized_name: row.normalized_name };
       for (const item of g.items) mergeFacts(row, sources, changes, item.facts, source, rank);
+      if (row.normalized_name !== previousName.normalized_name) {
+        // The old display name stays findable, as a name of the company.
+        g.items[0]!.names.push({ ...previousName, kind: 'name' });
+      }
       if (row.domain === null) {
         // Becomes the primary domain only when no other company holds it.
         for (const d of g.items.flatMap((i) => i.domains)) {
@@ -224,12 +234,20 @@ export class CompanyRepository {
       g.id = Number(r.id);
     }
     const primaryOf = new Map<number, string | null>();
-    for (const g of existing) primaryOf.set(g.id!, rows.get(g.id!)!.domain);
-    for (const g of created) primaryOf.set(g.id!, (g as any).row.domain);
+    const displayKeyOf = new Map<number, string>();
+    for (const g of existing) {
+      primaryOf.set(g.id!, rows.get(g.id!)!.domain);
+      displayKeyOf.set(g.id!, rows.get(g.id!)!.normalized_name);
+    }
+    for (const g of created) {
+      primaryOf.set(g.id!, (g as any).row.domain);
+      displayKeyOf.set(g.id!, (g as any).row.normalized_name);
+    }
 
-    const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)), primaryOf);
+    const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)), primaryOf, displayKeyOf);
+    const createdSet = new Set(created);
     for (const g of groups) {
-      const isNew = created.includes(g);
+      const isNew = createdSet.has(g);
       // In a new company, the first report created it and later ones in the batch updated it.
       g.indexes.forEach((i, n) => {
         results[i] = { id: g.id!, created: isNew && n === 0, changed: isNew || changedIds.has(g.id!) || childChanges.has(g.id!) };
@@ -308,14 +326,17 @@ export class CompanyRepository {
   private async matchForMerge(trx: Tx, item: PreparedCompany): Promise<number | undefined> {
     const key = item.facts.normalized_name;
     if (!key) return undefined;
-    const rows = await trx
-      .selectFrom('company_names as n')
-      .innerJoin('companies as c', 'c.id', 'n.company_id')
-      .select(['c.id', 'c.country_code'])
-      .distinct()
-      .where('n.normalized_name', '=', key)
-      .limit(3)
-      .execute();
+    const [display, other] = await Promise.all([
+      trx.selectFrom('companies').select(['id', 'country_code']).where('normalized_name', '=', key).limit(3).execute(),
+      trx
+        .selectFrom('company_names as n')
+        .innerJoin('companies as c', 'c.id', 'n.company_id')
+        .select(['c.id', 'c.country_code'])
+        .where('n.normalized_name', '=', key)
+        .limit(3)
+        .execute(),
+    ]);
+    const rows = [...new Map([...display, ...other].map((r) => [Number(r.id), r])).values()];
     if (rows.length !== 1) return undefined;
     const only = rows[0]!;
     const country = item.facts.country_code;
@@ -342,6 +363,7 @@ export class CompanyRepository {
     seenAt: number,
     existingIds: Set<number>,
     primaryOf: Map<number, string | null>,
+    displayKeyOf: Map<number, string>,
   ): Promise<Set<number>> {
     const changed = new Set<number>();
     const all = groups.flatMap((g) => g.items.map((item) => ({ id: g.id!, item })));
@@ -359,8 +381,13 @@ export class CompanyRepository {
     });
     for (const d of newDomains) if (existingIds.has(Number(d.company_id))) changed.add(Number(d.company_id));
 
+    // The display name's key is matched on companies.normalized_name: only other names go here.
     const names = uniqueBy(
-      all.flatMap(({ id, item }) => item.names.map((n) => ({ company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt }))),
+      all.flatMap(({ id, item }) =>
+        item.names
+          .filter((n) => n.normalized_name !== displayKeyOf.get(id))
+          .map((n) => ({ company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt })),
+      ),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
     await this.markNew(trx, 'company_names', names, ['normalized_name'], existingIds, changed);
