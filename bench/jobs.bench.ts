@@ -85,6 +85,7 @@ for (const dialect of dialects) {
     let imported = 0;
     let rejected = 0;
     let analyzeMs = NaN;
+    let ingestCpuSeconds = NaN;
     if (!reuse) {
 
     // Ingest baseline: the same postings as bare rows (JSON) into an unindexed table, same batch size.
@@ -104,6 +105,7 @@ for (const dialect of dialects) {
 
     // Ingest: every board through the real import path, generation time excluded.
     ingestMs = 0;
+    const cpuStart = process.cpuUsage();
     let lastReport = Date.now();
     const boards = generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW });
     for (const board of boards) {
@@ -117,6 +119,8 @@ for (const dialect of dialects) {
         process.stderr.write(`  ${dialect}: ${imported.toLocaleString('en')} listings, ${fmt(imported / (ingestMs / 1000), 0)}/s\n`);
       }
     }
+    const cpu = process.cpuUsage(cpuStart);
+    ingestCpuSeconds = (cpu.user + cpu.system) / 1e6;
     }
     const ingestRate = imported / (ingestMs / 1000);
     if (!reuse) {
@@ -142,6 +146,7 @@ for (const dialect of dialects) {
       '|---|---|---|',
       `| baseline: bare rows into an unindexed table (${baselineRows.toLocaleString('en')} rows) | ${fmt(baselineRate, 0)} rows/s | 1.00x |`,
       `| ingest: normalize + link company + store + index (${rejected} rejected) | ${fmt(ingestRate, 0)} listings/s in ${fmt(ingestMs / 1000, 0)} s | ${ratio(ingestRate, baselineRate)} |`,
+      `| ingest per CPU-second of this process (generation included${dialect === 'postgres' ? '; server CPU not counted' : ''}) | ${fmt(imported / ingestCpuSeconds, 0)} listings per CPU-s | |`,
       `| ${dialect === 'postgres' ? 'vacuum analyze' : 'analyze'} after the load | ${fmt(analyzeMs / 1000, 1)} s | |`,
       `| baseline: one page of 20 listings by primary key, p50 / p95 / p99 | ${fmt(baseline.p50, 2)} / ${fmt(baseline.p95, 2)} / ${fmt(baseline.p99, 2)} ms | 1.00x |`,
     ];

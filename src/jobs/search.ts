@@ -171,7 +171,7 @@ export class JobSearch {
     const driverCount = counts.get(driver);
     if (driverCount === 0) return { total: 0, ids: [] };
 
-    if (plan.description && this.dialect === 'sqlite') {
+    if (plan.description) {
       // A small facet range probes each of its listings in the full-text index; otherwise the
       // full-text matches drive, filtered and ordered in one statement that also counts them.
       const smallest = [...counts].filter(([f]) => f !== 'all').sort((a, b) => a[1] - b[1])[0];
@@ -196,18 +196,19 @@ export class JobSearch {
     return { total, ids: page.rows.map((r) => Number(r.job_id)) };
   }
 
-  /** SQLite: the full-text matches drive; every other filter is checked on them. */
+  /** The full-text matches drive; every other filter is checked on them. */
   private async runFromText(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
     const facets = plan.facets.filter((f) => f !== 'all');
+    const sqlite = this.dialect === 'sqlite';
     const conditions = [
-      sql`jobs_fts match ${plan.description}`,
+      sqlite ? sql`jobs_fts match ${plan.description}` : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
       sql`j.expired = 0`,
       sql`j.has_remote = ${plan.remote}`,
       sql`j.published_at between ${plan.lo} and ${plan.hi}`,
       ...facets.map((f) => this.facetProbe(f, sql`j.has_remote`, sql`j.published_at`, sql`j.id`)),
       ...this.residuals(plan, sql`j.id`, false),
     ];
-    const from = sql`jobs_fts cross join jobs j on j.id = jobs_fts.rowid`;
+    const from = sqlite ? sql`jobs_fts cross join jobs j on j.id = jobs_fts.rowid` : sql`jobs j`;
     const where = sql.join(conditions, sql` and `);
     const rows = await sql<{ id: number; total: number }>`select j.id, count(*) over () as total from ${from} where ${where} order by j.published_at desc, j.id desc limit ${limit} offset ${offset}`.execute(this.db);
     if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
