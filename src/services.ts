@@ -60,7 +60,7 @@ export function createServices(deps: ServiceDeps): Services {
     companies,
     jobs: new JobService({ db: deps.db, companies }),
     email,
-    people: new PeopleService({ db: deps.db, companies, profileBaseUrl: deps.config.profileBaseUrl }),
+    people: new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl }),
     async close() {
       for (const close of closers.reverse()) await close();
     },

@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { foldNamePart, parsePersonName } from '../../src/people/names.ts';
+import { foldNamePart, parsePersonName, type PersonName } from '../../src/people/names.ts';
 import { normalizeProfileId, profileUrlFor } from '../../src/people/profile.ts';
 import { declaredType, mobileNumberOf, parsePhone } from '../../src/people/phones.ts';
 
 describe('person names', () => {
-  const cases: [string, Partial<ReturnType<typeof parsePersonName>>][] = [
+  const cases: [string, Partial<PersonName>][] = [
     ['Maria de la Cruz', { first: 'Maria', last: 'de la Cruz', prefix: null, suffix: null }],
     ['Dr. Juan Carlos de la Vega Jr.', { prefix: 'Dr.', first: 'Juan', middle: 'Carlos', last: 'de la Vega', suffix: 'Jr.' }],
     ['Ludwig van Beethoven III', { first: 'Ludwig', last: 'van Beethoven', suffix: 'III' }],
@@ -19,7 +19,7 @@ describe('person names', () => {
     it(`parses "${full}"`, () => {
       const name = parsePersonName({ full })!;
       assert.equal(name.full, full);
-      for (const [k, v] of Object.entries(expected)) assert.equal(name[k as keyof typeof name], v, `${k} of ${full}`);
+      for (const [k, v] of Object.entries(expected)) assert.equal(name[k as keyof PersonName], v, `${k} of ${full}`);
     });
   }
   it('prefers explicit first and last names and builds the display name from them', () => {
