@@ -1,5 +1,6 @@
 // MX discovery (RFC 5321 section 5.1) on node's c-ares resolver with configurable servers.
 import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { TtlCache } from './ttl-cache.ts';
 
 export type MxLookup =
@@ -79,6 +80,8 @@ export class DnsClient {
 
   /** A and AAAA addresses of a host (IPv4 first). */
   async addresses(host: string): Promise<AddressLookup> {
+    // RFC 5321 wants a name in MX, but an address literal is published often enough to honour it.
+    if (isIP(host)) return { kind: 'ok', addresses: [host] };
     const cached = this.addressCache.get(host);
     if (cached) return cached.value;
     const [v4, v6] = await Promise.allSettled([this.resolver.resolve4(host), this.resolver.resolve6(host)]);

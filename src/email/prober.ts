@@ -24,8 +24,14 @@ export interface ProbeDeps {
   socks?: SocksProxy;
 }
 
-/** What a session does once MAIL FROM was accepted: RCPTs, returning their results. */
-type Conversation = (rcpt: (address: string) => Promise<RcptResult>) => Promise<RcptResult[]>;
+/**
+ * What a session asks: `initial` RCPTs (sent together with MAIL FROM when the server allows
+ * PIPELINING), then optionally more, decided from the first answers.
+ */
+export interface Conversation {
+  initial: string[];
+  followUp?: (results: RcptResult[], rcpt: (address: string) => Promise<RcptResult>) => Promise<RcptResult[]>;
+}
 
 type Attempt = { kind: 'done'; results: RcptResult[] } | { kind: 'next'; failure: RcptResult };
 
@@ -98,20 +104,32 @@ export class SmtpProber {
           if (ehlo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(ehlo), host } };
         }
       }
-      const mail = await session.command(`MAIL FROM:<${config.mailFrom}>`);
-      // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
-      if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
-      stage = 'rcpt';
-      const rcpt = async (address: string): Promise<RcptResult> => {
-        const reply = await session!.command(`RCPT TO:<${address}>`);
+      const toResult = (reply: SmtpReply): RcptResult => {
         const { verdict, reason } = classifyRcptReply(reply);
         const result: RcptResult = { verdict, reason, reply, host };
         results.push(result);
         return result;
       };
-      const done = await conversation(rcpt);
-      await session.quit();
-      return { kind: 'done', results: done };
+      const mailCommand = `MAIL FROM:<${config.mailFrom}>`;
+      const rcptCommands = conversation.initial.map((address) => `RCPT TO:<${address}>`);
+      let mail: SmtpReply;
+      if (/\bPIPELINING\b/i.test(ehlo.text)) {
+        stage = 'rcpt';
+        const [mailReply, ...rcptReplies] = await session.pipeline([mailCommand, ...rcptCommands]);
+        mail = mailReply!;
+        // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
+        if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+        rcptReplies.forEach(toResult);
+      } else {
+        mail = await session.command(mailCommand);
+        if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+        stage = 'rcpt';
+        for (const command of rcptCommands) toResult(await session.command(command));
+      }
+      const rcpt = async (address: string) => toResult(await session!.command(`RCPT TO:<${address}>`));
+      if (conversation.followUp) await conversation.followUp([...results], rcpt);
+      session.quit();
+      return { kind: 'done', results: [...results] };
     } catch (error) {
       if (error instanceof DeadlineError || signal.aborted) return { kind: 'next', failure: unknown('deadline', host) };
       if (stage === 'tls') {

@@ -206,17 +206,16 @@ export class EmailValidationService {
     let random: RcptResult | null = null;
     if (identity.oneRcptPerSession) {
       // Microsoft punishes a second RCPT in a session: one address per connection.
-      [target] = await this.prober.converse(domain, lookup.hosts, signal, async (rcpt) => [await rcpt(address)]);
+      [target] = await this.prober.converse(domain, lookup.hosts, signal, { initial: [address] });
       if (target!.verdict === 'accepted' && knownCatchAll === undefined) {
         const verdict = await this.detectCatchAll(domain, lookup.hosts, signal);
         random = verdict === null ? null : { verdict: verdict ? 'accepted' : 'rejected', reason: 'accepted', host: null };
       }
     } else {
-      const results = await this.prober.converse(domain, lookup.hosts, signal, async (rcpt) => {
-        const first = await rcpt(address);
-        if (first.verdict !== 'accepted' || knownCatchAll !== undefined) return [first];
-        return [first, await rcpt(randomAddress(domain))];
-      });
+      // The probe address rides along in the same transaction: its answer is worth caching even
+      // when the mailbox itself is rejected.
+      const initial = knownCatchAll === undefined ? [address, randomAddress(domain)] : [address];
+      const results = await this.prober.converse(domain, lookup.hosts, signal, { initial });
       target = results[0]!;
       random = results[1] ?? null;
       if (random && random.verdict !== 'unknown') this.catchAll.set(domain, random.verdict === 'accepted', this.config.catchAllTtlMs);
@@ -236,7 +235,7 @@ export class EmailValidationService {
     let pending = this.catchAllInFlight.get(domain);
     if (!pending) {
       pending = this.prober
-        .converse(domain, hosts, signal, async (rcpt) => [await rcpt(randomAddress(domain))])
+        .converse(domain, hosts, signal, { initial: [randomAddress(domain)] })
         .then(([result]) => {
           if (!result || result.verdict === 'unknown') return null;
           const catchAll = result.verdict === 'accepted';

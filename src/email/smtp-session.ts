@@ -164,6 +164,15 @@ export class SmtpSession {
     return this.read();
   }
 
+  /** RFC 2920 pipelining: writes every command at once, then reads one reply per command. */
+  async pipeline(lines: string[]): Promise<SmtpReply[]> {
+    if (this.failure) throw this.failure;
+    this.socket.write(lines.map((l) => `${l}\r\n`).join(''));
+    const replies: SmtpReply[] = [];
+    for (let i = 0; i < lines.length; i += 1) replies.push(await this.read());
+    return replies;
+  }
+
   /** Upgrades the connection after a 220 to STARTTLS. Opportunistic TLS: certificates are not checked. */
   async startTls(servername: string): Promise<void> {
     const plain = this.socket;
@@ -190,17 +199,10 @@ export class SmtpSession {
     this.tls = true;
   }
 
-  /** Says QUIT without waiting long, then closes. */
-  async quit(): Promise<void> {
-    if (!this.failure) {
-      try {
-        this.socket.write('QUIT\r\n');
-        await Promise.race([this.read(), new Promise((r) => setTimeout(r, 200))]);
-      } catch {
-        // closing anyway
-      }
-    }
-    this.close();
+  /** Says QUIT and half-closes; the reply (221) says nothing we need, so it is not awaited. */
+  quit(): void {
+    if (!this.failure && !this.socket.destroyed) this.socket.end('QUIT\r\n');
+    this.fail(new SmtpError('dropped', 'closed'));
   }
 
   close(): void {
