@@ -2,7 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CompanyService } from '../companies/service.ts';
 import { ImportSummary } from '../ingest/summary.ts';
-import { runCompanyImport, type SourceRecord } from '../ingest/companies/runner.ts';
+import { runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
+import { prepareFileInWorker } from '../ingest/companies/parallel.ts';
+import type { FileFormat } from '../ingest/companies/prepare-worker.ts';
 import { readLines } from '../ingest/companies/lines.ts';
 import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
 import { parsePdlNdjson, readPdlCsv } from '../ingest/companies/pdl.ts';
@@ -15,6 +17,7 @@ interface CommonOptions {
   quiet?: boolean;
   json?: boolean;
   batchSize?: string;
+  parallel?: boolean;
 }
 
 const sizeOf = (path: string) => (path === '-' ? 0 : statSync(path).size);
@@ -30,26 +33,32 @@ function batchSize(opts: CommonOptions): number {
   return n;
 }
 
-/** Streams records into the store with a byte-based progress bar, then prints the summary. */
-async function importRecords(
-  label: string,
-  source: string,
-  path: string,
-  opts: CommonOptions,
-  open: () => { records: AsyncIterable<SourceRecord>; position: () => number },
-): Promise<void> {
+/**
+ * Streams a file into the store with a byte-based progress bar, then prints the summary. With
+ * --parallel, a worker thread parses and validates while this thread writes (faster when a core is
+ * free; stdin is always read here).
+ */
+async function importFile(label: string, source: string, path: string, format: FileFormat, opts: CommonOptions): Promise<void> {
   if (path !== '-' && !statSafe(path)) throw new CliError(`${path}: no such file`);
+  const size = batchSize(opts);
   await withDatabase(async ({ db }) => {
     const service = new CompanyService({ db });
-    const { records, position } = open();
+    let input: { batches?: AsyncIterable<PreparedRow[]>; records?: AsyncIterable<SourceRecord>; position: () => number };
+    if (path !== '-' && opts.parallel) input = prepareFileInWorker(format, path, size);
+    else if (format === 'pdl-csv') input = readPdlCsv(path);
+    else {
+      const { lines, position } = readLines(path);
+      input = { records: format === 'jsonl' ? parseCompanyJsonl(lines) : parsePdlNdjson(lines), position };
+    }
     const progress = createProgress(label, sizeOf(path), 'bytes', opts.quiet);
     const started = Date.now();
     const summary = await runCompanyImport({
       service,
       source,
-      records,
-      batchSize: batchSize(opts),
-      onBatch: (s) => progress.update(position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
+      batches: input.batches,
+      records: input.records,
+      batchSize: size,
+      onBatch: (s) => progress.update(input.position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
     });
     progress.stop();
     report(summary, opts, label);
@@ -68,7 +77,8 @@ function common(cmd: Command): Command {
   return cmd
     .option('-q, --quiet', 'no progress bar')
     .option('--json', 'print the summary as JSON')
-    .option('--batch-size <n>', 'rows per transaction (default 1000)');
+    .option('--batch-size <n>', 'rows per transaction (default 1000)')
+    .option('--parallel', 'parse and validate in a worker thread while writing (jsonl and pdl files)');
 }
 
 /** Registers `leadbase import companies …` (owned by the companies domain). */
@@ -82,10 +92,7 @@ export function registerImportCompanies(importCommand: Command): void {
       .command('jsonl <file>')
       .description('Our own JSONL format: one company per line, every field optional but a name for new companies ("-" reads stdin)'),
   ).action(async (file: string, opts: CommonOptions) => {
-    await importRecords('companies (jsonl)', 'jsonl', file, opts, () => {
-      const { lines, position } = readLines(file);
-      return { records: parseCompanyJsonl(lines), position };
-    });
+    await importFile('companies (jsonl)', 'jsonl', file, 'jsonl', opts);
   });
 
   common(
@@ -96,11 +103,7 @@ export function registerImportCompanies(importCommand: Command): void {
   ).action(async (file: string, opts: CommonOptions & { format?: string }) => {
     const format = opts.format ?? (/\.(nd)?json(l)?$/i.test(file) ? 'ndjson' : 'csv');
     if (format !== 'csv' && format !== 'ndjson') throw new CliError('--format must be csv or ndjson');
-    await importRecords(`companies (pdl ${format})`, 'pdl', file, opts, () => {
-      if (format === 'csv') return readPdlCsv(file);
-      const { lines, position } = readLines(file);
-      return { records: parsePdlNdjson(lines), position };
-    });
+    await importFile(`companies (pdl ${format})`, 'pdl', file, format === 'csv' ? 'pdl-csv' : 'pdl-ndjson', opts);
   });
 
   common(

@@ -52,7 +52,7 @@ describe('leadbase import companies (CLI)', () => {
     });
 
   it('imports every source format and prints summaries', async () => {
-    const jsonl = await run('import', 'companies', 'jsonl', join(FIXTURES, 'companies.jsonl'), '--json');
+    const jsonl = await run('import', 'companies', 'jsonl', join(FIXTURES, 'companies.jsonl'), '--json', '--parallel');
     assert.equal(jsonl.status, 0, jsonl.stderr);
     const summary = JSON.parse(jsonl.stdout);
     assert.deepEqual([summary.read, summary.inserted, summary.rejected], [9, 4, 5]);
@@ -62,6 +62,9 @@ describe('leadbase import companies (CLI)', () => {
     );
 
     const pdl = await run('import', 'companies', 'pdl', join(FIXTURES, 'pdl.ndjson'));
+    const csv = await run('import', 'companies', 'pdl', join(FIXTURES, 'pdl.csv'), '--parallel', '--batch-size', '2');
+    assert.equal(csv.status, 0, csv.stderr);
+    assert.match(csv.stdout, /read 5, inserted 1, updated 1, unchanged 1, rejected 2/);
     assert.equal(pdl.status, 0, pdl.stderr);
     assert.match(pdl.stdout, /read 4, inserted 2, updated 0, unchanged 0, rejected 2/);
 

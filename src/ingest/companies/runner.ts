@@ -8,37 +8,53 @@ import { ImportSummary } from '../summary.ts';
 /** One record read from a source: a company, or the reason the source row could not be read. */
 export type SourceRecord = { line: number; input: CompanyInput } | { line: number; error: string };
 
+/** One validated row, ready for the store, or the reason it was rejected. */
+export type PreparedRow = { line: number; item: PreparedCompany } | { line: number; error: string };
+
 export interface RunImportOptions {
   service: CompanyService;
   /** Source name recorded with every fact (for example "pdl", "jsonl", "sec-formd"). */
   source: string;
-  records: AsyncIterable<SourceRecord>;
+  /** Raw records, validated here in batches of `batchSize`… */
+  records?: AsyncIterable<SourceRecord>;
+  /** …or rows validated elsewhere (a worker thread), already in batches. */
+  batches?: AsyncIterable<PreparedRow[]>;
   /** Rows per transaction (default 1000). */
   batchSize?: number;
-  /** Called after each batch with the number of rows read so far. */
+  /** Called after each batch is stored. */
   onBatch?: (summary: ImportSummary) => void;
   summary?: ImportSummary;
   seenAt?: number;
 }
 
+async function* batchesOf(records: AsyncIterable<SourceRecord>, batchSize: number): AsyncIterable<PreparedRow[]> {
+  let batch: PreparedRow[] = [];
+  for await (const record of records) {
+    if ('error' in record) batch.push(record);
+    else {
+      try {
+        batch.push({ line: record.line, item: prepareCompany(record.input) });
+      } catch (error) {
+        batch.push({ line: record.line, error: reasonOf(error) });
+      }
+    }
+    if (batch.length >= batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
 export async function runCompanyImport(options: RunImportOptions): Promise<ImportSummary> {
   const summary = options.summary ?? new ImportSummary();
-  const batchSize = options.batchSize ?? 1000;
   const seenAt = options.seenAt ?? Date.now();
-  let batch: { line: number; item: PreparedCompany }[] = [];
+  const batches = options.batches ?? (options.records ? batchesOf(options.records, options.batchSize ?? 1000) : undefined);
+  if (!batches) throw new Error('runCompanyImport needs records or batches');
   await options.service.repository.prepareForBulkImport();
 
-  // One batch is written while the next one is read and validated (PostgreSQL works in its own
-  // process meanwhile); a batch starts only after the previous one committed, so it sees its rows.
-  let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    if (!batch.length) return;
-    const current = batch;
-    batch = [];
-    await writing;
-    writing = write(current);
-  };
   const write = async (current: { line: number; item: PreparedCompany }[]) => {
+    if (!current.length) return;
     try {
       const results = await options.service.upsertPrepared(current.map((b) => b.item), options.source, seenAt);
       results.forEach((r, i) => tally(summary, r, current[i]!.line));
@@ -55,22 +71,19 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
     options.onBatch?.(summary);
   };
 
-  for await (const record of options.records) {
-    summary.read += 1;
-    if ('error' in record) {
-      summary.reject(record.line, record.error);
-      continue;
+  // One batch is written while the next one is read and validated (PostgreSQL works in its own
+  // process meanwhile); a batch starts only after the previous one committed, so it sees its rows.
+  let writing: Promise<void> = Promise.resolve();
+  for await (const batch of batches) {
+    const good: { line: number; item: PreparedCompany }[] = [];
+    for (const row of batch) {
+      summary.read += 1;
+      if ('error' in row) summary.reject(row.line, row.error);
+      else good.push(row);
     }
-    try {
-      const item = prepareCompany(record.input);
-      batch.push({ line: record.line, item });
-    } catch (error) {
-      summary.reject(record.line, reasonOf(error));
-      continue;
-    }
-    if (batch.length >= batchSize) await flush();
+    await writing;
+    writing = write(good);
   }
-  await flush();
   await writing;
   // Rows rejected while reading and while storing arrive in two streams: report them in file order.
   summary.rejected.sort((a, b) => a.line - b.line);

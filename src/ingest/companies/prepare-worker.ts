@@ -1,0 +1,65 @@
+// Worker thread: reads a company file, parses and validates every row, and posts batches of
+// prepared rows to the importer, so parsing runs beside the database writes on another core.
+import { parentPort, workerData } from 'node:worker_threads';
+import { prepareCompany } from '../../companies/input.ts';
+import { readLines } from './lines.ts';
+import { parseCompanyJsonl } from './jsonl.ts';
+import { parsePdlNdjson, readPdlCsv } from './pdl.ts';
+import { reasonOf, type PreparedRow, type SourceRecord } from './runner.ts';
+
+export type FileFormat = 'jsonl' | 'pdl-csv' | 'pdl-ndjson';
+
+export interface PrepareWorkerData {
+  format: FileFormat;
+  path: string;
+  batchSize: number;
+  /** Batches posted but not yet taken by the importer before the worker waits (memory bound). */
+  maxInFlight: number;
+}
+
+export type WorkerMessage = { batch: PreparedRow[]; bytes: number } | { done: true; bytes: number } | { failed: string };
+
+function open(format: FileFormat, path: string): { records: AsyncIterable<SourceRecord>; position: () => number } {
+  if (format === 'pdl-csv') return readPdlCsv(path);
+  const { lines, position } = readLines(path);
+  return { records: format === 'jsonl' ? parseCompanyJsonl(lines) : parsePdlNdjson(lines), position };
+}
+
+async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>): Promise<void> {
+  let credits = data.maxInFlight;
+  let wake: (() => void) | undefined;
+  port.on('message', (m) => {
+    if (m === 'ack') {
+      credits += 1;
+      wake?.();
+    }
+  });
+  const send = async (batch: PreparedRow[], bytes: number) => {
+    while (credits <= 0) await new Promise<void>((r) => (wake = r));
+    credits -= 1;
+    port.postMessage({ batch, bytes } satisfies WorkerMessage);
+  };
+  const { records, position } = open(data.format, data.path);
+  let batch: PreparedRow[] = [];
+  for await (const record of records) {
+    if ('error' in record) batch.push(record);
+    else {
+      try {
+        batch.push({ line: record.line, item: prepareCompany(record.input) });
+      } catch (error) {
+        batch.push({ line: record.line, error: reasonOf(error) });
+      }
+    }
+    if (batch.length >= data.batchSize) {
+      await send(batch, position());
+      batch = [];
+    }
+  }
+  if (batch.length) await send(batch, position());
+  port.postMessage({ done: true, bytes: position() } satisfies WorkerMessage);
+}
+
+if (parentPort && workerData?.format) {
+  const port = parentPort;
+  run(workerData as PrepareWorkerData, port).catch((error) => port.postMessage({ failed: reasonOf(error) } satisfies WorkerMessage));
+}
