@@ -7,7 +7,10 @@ import type { PersonSourceRecord } from './runner.ts';
 export function readPeopleJsonl(path: string): { records: AsyncIterable<PersonSourceRecord>; position: () => number } {
   const { lines, position } = readLines(path);
   async function* records(): AsyncIterable<PersonSourceRecord> {
-    for await (const { number, text } of lines) {
+    for await (const line of lines) {
+      const { number } = line;
+      // Editors on Windows start UTF-8 files with a byte order mark.
+      const text = number === 1 ? line.text.replace(/^\uFEFF/, '') : line.text;
       if (!text.trim()) continue;
       let value: unknown;
       try {
