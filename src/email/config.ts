@@ -26,6 +26,10 @@ export interface EmailConfig {
   maxSessionsPerMxHost: number;
   /** New SMTP sessions per recipient domain per minute (token bucket, burst = a tenth, at least 5). */
   domainSessionsPerMinute: number;
+  /** Transactions one SMTP connection may carry before it is closed (1: never reuse a connection). */
+  sessionReuseMax: number;
+  /** How long an unused connection is kept open for the next validation to the same MX host. */
+  sessionIdleMs: number;
   /** TEST ONLY: probe MX hosts on loopback/private addresses (SSRF guard off). Never enable in production. */
   allowPrivateMx: boolean;
   /** Greylisted addresses are checked again after this delay (0 disables the re-check). */
@@ -67,6 +71,8 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     dnsCacheTtlMs: int(env, 'EMAIL_DNS_CACHE_TTL_MS', 300_000),
     maxSessionsPerMxHost: Math.max(1, int(env, 'EMAIL_MAX_SESSIONS_PER_MX_HOST', 5)),
     domainSessionsPerMinute: Math.max(1, int(env, 'EMAIL_DOMAIN_SESSIONS_PER_MINUTE', 300)),
+    sessionReuseMax: Math.max(1, int(env, 'EMAIL_SESSION_REUSE_MAX', 20)),
+    sessionIdleMs: int(env, 'EMAIL_SESSION_IDLE_MS', 5000),
     allowPrivateMx: env.EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY === '1',
     greylistRecheckMs: int(env, 'EMAIL_GREYLIST_RECHECK_MS', 10 * 60_000),
     recheckPollMs: Math.max(100, int(env, 'EMAIL_RECHECK_POLL_MS', 30_000)),

@@ -30,6 +30,10 @@ export interface ProbeDeps {
  */
 export interface Conversation {
   initial: string[];
+  /** Never keep this connection for another transaction (providers that punish several RCPTs per session). */
+  noReuse?: boolean;
+  /** Open a new connection even when one is kept. */
+  fresh?: boolean;
   followUp?: (results: RcptResult[], rcpt: (address: string) => Promise<RcptResult>) => Promise<RcptResult[]>;
 }
 
@@ -74,35 +78,50 @@ export class SmtpProber {
     const { config } = this.deps;
     let release: (() => void) | undefined;
     let session: SmtpSession | undefined;
+    let unbind = () => {};
+    let parked = false;
     const results: RcptResult[] = [];
     let stage: 'connect' | 'greeting' | 'tls' | 'rcpt' = 'connect';
+    const poolKey = `${host}|${ip}`;
     try {
-      release = await this.deps.hostSlots.acquire(host, signal);
+      const reused = conversation.fresh ? undefined : this.takeIdle(poolKey);
+      if (reused) {
+        ({ session, release } = reused);
+      } else {
+        release = await this.deps.hostSlots.acquire(host, signal);
+      }
       await this.deps.domainBuckets.take(domain, signal);
-      const opened = await SmtpSession.open({
-        ip,
-        port: config.smtpPort,
-        connectTimeoutMs: config.connectTimeoutMs,
-        commandTimeoutMs: config.commandTimeoutMs,
-        socks: this.deps.socks,
-        signal,
-      });
-      session = opened.session;
-      stage = 'greeting';
-      if (opened.banner.code !== 220) return { kind: 'next', failure: { ...classifySessionReply(opened.banner), host } };
-      let ehlo = await session.command(`EHLO ${config.heloName}`);
-      if (ehlo.code !== 250) {
-        const helo = await session.command(`HELO ${config.heloName}`);
-        if (helo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(helo), host } };
-      } else if (useTls && /\bSTARTTLS\b/i.test(ehlo.text)) {
-        const starttls = await session.command('STARTTLS');
-        if (starttls.code === 220) {
-          stage = 'tls';
-          await session.startTls(host);
-          stage = 'greeting';
-          ehlo = await session.command(`EHLO ${config.heloName}`);
-          if (ehlo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(ehlo), host } };
+      if (!session) {
+        const opened = await SmtpSession.open({
+          ip,
+          port: config.smtpPort,
+          connectTimeoutMs: config.connectTimeoutMs,
+          commandTimeoutMs: config.commandTimeoutMs,
+          socks: this.deps.socks,
+          signal,
+        });
+        session = opened.session;
+        unbind = session.bindAbort(signal);
+        stage = 'greeting';
+        if (opened.banner.code !== 220) return { kind: 'next', failure: { ...classifySessionReply(opened.banner), host } };
+        let ehlo = await session.command(`EHLO ${config.heloName}`);
+        if (ehlo.code !== 250) {
+          const helo = await session.command(`HELO ${config.heloName}`);
+          if (helo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(helo), host } };
+        } else if (useTls && /\bSTARTTLS\b/i.test(ehlo.text)) {
+          const starttls = await session.command('STARTTLS');
+          if (starttls.code === 220) {
+            stage = 'tls';
+            await session.startTls(host);
+            stage = 'greeting';
+            ehlo = await session.command(`EHLO ${config.heloName}`);
+            if (ehlo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(ehlo), host } };
+          }
         }
+        session.pipelining = ehlo.code === 250 && /\bPIPELINING\b/i.test(ehlo.text);
+      } else {
+        unbind = session.bindAbort(signal);
+        stage = 'greeting';
       }
       const toResult = (reply: SmtpReply): RcptResult => {
         const { verdict, reason } = classifyRcptReply(reply);
@@ -110,25 +129,32 @@ export class SmtpProber {
         results.push(result);
         return result;
       };
-      const mailCommand = `MAIL FROM:<${config.mailFrom}>`;
+      // A reused connection starts a new transaction with RSET (RFC 5321 4.1.1.5).
+      const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${config.mailFrom}>`];
       const rcptCommands = conversation.initial.map((address) => `RCPT TO:<${address}>`);
+      session.transactions += 1;
       let mail: SmtpReply;
-      if (/\bPIPELINING\b/i.test(ehlo.text)) {
+      if (session.pipelining) {
+        const replies = await session.pipeline([...opening, ...rcptCommands]);
         stage = 'rcpt';
-        const [mailReply, ...rcptReplies] = await session.pipeline([mailCommand, ...rcptCommands]);
-        mail = mailReply!;
+        mail = replies[opening.length - 1]!;
+        if (reused && replies[0]!.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]!), host } };
         // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
         if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
-        rcptReplies.forEach(toResult);
+        replies.slice(opening.length).forEach(toResult);
       } else {
-        mail = await session.command(mailCommand);
-        if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+        for (const command of opening) {
+          mail = await session.command(command);
+          if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+        }
         stage = 'rcpt';
         for (const command of rcptCommands) toResult(await session.command(command));
       }
       const rcpt = async (address: string) => toResult(await session!.command(`RCPT TO:<${address}>`));
       if (conversation.followUp) await conversation.followUp([...results], rcpt);
-      session.quit();
+      unbind();
+      parked = this.park(poolKey, session, release, conversation);
+      if (!parked) session.quit();
       return { kind: 'done', results: [...results] };
     } catch (error) {
       if (error instanceof DeadlineError || signal.aborted) return { kind: 'next', failure: unknown('deadline', host) };
@@ -139,15 +165,77 @@ export class SmtpProber {
         release = undefined;
         return this.attempt(domain, host, ip, signal, conversation, false);
       }
+      if (session && session.transactions > 1 && results.length === 0) {
+        // The server closed an idle connection we had kept: start over on a fresh one.
+        session.close();
+        release?.();
+        release = undefined;
+        return this.attempt(domain, host, ip, signal, { ...conversation, fresh: true }, useTls);
+      }
       const kind = error instanceof SmtpError ? error.kind : 'dropped';
       const reason = kind === 'timeout' ? 'timeout' : stage === 'connect' ? 'unreachable' : 'dropped';
       // Once a RCPT was asked, a failure is an answer about this conversation, not a reason to try elsewhere.
       if (stage === 'rcpt') return { kind: 'done', results: [...results, unknown(reason, host)] };
       return { kind: 'next', failure: unknown(reason, host) };
     } finally {
-      session?.close();
-      release?.();
+      unbind();
+      if (!parked) {
+        session?.close();
+        release?.();
+      }
     }
+  }
+
+  // Kept connections, per MX host and address: a validation to a domain just probed skips the
+  // connect, banner, EHLO and TLS round trips (RSET starts the next transaction). An idle
+  // connection keeps its host slot, so per-host limits count open connections, not only busy ones.
+  private readonly idle = new Map<string, { session: SmtpSession; release: () => void; timer: NodeJS.Timeout }[]>();
+
+  private takeIdle(key: string): { session: SmtpSession; release: () => void } | undefined {
+    const list = this.idle.get(key);
+    while (list?.length) {
+      const entry = list.pop()!;
+      clearTimeout(entry.timer);
+      if (list.length === 0) this.idle.delete(key);
+      if (entry.session.open) return { session: entry.session, release: entry.release };
+      entry.release();
+    }
+    return undefined;
+  }
+
+  private park(key: string, session: SmtpSession, release: (() => void) | undefined, conversation: Conversation): boolean {
+    const { sessionReuseMax, sessionIdleMs } = this.deps.config;
+    if (!release || conversation.noReuse || !session.open || session.transactions >= sessionReuseMax || sessionIdleMs <= 0) return false;
+    const list = this.idle.get(key) ?? [];
+    const entry = {
+      session,
+      release,
+      timer: setTimeout(() => {
+        const i = list.indexOf(entry);
+        if (i >= 0) list.splice(i, 1);
+        if (list.length === 0 && this.idle.get(key) === list) this.idle.delete(key);
+        session.quit();
+        session.close();
+        release();
+      }, sessionIdleMs),
+    };
+    entry.timer.unref();
+    list.push(entry);
+    this.idle.set(key, list);
+    return true;
+  }
+
+  /** Says QUIT on every kept connection. */
+  closeIdle(): void {
+    for (const list of this.idle.values()) {
+      for (const entry of list) {
+        clearTimeout(entry.timer);
+        entry.session.quit();
+        entry.session.close();
+        entry.release();
+      }
+    }
+    this.idle.clear();
   }
 }
 

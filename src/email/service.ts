@@ -206,7 +206,7 @@ export class EmailValidationService {
     let random: RcptResult | null = null;
     if (identity.oneRcptPerSession) {
       // Microsoft punishes a second RCPT in a session: one address per connection.
-      [target] = await this.prober.converse(domain, lookup.hosts, signal, { initial: [address] });
+      [target] = await this.prober.converse(domain, lookup.hosts, signal, { initial: [address], noReuse: true });
       if (target!.verdict === 'accepted' && knownCatchAll === undefined) {
         const verdict = await this.detectCatchAll(domain, lookup.hosts, signal);
         random = verdict === null ? null : { verdict: verdict ? 'accepted' : 'rejected', reason: 'accepted', host: null };
@@ -235,7 +235,7 @@ export class EmailValidationService {
     let pending = this.catchAllInFlight.get(domain);
     if (!pending) {
       pending = this.prober
-        .converse(domain, hosts, signal, { initial: [randomAddress(domain)] })
+        .converse(domain, hosts, signal, { initial: [randomAddress(domain)], noReuse: true })
         .then(([result]) => {
           if (!result || result.verdict === 'unknown') return null;
           const catchAll = result.verdict === 'accepted';
@@ -288,6 +288,7 @@ export class EmailValidationService {
   async close(): Promise<void> {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     await this.recheckRunning;
+    this.prober.closeIdle();
   }
 }
 

@@ -65,16 +65,35 @@ export class SmtpSession {
     this.attach(socket);
   }
 
-  /** Connects and reads the banner. */
+  /** Connects and reads the banner. The signal (a deadline) closes the session while it is being opened. */
   static async open(options: SmtpConnectOptions): Promise<{ session: SmtpSession; banner: SmtpReply }> {
     const socket = await openSocket(options);
     const session = new SmtpSession(socket, options.commandTimeoutMs);
-    const abort = () => session.close();
-    options.signal?.addEventListener('abort', abort, { once: true });
-    socket.once('close', () => options.signal?.removeEventListener('abort', abort));
-    const banner = await session.read();
-    return { session, banner };
+    const unbind = options.signal ? session.bindAbort(options.signal) : () => {};
+    try {
+      const banner = await session.read();
+      return { session, banner };
+    } finally {
+      unbind();
+    }
   }
+
+  /** Closes the session if `signal` aborts while bound; returns the unbinding function. */
+  bindAbort(signal: AbortSignal): () => void {
+    const abort = () => this.close();
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    return () => signal.removeEventListener('abort', abort);
+  }
+
+  /** False once the connection failed, timed out or was closed by either side. */
+  get open(): boolean {
+    return this.failure === null && !this.socket.destroyed;
+  }
+
+  /** Transactions (MAIL FROM) done on this connection, and what EHLO offered. */
+  transactions = 0;
+  pipelining = false;
 
   private attach(socket: Socket | TLSSocket): void {
     socket.setEncoding('utf8');
@@ -229,7 +248,8 @@ async function openSocket(options: SmtpConnectOptions): Promise<Socket> {
     }
   }
   return new Promise<Socket>((resolve, reject) => {
-    const socket = netConnect({ host: options.ip, port: options.port });
+    // No Nagle: a command is one small write, and waiting for an ACK before the next costs a delayed-ACK period.
+    const socket = netConnect({ host: options.ip, port: options.port, noDelay: true });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new SmtpError('timeout', `connect timed out after ${options.connectTimeoutMs} ms`));
