@@ -87,26 +87,29 @@ export class CompanyRepository {
 
   /** Companies whose name or an alias has this matching key, with the names that matched. */
   async findByNameKey(key: string, limit = 20): Promise<{ company: CompanyRow; names: { name: string; kind: string }[] }[]> {
-    // Display names are matched on companies.normalized_name; other names and aliases in company_names.
-    const [byDisplay, byOther] = await Promise.all([
-      this.db.selectFrom('companies').selectAll().where('normalized_name', '=', key).orderBy('id').limit(limit).execute(),
-      this.db
-        .selectFrom('company_names as n')
-        .innerJoin('companies as c', 'c.id', 'n.company_id')
-        .selectAll('c')
-        .select(['n.name as matched_name', 'n.kind as matched_kind'])
-        .where('n.normalized_name', '=', key)
-        .orderBy('c.id')
-        .limit(limit)
-        .execute(),
-    ]);
+    // Display names are matched on companies.normalized_name, other names and aliases in
+    // company_names: one statement for both.
+    const rows = await this.db
+      .selectFrom('companies as c')
+      .selectAll('c')
+      .select([sql<string>`c.name`.as('matched_name'), sql<string>`'display'`.as('matched_kind')])
+      .where('c.normalized_name', '=', key)
+      .unionAll(
+        this.db
+          .selectFrom('company_names as n')
+          .innerJoin('companies as c', 'c.id', 'n.company_id')
+          .selectAll('c')
+          .select(['n.name as matched_name', 'n.kind as matched_kind'])
+          .where('n.normalized_name', '=', key),
+      )
+      .limit(limit * 2)
+      .execute();
     const byId = new Map<number, { company: CompanyRow; names: { name: string; kind: string }[] }>();
-    for (const company of byDisplay) byId.set(company.id, { company, names: [{ name: company.name, kind: 'name' }] });
-    for (const r of byOther) {
+    for (const r of rows) {
       const { matched_name, matched_kind, ...company } = r;
-      const entry = byId.get(company.id) ?? { company: company as CompanyRow, names: [] };
-      entry.names.push({ name: matched_name, kind: matched_kind });
-      byId.set(company.id, entry);
+      const entry = byId.get(Number(company.id)) ?? { company: company as CompanyRow, names: [] };
+      entry.names.push({ name: matched_name, kind: matched_kind === 'display' ? 'name' : matched_kind });
+      byId.set(Number(company.id), entry);
     }
     return [...byId.values()].sort((a, b) => a.company.id - b.company.id).slice(0, limit);
   }
