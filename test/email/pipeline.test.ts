@@ -5,6 +5,7 @@ import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { openSqlite, type TestDatabase } from '../support/db.ts';
 import { createEmailValidationService, type EmailValidationService } from '../../src/email/service.ts';
 import type { EmailConfig } from '../../src/email/config.ts';
+import { startFakeSocks } from '../support/fake-socks.ts';
 
 describe('email validation pipeline', () => {
   let world: MailWorld;
@@ -224,5 +225,30 @@ describe('email validation pipeline', () => {
     const free = await s.validate({ email: 'someone@gmail.com' });
     assert.equal(free.company_name, null);
     assert.deepEqual(lookedUp, ['initech.test']);
+  });
+
+  it('keeps a connection for the next validation to the same MX (RSET), and starts over when the server closed it', async () => {
+    const s = service({ sessionIdleMs: 2000 });
+    const mx = await world.domain('reuse.test', { mailboxes: ['a', 'b'] });
+    assert.equal((await s.validate({ email: 'a@reuse.test' })).email_status, 'valid');
+    assert.equal((await s.validate({ email: 'b@reuse.test' })).email_status, 'valid');
+    assert.equal((await s.validate({ email: 'c@reuse.test' })).email_status, 'invalid');
+    assert.equal(mx.connections(), 1, 'one connection, three transactions');
+    const once = service({ sessionReuseMax: 1 });
+    await once.validate({ email: 'a@reuse.test' });
+    await once.validate({ email: 'b@reuse.test' });
+    assert.equal(mx.connections(), 3, 'EMAIL_SESSION_REUSE_MAX=1: a connection per validation');
+  });
+
+  it('goes through a SOCKS5 proxy (with username and password) when one is set', async () => {
+    const socks = await startFakeSocks({ user: 'probe', password: 's3cret' });
+    try {
+      const mx = await world.domain('proxied.test', { mailboxes: ['ann'] });
+      const result = await service({ socksProxy: socks.url }).validate({ email: 'ann@proxied.test' });
+      assert.equal(result.email_status, 'valid');
+      assert.deepEqual(socks.connects, [`${mx.host}:${world.port}`]);
+    } finally {
+      await socks.close();
+    }
   });
 });
