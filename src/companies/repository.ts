@@ -56,6 +56,8 @@ const chunk = <T>(rows: T[], columns: number): T[][] => {
   for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
   return out;
 };
+/** Lists of ids or keys for `in (…)`, one bound parameter each. */
+const chunkKeys = <T>(keys: T[]): T[][] => chunk(keys, 1);
 const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => [...new Map(rows.map((r) => [key(r), r])).values()];
 
 interface Group {
@@ -179,7 +181,7 @@ export class CompanyRepository {
     // Existing companies: fold each item's facts in, write the rows that changed.
     const existing = groups.filter((g) => g.id !== undefined);
     const rows = new Map<number, CompanyRow>();
-    for (const ids of chunk(existing.map((g) => g.id!), 1)) {
+    for (const ids of chunkKeys(existing.map((g) => g.id!))) {
       if (!ids.length) continue;
       for (const r of await trx.selectFrom('companies').selectAll().where('id', 'in', ids).execute()) rows.set(r.id, r);
     }
@@ -188,7 +190,7 @@ export class CompanyRepository {
       const row = rows.get(g.id!);
       if (!row) throw new Error(`company ${g.id} vanished during an import`);
       const sources = parseSources(row.field_sources);
-      const changes: Partial<Omit<CompanyTable, "id">> = {};
+      const changes: Partial<Omit<CompanyTable, 'id'>> = {};
       const previousName = { name: row.name, normalized_name: row.normalized_name };
       for (const item of g.items) mergeFacts(row, sources, changes, item.facts, source, rank);
       if (row.normalized_name !== previousName.normalized_name) {
@@ -265,14 +267,14 @@ export class CompanyRepository {
     const kinds = new Map<string, string[]>();
     for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
     for (const [kind, values] of kinds) {
-      for (const part of chunk([...new Set(values)], 1)) {
+      for (const part of chunkKeys([...new Set(values)])) {
         const found = await trx.selectFrom('company_external_ids').select(['value', 'company_id']).where('kind', '=', kind).where('value', 'in', part).execute();
         for (const f of found) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
       }
     }
     const byDomain = new Map<string, number>();
     const allDomains = [...new Set(items.flatMap((i) => i.domains))];
-    for (const part of chunk(allDomains, 1)) {
+    for (const part of chunkKeys(allDomains)) {
       if (!part.length) continue;
       const found = await trx.selectFrom('company_domains').select(['domain', 'company_id']).where('domain', 'in', part).execute();
       for (const f of found) byDomain.set(f.domain, Number(f.company_id));
@@ -495,7 +497,7 @@ export class CompanyRepository {
     if (!relevant.length) return;
     const ids = [...new Set(relevant.map((r) => r.company_id))];
     const stored = new Set<string>();
-    for (const part of chunk(ids, 1)) {
+    for (const part of chunkKeys(ids)) {
       const found = await (trx as Db)
         .selectFrom(table as 'company_names')
         .select(['company_id', ...(keyColumns as 'normalized_name'[])])
@@ -522,7 +524,7 @@ export class CompanyRepository {
     const got = new Set<number>();
     if (!rows.length) return got;
     const before = new Set<string>();
-    for (const ids of chunk([...new Set(rows.map((r) => r.company_id))], 1)) {
+    for (const ids of chunkKeys([...new Set(rows.map((r) => r.company_id))])) {
       const found = await trx.selectFrom('company_articles').select(['company_id', 'kind', 'item_key']).where('company_id', 'in', ids).execute();
       for (const f of found) before.add(`${Number(f.company_id)}|${f.kind}|${f.item_key}`);
     }
@@ -565,7 +567,7 @@ function parseSources(json: string): FieldSources {
  * when the reporting source ranks at least as high as the one that set it (later imports win among
  * equals). The primary domain is never replaced here (other domains become secondary).
  */
-function mergeFacts(row: CompanyRow, sources: FieldSources, changes: Partial<Omit<CompanyTable, "id">>, facts: CompanyFacts, source: string, rank: number): void {
+function mergeFacts(row: CompanyRow, sources: FieldSources, changes: Partial<Omit<CompanyTable, 'id'>>, facts: CompanyFacts, source: string, rank: number): void {
   const owner = new Map<string, string>();
   for (const [s, v] of Object.entries(sources)) for (const f of v.fields) owner.set(f, s);
   const own = (field: string) => {
