@@ -159,8 +159,8 @@ export class EmailValidationService {
     try {
       outcome = await Promise.race([this.classify(local, domain, key, controller.signal), deadline]);
     } finally {
+      // Only the deadline aborts: a finished pipeline has nothing left open, and an abort costs a DOMException.
       clearTimeout(timer);
-      controller.abort();
     }
     const validation: EmailValidation = {
       email: key,
