@@ -6,7 +6,8 @@
 // Domain kinds (by index), with the answer a correct verifier gives:
 //   normal      mailboxes exist or get "550 5.1.1 user unknown"           valid / invalid
 //   catch-all   every RCPT accepted                                          catch_all
-//   blocklist   every RCPT "554 5.7.1 … blocked using zen.spamhaus.org"      unknown (about us, not the mailbox)
+//   blocklist   every RCPT refused for our IP: "554 5.7.1 … blocked using zen.spamhaus.org" on
+//               some, "550 5.7.606 Access denied, banned sending IP" on others      unknown (about us, not the mailbox)
 //   m365        unknown users "550 5.4.1 Recipient address rejected: Access denied" (Microsoft DBEB)  valid / invalid
 //   greylist    every first RCPT "451 4.7.1 Greylisted"                      unknown
 import { createServer, type Socket } from 'node:net';
@@ -31,13 +32,15 @@ export function fleetDomains(count: number): FleetDomain[] {
 /** Mailboxes that exist on every fleet domain: "user0" … "user999" with even numbers. */
 export const mailboxExists = (local: string) => /^user\d+$/.test(local) && Number(local.slice(4)) % 2 === 0;
 
-function rcptReply(kind: DomainKind, address: string, greylisted: Set<string>): string {
+function rcptReply(kind: DomainKind, address: string, greylisted: Set<string>, index: number): string {
   const local = address.slice(0, address.indexOf('@')).toLowerCase();
   switch (kind) {
     case 'catch-all':
       return '250 2.1.5 Ok';
     case 'blocklist':
-      return '554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org';
+      return index % 40 < 20
+        ? '554 5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org'
+        : '550 5.7.606 Access denied, banned sending IP [127.0.0.1]. To request removal from this list please visit https://sender.office.com/';
     case 'greylist':
       if (!greylisted.has(address)) {
         greylisted.add(address);
@@ -92,7 +95,7 @@ function serve(socket: Socket, d: FleetDomain, latencyMs: number, greylisted: Se
       else if (verb === 'MAIL') reply('250 2.1.0 Ok');
       else if (verb === 'RCPT') {
         const match = /<([^>]*)>/.exec(line);
-        reply(rcptReply(d.kind, match?.[1] ?? '', greylisted));
+        reply(rcptReply(d.kind, match?.[1] ?? '', greylisted, Number(d.domain.slice(1, 4))));
       } else if (verb === 'RSET' || verb === 'NOOP') reply('250 2.0.0 Ok');
       else if (verb === 'QUIT') reply('221 2.0.0 Bye', true);
       else reply('502 5.5.2 Error: command not recognized');
