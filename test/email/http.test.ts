@@ -76,6 +76,12 @@ for (const target of dbTargets) {
       assert.equal(await balance(), 0.8);
     });
 
+    it('delivery webhooks are off without EMAIL_WEBHOOK_TOKEN', async () => {
+      const res = await t.inject({ method: 'POST', url: '/webhooks/postmark', headers: { 'content-type': 'application/json' }, payload: '{}' });
+      assert.equal(res.statusCode, 404);
+      assert.equal(res.json().error, 'not_found');
+    });
+
     it('email is required', async () => {
       const res = await t.post('/email-validate', { email: '  ' });
       assert.equal(res.statusCode, 400);
