@@ -37,7 +37,7 @@ const BLOCKING =
   /\b(spamhaus|spamcop|barracuda ?(rbl|central)|sorbs|dnsbl|rbl|block ?list(ed)?|black ?list(ed)?|blocked|banned|reputation|poor reputation|listed (at|on|in)|client host .* (rejected|blocked)|sender (ip|address) (rejected|blocked)|not allowed to send|too many (connections|messages|recipients)|rate limit|throttl)/i;
 const POLICY = /\b(policy|not authori[sz]ed|relay(ing)? (denied|not permitted|access denied)|authentication required|spf|dmarc|dkim|reverse dns|ptr|helo)\b/i;
 const USER_UNKNOWN =
-  /\b(user unknown|unknown user|unknown recipient|no such (user|mailbox|recipient|address)|(mailbox|recipient|user|address) (not found|does ?n[o']t exist|unavailable|is unavailable|not valid|invalid)|(invalid|bad|unknown) (recipient|mailbox|address)|not a valid (mailbox|recipient|address)|does not exist|doesn'?t exist|no mailbox|undeliverable address|unrouteable address|address rejected|recipient rejected|not listed in|account (does not exist|not found))\b/i;
+  /\b(user unknown|unknown user|unknown recipient|no such (user|mailbox|recipient|address)|(mailbox|recipient|user|address) (not found|does ?n[o']t exist|unavailable|is unavailable|not valid|invalid)|(invalid|bad|unknown) (recipient|mailbox|address)|not a valid (mailbox|recipient|address)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]+ account|no such account|no mailbox|undeliverable address|unrouteable address|address rejected|recipient rejected|not listed in|account (does not exist|not found))\b/i;
 const DISABLED = /\b(disabled|deactivated|inactive|suspended|closed|expired|no longer (active|in use|available))\b/i;
 const FULL = /\b(mailbox (is )?full|over ?quota|quota exceeded|exceeded (storage|quota)|insufficient (storage|space)|mailbox size limit)\b/i;
 const GREYLIST = /\b(gr[ae]y ?list|try (again )?later|temporar(il)?y (deferred|rejected|unavailable)|deferred|please retry|come back later)/i;
@@ -53,6 +53,8 @@ export const RCPT_REPLY_TABLE: ReplyRule[] = [
   { name: 'mailbox full (text)', codes: ['4', '5'], text: FULL, verdict: 'unknown', reason: 'mailbox_full' },
   { name: 'mailbox full (enhanced 4.2.2 / 5.2.2)', codes: ['4', '5'], enhanced: ['4.2.2', '5.2.2'], verdict: 'unknown', reason: 'mailbox_full' },
   { name: 'blocked sender (text)', codes: ['4', '5'], text: BLOCKING, verdict: 'unknown', reason: 'blocked' },
+  // Some providers (Yandex) answer a missing user with a 5.7.1: the words decide.
+  { name: 'user unknown under a 5.7.x code', codes: ['5'], enhanced: ['5.7.'], text: /\b(no such user|user unknown|unknown user|user not found|mailbox not found|does not exist)\b/i, verdict: 'rejected', reason: 'user_unknown' },
   { name: 'security policy (enhanced 5.7.x)', codes: ['5'], enhanced: ['5.7.'], verdict: 'unknown', reason: 'policy' },
   { name: 'policy (text)', codes: ['4', '5'], text: POLICY, verdict: 'unknown', reason: 'policy' },
   { name: 'mailbox disabled (enhanced 5.2.1)', codes: ['5'], enhanced: ['5.2.1'], verdict: 'rejected', reason: 'mailbox_disabled' },
