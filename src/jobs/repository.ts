@@ -143,6 +143,7 @@ export class JobRepository {
       const newFacets: FacetKey[] = [];
       const oldFacets: FacetKey[] = [];
       const texts: { id: number; description: string }[] = [];
+      const live: [number, number, number][] = [];
       const liveRewrittenIds: number[] = [];
 
       for (const item of unique) {
@@ -166,6 +167,7 @@ export class JobRepository {
         await trx.updateTable('jobs').set({ ...this.columns(item, now), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
         newFacets.push(...facetKeys({ ...l, companyId: item.companyId }, old.id, l.hasRemote ? 1 : 0, l.publishedAt));
         texts.push({ id: old.id, description: l.description });
+        live.push([old.id, l.hasRemote ? 1 : 0, l.publishedAt]);
       }
 
       if (fresh.length) {
@@ -181,6 +183,7 @@ export class JobRepository {
           const l = item.listing;
           newFacets.push(...facetKeys({ ...l, companyId: item.companyId }, id, l.hasRemote ? 1 : 0, l.publishedAt));
           texts.push({ id, description: l.description });
+          live.push([id, l.hasRemote ? 1 : 0, l.publishedAt]);
         }
         result.created += chunk.length;
       }
@@ -195,6 +198,8 @@ export class JobRepository {
       await this.addFacets(trx, newFacets);
       days.add(newFacets, 1);
       await this.addText(trx, texts);
+      await insertMany(trx, this.dialect, 'insert into job_live (job_id, has_remote, published_at)', live,
+        'on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at');
       await days.flush(trx, this.dialect);
     });
     return result;
@@ -243,6 +248,7 @@ export class JobRepository {
       for (const chunk of chunks(ids, 900)) await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', chunk).execute();
       await this.removeFacets(trx, keys);
       await this.removeText(trx, ids);
+      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', this.dialect === 'postgres' ? '$1' : '?', 'bigint')}`, [listParam(this.dialect, ids)]);
       const days = new DayCounts();
       days.add(keys, -1);
       await days.flush(trx, this.dialect);

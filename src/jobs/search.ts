@@ -200,17 +200,19 @@ export class JobSearch {
   private async runFromText(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
     const facets = plan.facets.filter((f) => f !== 'all');
     const sqlite = this.dialect === 'sqlite';
+    const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0;
     const conditions = [
       sqlite ? sql`jobs_fts match ${plan.description}` : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
-      sql`j.expired = 0`,
-      sql`j.has_remote = ${plan.remote}`,
-      sql`j.published_at between ${plan.lo} and ${plan.hi}`,
-      ...facets.map((f) => this.facetProbe(f, sql`j.has_remote`, sql`j.published_at`, sql`j.id`)),
-      ...this.residuals(plan, sql`j.id`, false),
+      sql`l.has_remote = ${plan.remote}`,
+      sql`l.published_at between ${plan.lo} and ${plan.hi}`,
+      ...facets.map((f) => this.facetProbe(f, sql`l.has_remote`, sql`l.published_at`, sql`l.job_id`)),
+      ...this.residuals(plan, sql`l.job_id`, false),
     ];
-    const from = sqlite ? sql`jobs_fts cross join jobs j on j.id = jobs_fts.rowid` : sql`jobs j`;
+    const from = sqlite
+      ? sql`jobs_fts cross join job_live l on l.job_id = jobs_fts.rowid${needsJobs ? sql` cross join jobs j on j.id = l.job_id` : sql``}`
+      : sql`jobs j join job_live l on l.job_id = j.id`;
     const where = sql.join(conditions, sql` and `);
-    const rows = await sql<{ id: number; total: number }>`select j.id, count(*) over () as total from ${from} where ${where} order by j.published_at desc, j.id desc limit ${limit} offset ${offset}`.execute(this.db);
+    const rows = await sql<{ id: number; total: number }>`select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(this.db);
     if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
     if (offset === 0) return { total: 0, ids: [] };
     const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(this.db);

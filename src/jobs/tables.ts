@@ -50,6 +50,13 @@ export interface JobFacetTable {
   job_id: number;
 }
 
+/** One row per live listing: what a full-text match is filtered by, without reading the jobs row. */
+export interface JobLiveTable {
+  job_id: number;
+  has_remote: number;
+  published_at: number;
+}
+
 /** Per-day counts of job_facets, so an exact total over a long date window needs few reads. */
 export interface JobFacetDayTable {
   facet: string;
@@ -63,6 +70,7 @@ export interface JobTables {
   jobs: JobTable;
   job_facets: JobFacetTable;
   job_facet_days: JobFacetDayTable;
+  job_live: JobLiveTable;
 }
 
 export type JobRow = Selectable<JobTable>;

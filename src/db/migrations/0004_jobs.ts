@@ -46,6 +46,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   // SQLite: the table is its own index (clustered), no second copy of every key.
   await (postgres ? facets : facets.modifyEnd(sql`without rowid`)).execute();
 
+  // Live listings only, in a few bytes each: full-text matches are filtered through this small
+  // table instead of reading the wide jobs rows.
+  await db.schema
+    .createTable('job_live')
+    .addColumn('job_id', postgres ? 'bigint' : 'integer', (c) => c.primaryKey())
+    .addColumn('has_remote', 'integer', (c) => c.notNull())
+    .addColumn('published_at', 'bigint', (c) => c.notNull())
+    .execute();
+
   await db.schema
     .createTable('job_facet_days')
     .addColumn('facet', 'text', (c) => c.notNull())
@@ -66,5 +75,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) === 'sqlite') await sql`drop table if exists jobs_fts`.execute(db);
-  for (const table of ['job_facet_days', 'job_facets', 'jobs']) await db.schema.dropTable(table).ifExists().execute();
+  for (const table of ['job_facet_days', 'job_live', 'job_facets', 'jobs']) await db.schema.dropTable(table).ifExists().execute();
 }
