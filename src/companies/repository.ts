@@ -1,6 +1,6 @@
 // Storage of companies: batched upserts (one transaction per batch, a handful of statements per
 // batch rather than per row, so a million-row import stays fast) and the lookups by key.
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import { dialectOf, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { CompanyRow, CompanyTable } from './tables.ts';
@@ -68,7 +68,9 @@ interface Group {
 }
 
 export class CompanyRepository {
-  constructor(readonly db: Db) {}
+  constructor(readonly db: Db) {
+    this.lookupSql = this.compileLookups();
+  }
 
   // ---------- lookups ----------
 
@@ -78,34 +80,48 @@ export class CompanyRepository {
 
   /** The company owning a normalized domain (primary or secondary). */
   async findByNormalizedDomain(domain: string): Promise<CompanyRow | null> {
-    const row = await this.db
+    const result = await this.db.executeQuery<CompanyRow>(CompiledQuery.raw(this.lookupSql.byDomain, [domain]));
+    return result.rows[0] ?? null;
+  }
+
+  // The hot lookups are compiled once: building a query costs more than running it on SQLite.
+  private readonly lookupSql: { byDomain: string; byNameKey: string };
+
+  private compileLookups(): { byDomain: string; byNameKey: string } {
+    // Parameters: [domain].
+    const byDomain = this.db
       .selectFrom('company_domains as d')
       .innerJoin('companies as c', 'c.id', 'd.company_id')
       .selectAll('c')
-      .where('d.domain', '=', domain)
-      .executeTakeFirst();
-    return row ?? null;
-  }
-
-  /** Companies whose name or an alias has this matching key, with the names that matched. */
-  async findByNameKey(key: string, limit = 20): Promise<{ company: CompanyRow; names: { name: string; kind: string }[] }[]> {
-    // Display names are matched on companies.normalized_name, other names and aliases in
-    // company_names: one statement for both.
-    const rows = await this.db
+      .where('d.domain', '=', '')
+      .compile();
+    // Parameters: [key, key, limit].
+    const byNameKey = this.db
       .selectFrom('companies as c')
       .selectAll('c')
       .select([sql<string>`c.name`.as('matched_name'), sql<string>`'display'`.as('matched_kind')])
-      .where('c.normalized_name', '=', key)
+      .where('c.normalized_name', '=', '')
       .unionAll(
         this.db
           .selectFrom('company_names as n')
           .innerJoin('companies as c', 'c.id', 'n.company_id')
           .selectAll('c')
           .select(['n.name as matched_name', 'n.kind as matched_kind'])
-          .where('n.normalized_name', '=', key),
+          .where('n.normalized_name', '=', ''),
       )
-      .limit(limit * 2)
-      .execute();
+      .limit(1)
+      .compile();
+    if (byDomain.parameters.length !== 1 || byNameKey.parameters.length !== 3) throw new Error('company lookup statements changed shape');
+    return { byDomain: byDomain.sql, byNameKey: byNameKey.sql };
+  }
+
+  /** Companies whose name or an alias has this matching key, with the names that matched. */
+  async findByNameKey(key: string, limit = 20): Promise<{ company: CompanyRow; names: { name: string; kind: string }[] }[]> {
+    // Display names are matched on companies.normalized_name, other names and aliases in
+    // company_names: one statement for both (parameters: key, key, limit).
+    const { rows } = await this.db.executeQuery<CompanyRow & { matched_name: string; matched_kind: string }>(
+      CompiledQuery.raw(this.lookupSql.byNameKey, [key, key, limit * 2]),
+    );
     const byId = new Map<number, { company: CompanyRow; names: { name: string; kind: string }[] }>();
     for (const r of rows) {
       const { matched_name, matched_kind, ...company } = r;
