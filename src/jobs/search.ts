@@ -19,6 +19,8 @@ export const MAX_PER_PAGE = 50;
 export const DEFAULT_POSTED_WITHIN_DAYS = 30;
 /** A facet range this small is checked listing by listing against the full-text index (SQLite). */
 const FTS_PROBE_LIMIT = 2_000;
+/** Narrow facet ranges are counted up to this many rows when only the driver choice depends on it. */
+const DRIVER_COUNT_CAP = 30_000;
 const FAR_FUTURE = 8_640_000_000_000_000;
 
 export type JobSearchFilters = JobsFinderBody;
@@ -139,6 +141,11 @@ export class JobSearch {
     return Number(full.rows[0]?.n ?? 0) + head + tail;
   }
 
+  private async countRowsCapped(facet: string, remote: number, lo: number, hi: number, cap: number): Promise<number> {
+    const result = await sql<{ n: number | string }>`select count(*) as n from (select 1 from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi} limit ${cap}) capped`.execute(this.db);
+    return Number(result.rows[0].n);
+  }
+
   private async countRows(facet: string, remote: number, lo: number, hi: number): Promise<number> {
     if (lo > hi) return 0;
     const result = await sql<{ n: number | string }>`select count(*) as n from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(this.db);
@@ -163,12 +170,23 @@ export class JobSearch {
   }
 
   private async run(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+    // Sizes of the facet ranges: exact for the broad facets (per-day sums), capped for the narrow
+    // ones when there are several (only the smallest matters, to choose the driver).
     const counts = new Map<string, number>();
+    const exact = new Set<string>();
     if (plan.facets.length > 1 || plan.facets[0] !== 'all' || (!plan.description && !plan.locationWords.length && !plan.company.length)) {
-      for (const facet of plan.facets) counts.set(facet, await this.countFacetRange(facet, plan.remote, plan.lo, plan.hi));
+      for (const facet of plan.facets) {
+        if (plan.facets.length > 1 && !hasDayCounts(facet)) {
+          counts.set(facet, await this.countRowsCapped(facet, plan.remote, plan.lo, plan.hi, DRIVER_COUNT_CAP));
+        } else {
+          counts.set(facet, await this.countFacetRange(facet, plan.remote, plan.lo, plan.hi));
+          exact.add(facet);
+        }
+      }
     }
     const driver = plan.facets.length === 1 ? plan.facets[0] : [...counts].sort((a, b) => a[1] - b[1])[0][0];
-    const driverCount = counts.get(driver);
+    const driverCount = exact.has(driver) || (counts.get(driver) ?? Infinity) < DRIVER_COUNT_CAP ? counts.get(driver) : undefined;
+    if (counts.get(driver) === 0) return { total: 0, ids: [] };
     if (driverCount === 0) return { total: 0, ids: [] };
 
     if (plan.description) {
@@ -178,7 +196,8 @@ export class JobSearch {
       if (!smallest || smallest[1] > FTS_PROBE_LIMIT) return this.runFromText(plan, offset, limit);
     }
 
-    const others = plan.facets.filter((f) => f !== driver && f !== 'all');
+    // The rarest probes first: a listing is dropped at its first failed probe.
+    const others = plan.facets.filter((f) => f !== driver && f !== 'all').sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
     const conditions = [
       ...others.map((f) => this.facetProbe(f, sql`f.has_remote`, sql`f.published_at`, sql`f.job_id`)),
       ...this.residuals(plan, sql`f.job_id`, true),
