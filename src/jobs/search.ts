@@ -163,7 +163,7 @@ export class JobSearch {
     if (plan.company.length) out.push(sql`exists (select 1 from companies c where c.id = j.company_id and ${sql.join(plan.company, sql` and `)})`);
     if (withText && plan.description) {
       out.push(this.dialect === 'sqlite'
-        ? sql`exists (select 1 from jobs_fts where jobs_fts match ${plan.description} and rowid = ${jobId})`
+        ? sql`${jobId} in (select rowid from jobs_fts where jobs_fts match ${plan.description})`
         : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`);
     }
     return out;
@@ -190,8 +190,8 @@ export class JobSearch {
     if (driverCount === 0) return { total: 0, ids: [] };
 
     if (plan.description) {
-      // A small facet range probes each of its listings in the full-text index; otherwise the
-      // full-text matches drive, filtered and ordered in one statement that also counts them.
+      // A small facet range is checked against the set of full-text matches (built once); otherwise
+      // the full-text matches drive, filtered and ordered in one statement that also counts them.
       const smallest = [...counts].filter(([f]) => f !== 'all').sort((a, b) => a[1] - b[1])[0];
       if (!smallest || smallest[1] > FTS_PROBE_LIMIT) return this.runFromText(plan, offset, limit);
     }
