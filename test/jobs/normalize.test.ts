@@ -98,6 +98,9 @@ describe('remote, types, clearance, language, salary, text', () => {
     assert.equal(detectLanguage('Wir suchen für unser Team eine Entwicklerin, die mit uns die Plattform weiterentwickelt und Verantwortung übernimmt.'), 'de');
     assert.equal(detectLanguage('Nous recherchons un développeur pour rejoindre notre équipe et construire avec nous la plateforme de demain.'), 'fr');
     assert.equal(detectLanguage('anything', 'pt-BR'), 'pt');
+    // Short texts: trigrams alone would call these French or Italian.
+    assert.equal(detectLanguage('Head of Marketing Lead our marketing team across EMEA.'), 'en');
+    assert.equal(detectLanguage('Werkstudent Datenanalyse (m/w/d) Du unterstützt unser Team bei der Analyse'), 'de');
   });
   it('salary text', () => {
     assert.deepEqual(parseSalaryText('Pay: $120,000 - $150,000 per year'), { min: 120000, max: 150000, currency: 'USD' });

@@ -25,7 +25,8 @@ const FUNCTION_WORDS: Record<string, string[]> = {
 const WORD_LANGS = new Map<string, string[]>();
 for (const [lang, words] of Object.entries(FUNCTION_WORDS)) for (const w of words) WORD_LANGS.set(w, [...(WORD_LANGS.get(w) ?? []), lang]);
 
-function byFunctionWords(sample: string): string | null {
+/** The language whose function words dominate, when they reach `minHits` (fractional for shared words). */
+function byFunctionWords(sample: string, minHits = 5, minLetters = 40): string | null {
   const scores: Record<string, number> = {};
   let letters = 0;
   for (const word of sample.toLowerCase().split(/[^\p{L}]+/u)) {
@@ -35,10 +36,12 @@ function byFunctionWords(sample: string): string | null {
     if (langs) for (const l of langs) scores[l] = (scores[l] ?? 0) + 1 / langs.length;
   }
   const ranked = Object.entries(scores).sort((a, b) => b[1] - a[1]);
-  if (!ranked.length || letters < 40) return null;
+  if (!ranked.length || letters < minLetters) return null;
   const [best, second] = [ranked[0], ranked[1]?.[1] ?? 0];
-  return best[1] >= 5 && best[1] >= 1.6 * second ? best[0] : null;
+  return best[1] >= minHits && best[1] >= 1.6 * second ? best[0] : null;
 }
+
+const SHORT_TEXT = 200;
 
 /** Two-letter language code of a listing; the source's own code wins; "en" when the text is too short to tell. */
 export function detectLanguage(text: string, sourceCode?: string | null): string {
@@ -47,6 +50,9 @@ export function detectLanguage(text: string, sourceCode?: string | null): string
   // The first paragraphs decide; the rest only costs time.
   const quick = byFunctionWords(text.slice(0, 1500));
   if (quick) return quick;
+  // Trigram statistics mislead on a sentence or two ("Lead our marketing team across EMEA." reads
+  // as French), so short texts go by even a small function-word lead, else the default.
+  if (text.length < SHORT_TEXT) return byFunctionWords(text, 2, 0) ?? 'en';
   const code = franc(text.slice(0, 400), { minLength: 20 });
   return ISO3_TO_1[code] ?? 'en';
 }
