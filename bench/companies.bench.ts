@@ -2,7 +2,7 @@
 // through the real importer, then measures lookups by domain and by name. Baselines measured in the
 // same run: reading + parsing + validating the file without storing it (import), and a primary-key
 // SELECT of a company row (lookups).
-// Usage: npm run bench -- companies [-- --rows 1000000] [--quick] [--sqlite-only]
+// Usage: npm run bench -- companies [--rows=1000000] [--lookups=20000] [--batch=2000] [--quick] [--sqlite-only]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,10 @@ import { generateCompanies, writeCompanies } from './generate-companies.ts';
 import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
 
 const args = process.argv.slice(2);
+// `--rows=N` (what `npm run bench -- companies --rows=N` passes through) or `--rows N`.
 const flag = (name: string) => {
+  const joined = args.find((a) => a.startsWith(`${name}=`));
+  if (joined) return joined.slice(name.length + 1);
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
