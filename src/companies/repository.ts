@@ -60,6 +60,12 @@ const chunk = <T>(rows: T[], columns: number): T[][] => {
 const chunkKeys = <T>(keys: T[]): T[][] => chunk(keys, 1);
 const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => [...new Map(rows.map((r) => [key(r), r])).values()];
 
+interface Namesake {
+  id: number;
+  country_code: string | null;
+  domain: string | null;
+}
+
 interface Group {
   /** Existing company id, or undefined for a company this batch creates. */
   id?: number;
@@ -296,6 +302,13 @@ export class CompanyRepository {
       for (const f of found) byDomain.set(f.domain, Number(f.company_id));
     }
 
+    // Namesakes of the reports that match nothing by id or domain (see the name rules below).
+    const unmatched = items.filter(
+      (i) => !i.externalIds.some((x) => byExternal.has(`${x.kind}\u0000${x.value}`)) && !i.domains.some((d) => byDomain.has(d)),
+    );
+    const namesakes = await this.namesakes(trx, unmatched.map((i) => i.facts.normalized_name).filter((k): k is string => !!k));
+
+    const claimed = new Map<number, string[]>();
     const groups: Group[] = [];
     const failed = new Map<number, string>();
     const existingGroups = new Map<number, Group>();
@@ -317,8 +330,21 @@ export class CompanyRepository {
         const nameKey = `n:${item.facts.normalized_name ?? ''}\u0000${item.facts.country_code ?? ''}`;
         group = pending.get(nameKey);
         if (!group) {
-          id = await this.matchForMerge(trx, item);
+          id = await this.pickNamesake(trx, item, namesakes.get(item.facts.normalized_name ?? ''), false);
           if (id === undefined) keys.push(nameKey);
+        }
+      }
+      if (id === undefined && !group && item.domains.length > 0) {
+        // New domains: they complete an unambiguous namesake that has no domain yet (a company a
+        // job board or a news feed created by name), rather than creating a twin. A namesake
+        // with another domain is another company.
+        id = await this.pickNamesake(trx, item, namesakes.get(item.facts.normalized_name ?? ''), true);
+        // Only one set of domains may complete a namesake within a batch: another report of the
+        // same name with other domains is another company.
+        if (id !== undefined) {
+          const claim = claimed.get(id);
+          if (claim && !item.domains.some((d) => claim.includes(d))) id = undefined;
+          else claimed.set(id, [...(claim ?? []), ...item.domains]);
         }
       }
       if (id !== undefined) {
@@ -343,23 +369,36 @@ export class CompanyRepository {
     return { groups, failed };
   }
 
-  /** An existing company an id-less, domain-less report can safely be merged into, by name. */
-  private async matchForMerge(trx: Tx, item: PreparedCompany): Promise<number | undefined> {
-    const key = item.facts.normalized_name;
-    if (!key) return undefined;
-    const [display, other] = await Promise.all([
-      trx.selectFrom('companies').select(['id', 'country_code']).where('normalized_name', '=', key).limit(3).execute(),
-      trx
+  /** Stored companies by name key (display names and other names), for a batch of keys at once. */
+  private async namesakes(trx: Tx, keys: string[]): Promise<Map<string, Namesake[]>> {
+    const out = new Map<string, Namesake[]>();
+    for (const part of chunkKeys([...new Set(keys)])) {
+      if (!part.length) continue;
+      const display = await trx.selectFrom('companies').select(['id', 'normalized_name', 'country_code', 'domain']).where('normalized_name', 'in', part).execute();
+      const other = await trx
         .selectFrom('company_names as n')
         .innerJoin('companies as c', 'c.id', 'n.company_id')
-        .select(['c.id', 'c.country_code'])
-        .where('n.normalized_name', '=', key)
-        .limit(3)
-        .execute(),
-    ]);
-    const rows = [...new Map([...display, ...other].map((r) => [Number(r.id), r])).values()];
-    if (rows.length !== 1) return undefined;
-    const only = rows[0]!;
+        .select(['c.id', 'n.normalized_name', 'c.country_code', 'c.domain'])
+        .where('n.normalized_name', 'in', part)
+        .execute();
+      for (const r of [...display, ...other]) {
+        const list = out.get(r.normalized_name) ?? [];
+        if (!list.some((x) => x.id === Number(r.id))) list.push({ id: Number(r.id), country_code: r.country_code, domain: r.domain });
+        out.set(r.normalized_name, list);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The existing company a report can safely be merged into by name: the only stored company with
+   * its name key, not in another country, without another id of a kind the report carries, and —
+   * when the report brings domains (`onlyWithoutDomain`) — without a domain of its own.
+   */
+  private async pickNamesake(trx: Tx, item: PreparedCompany, candidates: Namesake[] | undefined, onlyWithoutDomain: boolean): Promise<number | undefined> {
+    if (!candidates || candidates.length !== 1) return undefined;
+    const only = candidates[0]!;
+    if (onlyWithoutDomain && only.domain !== null) return undefined;
     const country = item.facts.country_code;
     if (country && only.country_code && country !== only.country_code) return undefined;
     // A stored id of the same kind with another value means another company of the same name.
@@ -373,8 +412,9 @@ export class CompanyRepository {
         .executeTakeFirst();
       if (other) return undefined;
     }
-    return Number(only.id);
+    return only.id;
   }
+
 
   /** Upserts every list fact; returns the ids of existing companies that got a new one. */
   private async writeChildren(

@@ -2,6 +2,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { CompanyService } from '../../src/companies/service.ts';
+import { prepareCompany } from '../../src/companies/input.ts';
 
 for (const target of dbTargets) {
   describe(`company matching (${target.name})`, { skip: target.skip }, () => {
@@ -60,10 +61,56 @@ for (const target of dbTargets) {
       assert.equal(u.id, ids.stripe, 'stored Stripe had no country either');
     });
 
+    it('a new domain completes a domain-less namesake instead of creating a twin, never one with another domain', async () => {
+      const byName = await companies.upsertCompany({ name: 'Lumen Robotics' }, 'jobs:greenhouse');
+      assert.equal(byName.created, true);
+      const withDomain = await companies.upsertCompany({ name: 'Lumen Robotics, Inc.', domain: 'lumen-robotics.example' }, 'people:jsonl');
+      assert.deepEqual(withDomain, { id: byName.id, created: false });
+      assert.equal((await companies.findByDomain('lumen-robotics.example'))?.id, byName.id);
+      // Stripe already has a domain: a "Stripe" with another domain is another company.
+      const other = await companies.upsertCompany({ name: 'Stripe', domain: 'stripe-plumbing.example' }, 'people:jsonl');
+      assert.equal(other.created, true);
+      assert.notEqual(other.id, ids.stripe);
+      assert.equal((await companies.findByDomain('stripe.com'))?.id, ids.stripe);
+    });
+
     it('a domain held by one company is never moved to another', async () => {
       const r = await companies.upsertCompany({ name: 'Impostor', domain: 'stripe.com' }, 'jobs:test');
       assert.equal(r.id, ids.stripe, 'a report with a known domain is about that company');
       assert.equal((await companies.getById(ids.stripe))?.name, 'Stripe, Inc.', 'a lower-ranked source does not rename it');
+    });
+  });
+}
+
+for (const target of dbTargets) {
+  describe(`company upsert by name then domain (${target.name})`, { skip: target.skip }, () => {
+    let database: TestDatabase;
+    let companies: CompanyService;
+    before(async () => {
+      database = await target.open();
+      companies = new CompanyService({ db: database.db });
+    });
+    after(async () => database?.destroy());
+
+    it('a report with a domain completes the one namesake that has none, never two', async () => {
+      const byName = await companies.upsertCompany({ name: 'Zephyr Labs', location: { country: 'US' } }, 'jobs:test');
+      assert.equal(byName.created, true);
+      const [a, b] = await companies.upsertPrepared(
+        [
+          prepareCompany({ name: 'Zephyr Labs, Inc.', domain: 'zephyr.example', location: { country: 'US' } }),
+          prepareCompany({ name: 'Zephyr Labs LLC', domain: 'zephyr-other.example', location: { country: 'US' } }),
+        ],
+        'pdl',
+      );
+      assert.equal(a!.id, byName.id, 'the domain completes the name-only company');
+      assert.equal(a!.created, false);
+      assert.notEqual(b!.id, byName.id, 'another domain of the same name is another company');
+      assert.equal(b!.created, true);
+      assert.equal((await companies.findByDomain('zephyr.example'))?.id, byName.id);
+      assert.equal((await companies.getById(byName.id))?.domain, 'zephyr.example');
+      // A namesake that already has a domain is never completed with another one.
+      const c = await companies.upsertCompany({ name: 'Zephyr Labs', domain: 'zephyr-third.example' }, 'jobs:test');
+      assert.equal(c.created, true);
     });
   });
 }

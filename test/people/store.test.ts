@@ -179,3 +179,24 @@ for (const target of dbTargets) {
     });
   });
 }
+
+for (const target of dbTargets) {
+  describe(`people import after a job board created the company by name (${target.name})`, { skip: target.skip }, () => {
+    it('links positions to that company and gives it the domain, so the role finder works by domain and by name', async () => {
+      const database = await target.open();
+      try {
+        const companies = new CompanyService({ db: database.db });
+        const people = new PeopleService({ db: database.db, companies });
+        const fromJobs = await companies.upsertCompany({ name: 'Acme Robotics' }, 'jobs:greenhouse');
+        await runPeopleImport({ db: database.db, companies, source: 'jsonl', records: readPeopleJsonl(fixture('people.jsonl')).records, defaultCountry: 'US' });
+        assert.equal((await companies.findByDomain('acme-robotics.com'))?.id, fromJobs.id, 'the domain completed the existing company');
+        const byDomain = await people.findRole({ company_domain: 'acme-robotics.com', job_title: 'CEO' });
+        const byName = await people.findRole({ company_name: 'Acme Robotics', job_title: 'CEO' });
+        assert.equal(byDomain?.first_name, 'Maria');
+        assert.deepEqual(byName, byDomain);
+      } finally {
+        await database.destroy();
+      }
+    });
+  });
+}

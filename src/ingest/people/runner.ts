@@ -98,7 +98,10 @@ class CompanyCache {
       if (this.get(ref) !== undefined) continue;
       const keys = this.keys(ref);
       if (keys.some((k) => missingKeys.has(k))) continue;
-      const found = await this.companies.resolve({ company_domain: ref.domain, company_name: ref.name });
+      // A reference with a domain is that domain's company: a namesake found by name could be
+      // another company. An unknown domain goes to the upsert, which creates the company or
+      // completes a domain-less namesake.
+      const found = ref.domain ? await this.companies.findByDomain(ref.domain) : await this.companies.matchByName(ref.name ?? '');
       if (found) {
         this.remember(ref, found.id);
       } else {
