@@ -6,9 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { CompanyService } from '../src/companies/service.ts';
 import { prepareCompany } from '../src/companies/input.ts';
@@ -17,6 +15,7 @@ import { readLines } from '../src/ingest/companies/lines.ts';
 import { parseCompanyJsonl } from '../src/ingest/companies/jsonl.ts';
 import { generateCompanies, writeCompanies } from './generate-companies.ts';
 import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
+import { openBenchDatabase } from './support/bench-db.ts';
 
 const args = process.argv.slice(2);
 // `--rows=N` (what `npm run bench -- companies --rows=N` passes through) or `--rows N`.
@@ -60,27 +59,8 @@ for (const c of generateCompanies(ROWS)) {
 samples.sort(() => Math.random() - 0.5);
 
 async function open(target: string): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void>; where: string }> {
-  if (target === 'sqlite') {
-    const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
-    return { handle, cleanup: () => handle.close(), where: 'SQLite file (WAL, synchronous=NORMAL)' };
-  }
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const handle = openDatabase(PG_URL!, { pgSchema: schema });
-  return {
-    handle,
-    where: `PostgreSQL (${new URL(PG_URL!).host}, schema ${schema})`,
-    cleanup: async () => {
-      await handle.close();
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    },
-  };
+  const db = await openBenchDatabase(target, { dir, pgUrl: PG_URL, schemaPrefix: 'bench' });
+  return { handle: db.handle, where: db.where, cleanup: db.drop };
 }
 
 interface Row {

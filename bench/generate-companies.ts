@@ -2,6 +2,7 @@
 // Usage: node --import tsx bench/generate-companies.ts N [--seed S] [--funding FRACTION] > companies.jsonl
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { seededRandom as random } from './support/random.ts';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'bri', 'cor', 'dex', 'fin', 'gra', 'hel', 'jun', 'kel', 'lum', 'mor', 'nov', 'pax', 'qui', 'ros', 'sol', 'tri', 'ul', 'ver', 'wix', 'yal', 'zen', 'ax'];
 const WORDS = ['Labs', 'Systems', 'Analytics', 'Health', 'Robotics', 'Foods', 'Energy', 'Logistics', 'Media', 'Capital', 'Software', 'Bio', 'Motors', 'Networks', 'Studio', 'Works'];
@@ -23,18 +24,6 @@ const TYPES = ['private', 'private', 'private', 'public', 'nonprofit', 'educatio
 const ROUNDS = ['Seed', 'Series A', 'Series B', 'Series C', 'Series D'];
 const INVESTORS = ['Northwind Ventures', 'Blue Oak Capital', 'Summit Partners Example', 'Harbor Seed Fund', 'Granite Growth'];
 const TLDS = ['com', 'io', 'co', 'ai', 'net'];
-
-/** A small fast PRNG (mulberry32), so the same seed gives the same data set. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface GeneratedCompany {
   line: string;

@@ -10,16 +10,15 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { CompanyService } from '../src/companies/service.ts';
 import { JobService } from '../src/jobs/service.ts';
 import type { JobsFinderBody } from '../src/contract/jobs.ts';
 import { generateBoards } from './support/jobs-generator.ts';
 import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
+import { openBenchDatabase } from './support/bench-db.ts';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const quick = process.argv.includes('--quick');
@@ -37,27 +36,7 @@ console.log(`jobs benchmark: ${LISTINGS.toLocaleString('en')} listings over ${CO
 const dir = mkdtempSync(join(tmpdir(), 'leadbase-jobs-bench-'));
 
 async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  if (dialect === 'postgres') {
-    if (!pgUrl) throw new Error('DATABASE_URL must name a PostgreSQL database for --dialects=postgres');
-    const schema = `bench_jobs_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const handle = openDatabase(pgUrl, { pgSchema: schema, poolSize: 4 });
-    return {
-      handle,
-      drop: async () => {
-        await handle.close();
-        const c = new pg.Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-      },
-    };
-  }
-  const handle = openDatabase(`sqlite:${reuse || join(dir, 'bench.sqlite')}`);
-  return { handle, drop: () => handle.close() };
+  return openBenchDatabase(dialect, { dir, sqliteFile: reuse || undefined, pgUrl, schemaPrefix: 'bench_jobs', poolSize: 4 });
 }
 
 /** The fixed query mix. Each entry rotates over a few realistic values. */

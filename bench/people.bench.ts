@@ -9,17 +9,17 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { CompanyService } from '../src/companies/service.ts';
 import { PeopleService } from '../src/people/service.ts';
 import { preparePerson } from '../src/people/input.ts';
 import { readPeopleJsonl } from '../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../src/ingest/people/runner.ts';
-import { companyDomain, person, profileId, random, writePeopleJsonl } from './support/people-generator.ts';
+import { companyDomain, person, profileId, writePeopleJsonl } from './support/people-generator.ts';
+import { seededRandom as random } from './support/random.ts';
+import { openBenchDatabase } from './support/bench-db.ts';
 import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -47,27 +47,7 @@ for await (const record of readPeopleJsonl(file).records) {
 const parseRate = parsed / ((Date.now() - t0) / 1000);
 
 async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  if (dialect === 'postgres') {
-    if (!pgUrl) throw new Error('DATABASE_URL must name a PostgreSQL database for --dialects=postgres');
-    const schema = `bench_people_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const handle = openDatabase(pgUrl, { pgSchema: schema, poolSize: 4 });
-    return {
-      handle,
-      drop: async () => {
-        await handle.close();
-        const c = new pg.Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`drop schema ${schema} cascade`);
-        await c.end();
-      },
-    };
-  }
-  const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
-  return { handle, drop: () => handle.close() };
+  return openBenchDatabase(dialect, { dir, pgUrl, schemaPrefix: 'bench_people', poolSize: 4 });
 }
 
 const ROLE_QUERIES = ['CEO', 'Chief Technology Officer', 'VP of Sales', 'Head of Marketing', 'Software Engineer', 'CFO', 'Sales Director'];

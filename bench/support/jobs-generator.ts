@@ -4,17 +4,7 @@
 // paragraphs (a few in German, French or Spanish), employment types, salaries on ~40%.
 import { readFileSync } from 'node:fs';
 import type { SourceListing } from '../../src/ingest/jobs/types.ts';
-
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from './random.ts';
 
 const ROLES: [string, string[]][] = [
   ['Software Engineer', ['distributed systems', 'TypeScript', 'Go', 'code review', 'CI/CD pipelines']],

@@ -3,18 +3,7 @@
 // CEO, a CTO and a VP Sales, the rest drawn from common titles; most with a work email and a phone.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-
-/** Small fast PRNG (mulberry32) so every run generates the same data. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from './random.ts';
 
 const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'John', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'José', 'María', 'Wei', 'Priya', 'Ahmed', 'Fatima', 'Lukas', 'Sofia', 'Hiroshi', 'Chloé', 'Olga', 'Kwame'];
 const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'García', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'de la Cruz', 'van Dijk', "O'Brien", 'Müller', 'Nguyen', 'Kim', 'Patel', 'Singh', 'Rossi', 'Dubois', 'Kowalski', 'Tanaka', 'Silva', 'Cohen', 'Okafor'];
