@@ -39,24 +39,27 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
 }
 
+/** A record claimed by a request that has just started. */
+function inFlightRecord(fingerprint: string, now: number) {
+  return {
+    fingerprint,
+    state: 'in_flight' as const,
+    status_code: null,
+    headers: null,
+    body: null,
+    created_at: now,
+    locked_until: now + IN_FLIGHT_LEASE_MS,
+    expires_at: now + IDEMPOTENCY_TTL_MS,
+  };
+}
+
 export class IdempotencyStore {
   constructor(private readonly db: Db) {}
 
   async begin(keyId: number, idemKey: string, fingerprint: string, now = Date.now()): Promise<BeginOutcome> {
     const inserted = await this.db
       .insertInto('idempotency_records')
-      .values({
-        key_id: keyId,
-        idem_key: idemKey,
-        fingerprint,
-        state: 'in_flight',
-        status_code: null,
-        headers: null,
-        body: null,
-        created_at: now,
-        locked_until: now + IN_FLIGHT_LEASE_MS,
-        expires_at: now + IDEMPOTENCY_TTL_MS,
-      })
+      .values({ key_id: keyId, idem_key: idemKey, ...inFlightRecord(fingerprint, now) })
       .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
@@ -75,16 +78,7 @@ export class IdempotencyStore {
       // Take the record over; the conditions make sure only one retry wins.
       const taken = await this.db
         .updateTable('idempotency_records')
-        .set({
-          fingerprint,
-          state: 'in_flight',
-          status_code: null,
-          headers: null,
-          body: null,
-          created_at: now,
-          locked_until: now + IN_FLIGHT_LEASE_MS,
-          expires_at: now + IDEMPOTENCY_TTL_MS,
-        })
+        .set(inFlightRecord(fingerprint, now))
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .where('created_at', '=', existing.created_at)
