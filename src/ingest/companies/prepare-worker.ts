@@ -1,11 +1,10 @@
 // Worker thread: reads a company file, parses and validates every row, and posts batches of
 // prepared rows to the importer, so parsing runs beside the database writes on another core.
 import { parentPort, workerData } from 'node:worker_threads';
-import { prepareCompany } from '../../companies/input.ts';
 import { readLines } from './lines.ts';
 import { parseCompanyJsonl } from './jsonl.ts';
 import { parsePdlNdjson, readPdlCsv } from './pdl.ts';
-import { reasonOf, type PreparedRow, type SourceRecord } from './runner.ts';
+import { prepareRow, reasonOf, type PreparedRow, type SourceRecord } from './runner.ts';
 
 export type FileFormat = 'jsonl' | 'pdl-csv' | 'pdl-ndjson';
 
@@ -42,14 +41,7 @@ async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>
   const { records, position } = open(data.format, data.path);
   let batch: PreparedRow[] = [];
   for await (const record of records) {
-    if ('error' in record) batch.push(record);
-    else {
-      try {
-        batch.push({ line: record.line, item: prepareCompany(record.input) });
-      } catch (error) {
-        batch.push({ line: record.line, error: reasonOf(error) });
-      }
-    }
+    batch.push(prepareRow(record));
     if (batch.length >= data.batchSize) {
       await send(batch, position());
       batch = [];

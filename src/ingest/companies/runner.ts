@@ -30,14 +30,7 @@ export interface RunImportOptions {
 async function* batchesOf(records: AsyncIterable<SourceRecord>, batchSize: number): AsyncIterable<PreparedRow[]> {
   let batch: PreparedRow[] = [];
   for await (const record of records) {
-    if ('error' in record) batch.push(record);
-    else {
-      try {
-        batch.push({ line: record.line, item: prepareCompany(record.input) });
-      } catch (error) {
-        batch.push({ line: record.line, error: reasonOf(error) });
-      }
-    }
+    batch.push(prepareRow(record));
     if (batch.length >= batchSize) {
       yield batch;
       batch = [];
@@ -95,6 +88,16 @@ function tally(summary: ImportSummary, r: UpsertResult, line: number): void {
   else if (r.created) summary.inserted += 1;
   else if (r.changed) summary.updated += 1;
   else summary.unchanged += 1;
+}
+
+/** Validates one source record; a record that cannot be stored becomes a rejection with its reason. */
+export function prepareRow(record: SourceRecord): PreparedRow {
+  if ('error' in record) return record;
+  try {
+    return { line: record.line, item: prepareCompany(record.input) };
+  } catch (error) {
+    return { line: record.line, error: reasonOf(error) };
+  }
 }
 
 export function reasonOf(error: unknown): string {
