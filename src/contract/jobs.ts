@@ -28,7 +28,9 @@ export const JobsFinderBody = Type.Object(
     min_employees: Type.Optional(Type.Integer({ minimum: 0 })),
     max_employees: Type.Optional(Type.Integer({ minimum: 0 })),
     has_remote: Type.Optional(Type.Boolean({ default: false, description: 'true: remote-only listings; false: non-remote listings' })),
-    posted_within: Type.Optional(Type.Integer({ minimum: 1, maximum: 36500, default: 30, description: 'Days since posting' })),
+    posted_within: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 36500, description: 'Days since posting; default 30 when neither posted_after nor posted_before is given' }),
+    ),
     posted_after: Type.Optional(DateOnly),
     posted_before: Type.Optional(DateOnly),
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),

@@ -74,7 +74,11 @@ export class JobSearch {
 
   private async plan(filters: JobSearchFilters, now: number): Promise<Plan> {
     const plan: Plan = { facets: [], remote: filters.has_remote ? 1 : 0, lo: 0, hi: FAR_FUTURE, description: null, locationWords: [], company: [], empty: false };
-    plan.lo = now - (filters.posted_within ?? DEFAULT_POSTED_WITHIN_DAYS) * DAY_MS;
+    // The 30-day default stands in for a date filter the client did not give: explicit dates
+    // replace it (posted_after 2025-01-01 means since then), an explicit posted_within still applies.
+    const explicitDates = Boolean(filters.posted_after || filters.posted_before);
+    const withinDays = filters.posted_within ?? (explicitDates ? undefined : DEFAULT_POSTED_WITHIN_DAYS);
+    plan.lo = withinDays === undefined ? 0 : now - withinDays * DAY_MS;
     if (filters.posted_after) plan.lo = Math.max(plan.lo, dateStart(filters.posted_after));
     if (filters.posted_before) plan.hi = dateStart(filters.posted_before) + DAY_MS - 1;
     if (plan.lo > plan.hi) plan.empty = true;

@@ -158,6 +158,15 @@ for (const target of dbTargets) {
       const window = await search({ company_name: 'Daily Freight', posted_within: 365, posted_after: '2026-11-01', posted_before: '2026-11-10', per_page: 50 });
       for (const j of window.results) assert.ok(j.published >= '2026-11-01' && j.published < '2026-11-11', j.published);
       assert.equal(window.total_count, dailyBoard(45).filter((l) => l.publishedAt! >= Date.parse('2026-11-01') && l.publishedAt! < Date.parse('2026-11-11') && !/Remote/.test(l.location)).length);
+      // Explicit dates replace the 30-day default: posted_after reaches back further than 30 days.
+      const since = await search({ company_name: 'Daily Freight', posted_after: '2026-10-10', per_page: 50 });
+      assert.equal(since.total_count, dailyBoard(45).filter((l) => l.publishedAt! >= Date.parse('2026-10-10') && !/Remote/.test(l.location)).length);
+      assert.ok(since.total_count > month.total_count);
+      const before = await search({ company_name: 'Daily Freight', posted_before: '2026-10-15', per_page: 50 });
+      assert.equal(before.total_count, dailyBoard(45).filter((l) => l.publishedAt! < Date.parse('2026-10-16') && !/Remote/.test(l.location)).length);
+      // An explicit posted_within still narrows explicit dates.
+      const both = await search({ company_name: 'Daily Freight', posted_within: 7, posted_after: '2026-10-10', per_page: 50 });
+      assert.equal(both.total_count, week.total_count);
     });
 
     it('newest first, stable pages, exact totals, a page past the end is empty', async () => {
