@@ -30,6 +30,22 @@ export class CompanyService {
     return domain ? this.repository.findByNormalizedDomain(domain) : null;
   }
 
+  /** Company ids of many domains (or URLs, or emails) at once, keyed by the given text; unknown ones are absent. */
+  async idsByDomains(inputs: string[]): Promise<Map<string, number>> {
+    const normalized = new Map<string, string>();
+    for (const input of inputs) {
+      const domain = normalizeDomain(input);
+      if (domain) normalized.set(input, domain);
+    }
+    const ids = await this.repository.idsByNormalizedDomains([...normalized.values()]);
+    const out = new Map<string, number>();
+    for (const [input, domain] of normalized) {
+      const id = ids.get(domain);
+      if (id !== undefined) out.set(input, id);
+    }
+    return out;
+  }
+
   /**
    * The one company a name can only mean, or null. The name is compared by its matching key
    * (normalizeCompanyName) against every company's names and aliases. When several companies share

@@ -94,6 +94,9 @@ class CompanyCache {
   async load(refs: CompanyRef[]): Promise<void> {
     const missing: CompanyRef[] = [];
     const missingKeys = new Set<string>();
+    // The batch's domains are resolved in one go; only name-only references are looked up one by one.
+    const unknownDomains = refs.filter((ref) => ref.domain && this.get(ref) === undefined).map((ref) => ref.domain!);
+    const byDomain = unknownDomains.length ? await this.companies.idsByDomains(unknownDomains) : new Map<string, number>();
     for (const ref of refs) {
       if (this.get(ref) !== undefined) continue;
       const keys = this.keys(ref);
@@ -101,9 +104,9 @@ class CompanyCache {
       // A reference with a domain is that domain's company: a namesake found by name could be
       // another company. An unknown domain goes to the upsert, which creates the company or
       // completes a domain-less namesake.
-      const found = ref.domain ? await this.companies.findByDomain(ref.domain) : await this.companies.matchByName(ref.name ?? '');
-      if (found) {
-        this.remember(ref, found.id);
+      const foundId = ref.domain ? byDomain.get(ref.domain) : (await this.companies.matchByName(ref.name ?? ''))?.id;
+      if (foundId !== undefined) {
+        this.remember(ref, foundId);
       } else {
         missing.push(ref);
         for (const k of keys) missingKeys.add(k);
