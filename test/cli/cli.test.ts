@@ -4,8 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LEADBASE_BIN as BIN } from '../support/cli.ts';
 
-const BIN = join(process.cwd(), 'bin', 'leadbase.js');
 
 describe('leadbase CLI', () => {
   let dir: string;

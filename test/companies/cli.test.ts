@@ -1,6 +1,5 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +7,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { openDatabase } from '../../src/db/database.ts';
 import { CompanyService } from '../../src/companies/service.ts';
+import { runLeadbase } from '../support/cli.ts';
 
-const BIN = join(process.cwd(), 'bin', 'leadbase.js');
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'companies');
 
 describe('leadbase import companies (CLI)', () => {
@@ -37,19 +36,7 @@ describe('leadbase import companies (CLI)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = (...args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill(), 30_000);
-      child.on('close', (status) => {
-        clearTimeout(timer);
-        resolve({ status, stdout, stderr });
-      });
-    });
+  const run = (...args: string[]) => runLeadbase(args, env);
 
   it('imports every source format and prints summaries', async () => {
     const jsonl = await run('import', 'companies', 'jsonl', join(FIXTURES, 'companies.jsonl'), '--json', '--parallel');

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dbTargets } from '../support/db.ts';
 import { EngagementStore } from '../../src/email/engagement.ts';
+import { LEADBASE_BIN as BIN } from '../support/cli.ts';
 
-const BIN = join(process.cwd(), 'bin', 'leadbase.js');
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/email/${name}`, import.meta.url));
 
 for (const target of dbTargets) {

@@ -1,14 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../src/db/database.ts';
 import { BOARD_ROUTES, FIXTURES, startBoardServer, type BoardServer } from './support/board-server.ts';
+import { runLeadbase } from '../support/cli.ts';
 
-const BIN = join(process.cwd(), 'bin', 'leadbase.js');
 
 describe('leadbase import jobs', () => {
   let dir: string;
@@ -25,19 +24,7 @@ describe('leadbase import jobs', () => {
   });
 
   // Async spawn: the board server runs in this process and must keep answering.
-  const run = (...args: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'import', 'jobs', ...args], { env });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill(), 30_000);
-      child.on('close', (status) => {
-        clearTimeout(timer);
-        resolve({ status, stdout, stderr });
-      });
-    });
+  const run = (...args: string[]) => runLeadbase(['import', 'jobs', ...args], env);
 
   it('fetches a board over HTTP, then a re-import is unchanged', async () => {
     const first = await run('--source', 'greenhouse', '--board', 'acmerobotics', '--base-url', server.origin, '--json', '--quiet');

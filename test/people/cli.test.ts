@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LEADBASE_BIN as BIN } from '../support/cli.ts';
 
-const BIN = join(process.cwd(), 'bin', 'leadbase.js');
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/people/${name}`, import.meta.url));
 
 describe('leadbase import people', () => {
