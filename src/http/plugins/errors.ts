@@ -44,8 +44,6 @@ const CONTENT_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'Request body is too large.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_request', 'Request body is empty; send a JSON object.'],
-  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_request', 'Request body is not valid JSON.'],
 };
 
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
@@ -71,9 +69,6 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     if (known) {
       const [status, code, message] = known;
       return reply.status(status).send({ error: code, message });
-    }
-    if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(error.message))) {
-      return reply.status(400).send({ error: 'invalid_request', message: 'Request body is not valid JSON.' });
     }
     const status = fastifyError.statusCode ?? 500;
     if (status >= 400 && status < 500) {
