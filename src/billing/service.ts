@@ -1,4 +1,5 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, Selectable } from 'kysely';
+import type { CreditLedgerTable } from '../db/platform-tables.ts';
 import type { Db } from '../db/database.ts';
 import { recordGrant } from './ledger.ts';
 import { InsufficientCreditsError } from './errors.ts';
@@ -15,15 +16,8 @@ export interface SettleInput {
   now?: number;
 }
 
-export interface UsageRow {
-  id: number;
-  kind: 'grant' | 'charge';
-  amount: number;
-  operation: string | null;
-  request_id: string | null;
-  note: string | null;
-  created_at: number;
-}
+/** One ledger row of a key, as `usage` lists it. */
+export type UsageRow = Omit<Selectable<CreditLedgerTable>, 'key_id'>;
 
 export class BillingService {
   /** The balance read is on the hot path of /credits: built once, only its parameter changes. */

@@ -1,6 +1,14 @@
 // What importers and other domains hand to the company store (CompanyInput, the shape of one line
 // of our JSONL format, docs/companies.md), and its validation into store rows (PreparedCompany).
-import type { CompanyTable } from './tables.ts';
+import type {
+  CompanyAcquisitionTable,
+  CompanyArticleTable,
+  CompanyCompetitorTable,
+  CompanyHighlightTable,
+  CompanyLeaderTable,
+  CompanyTable,
+  FundingRoundTable,
+} from './tables.ts';
 import { normalizeCompanyName, normalizeCompanyType, normalizeDomain, normalizeSizeLabel, sizeLabelForCount } from './normalize.ts';
 import { industryIdFor } from './industry.ts';
 import { lookupCountry } from './geography.ts';
@@ -131,55 +139,16 @@ export interface CompanyInput {
 /** Scalar columns a source may set on a company. */
 export type CompanyFacts = Partial<Omit<CompanyTable, 'id' | 'field_sources' | 'created_at' | 'updated_at'>>;
 
-export interface PreparedRound {
-  round: string | null;
-  announced_at: number | null;
-  amount: number | null;
-  currency: string | null;
-  investors: string[];
-  source_ref: string;
-}
-export interface PreparedLeader {
-  role: string;
-  first_name: string | null;
-  last_name: string | null;
-  designation: string | null;
-  prof_url: string | null;
-  social_b_url: string | null;
-}
-export interface PreparedCompetitor {
-  name: string;
-  normalized_name: string;
-  revenue: string | null;
-  employees: string | null;
-  total_funding: string | null;
-  headquarters: string | null;
-  founded_at: number | null;
-  ownership: string | null;
-  website: string | null;
-}
-export interface PreparedAcquisition {
-  company_name: string;
-  normalized_name: string;
-  acquired_at: number | null;
-  description: string | null;
-  source_url: string | null;
-}
-export interface PreparedArticle {
-  kind: 'news' | 'press_release';
-  title: string;
-  publisher: string | null;
-  published_at: number | null;
-  url: string | null;
-  item_key: string;
-}
-export interface PreparedHighlight {
-  type: string | null;
-  text: string;
-  publisher: string | null;
-  highlighted_at: number | null;
-  src: string | null;
-}
+/** A child row's facts as a source reports them: the table's columns but its keys and provenance. */
+type ChildFacts<T> = Omit<T, 'id' | 'company_id' | 'source' | 'seen_at'>;
+
+/** Investors are a list here; the table keeps them as JSON text. */
+export type PreparedRound = Omit<ChildFacts<FundingRoundTable>, 'investors'> & { investors: string[] };
+export type PreparedLeader = ChildFacts<CompanyLeaderTable>;
+export type PreparedCompetitor = ChildFacts<CompanyCompetitorTable>;
+export type PreparedAcquisition = ChildFacts<CompanyAcquisitionTable>;
+export type PreparedArticle = Omit<ChildFacts<CompanyArticleTable>, 'kind'> & { kind: 'news' | 'press_release' };
+export type PreparedHighlight = ChildFacts<CompanyHighlightTable>;
 
 export interface PreparedCompany {
   facts: CompanyFacts;
