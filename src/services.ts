@@ -39,7 +39,6 @@ export interface Services {
 
 /** The composition root: builds every domain service from the storage handles and configuration. */
 export function createServices(deps: ServiceDeps): Services {
-  const closers: (() => Promise<void>)[] = [];
   const companies = new CompanyService({ db: deps.db });
   const email = createEmailValidationService({
     db: deps.db,
@@ -49,7 +48,6 @@ export function createServices(deps: ServiceDeps): Services {
     logger: deps.logger,
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });
-  closers.push(() => email.close());
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -61,8 +59,7 @@ export function createServices(deps: ServiceDeps): Services {
     jobs: new JobService({ db: deps.db, companies }),
     email,
     people: new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl }),
-    async close() {
-      for (const close of closers.reverse()) await close();
-    },
+    // The email engine is the one service with background work (greylist re-checks).
+    close: () => email.close(),
   };
 }
