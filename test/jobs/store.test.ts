@@ -201,7 +201,9 @@ for (const target of dbTargets) {
       assert.equal((await search({ company_type_id: 5, posted_within: 365 })).total_count, big.total_count);
       assert.equal((await search({ company_type_id: 4, posted_within: 365 })).total_count, big.total_count);
       assert.equal((await search({ company_type_id: 7, posted_within: 365 })).total_count, 0);
-      if (row?.industry_id) assert.equal((await search({ company_industry_id: row.industry_id, posted_within: 365 })).total_count, big.total_count);
+      assert.equal(row?.industry_id, 23, 'Transportation & Logistics in the job_industries list');
+      assert.equal((await search({ company_industry_id: 23, posted_within: 365 })).total_count, big.total_count);
+      assert.equal((await search({ company_industry_id: 1, posted_within: 365 })).total_count, 0);
       const byWebsite = await search({ company_website: 'https://www.dailyfreight.example/careers', posted_within: 365 });
       assert.equal(byWebsite.total_count, big.total_count);
       assert.equal((await search({ company_website: 'unknown-company.example' })).total_count, 0);
