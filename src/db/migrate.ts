@@ -5,6 +5,7 @@ import * as companies from './migrations/0002_companies.ts';
 import * as email from './migrations/0003_email.ts';
 import * as jobs from './migrations/0004_jobs.ts';
 import * as people from './migrations/0005_people.ts';
+import * as jobsSearch from './migrations/0006_jobs_search.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003_email': email,
   '0004_jobs': jobs,
   '0005_people': people,
+  '0006_jobs_search': jobsSearch,
 };
 
 class StaticProvider implements MigrationProvider {

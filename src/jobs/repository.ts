@@ -3,7 +3,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
-import { facetsOf, type FacetSource, type NormalizedListing } from './listing.ts';
+import type { FacetSource, NormalizedListing } from './listing.ts';
+import { indexEntryOf, type IndexEntry } from './index-keys.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import type { JobRow } from './tables.ts';
 
@@ -22,11 +23,12 @@ export interface BatchResult {
 
 type Trx = Transaction<Database>;
 
-interface FacetKey {
-  facet: string;
-  has_remote: number;
-  published_at: number;
-  job_id: number;
+/** One listing's place in the search index. */
+interface IndexedListing {
+  jobId: number;
+  hasRemote: number;
+  publishedAt: number;
+  entry: IndexEntry;
 }
 
 type IndexedColumns = Pick<JobRow, 'id' | 'has_remote' | 'published_at' | 'type_ids' | 'city_ids' | 'country_codes' | 'region_ids' | 'experience_level' | 'title' | 'company_name' | 'company_id'>;
@@ -44,8 +46,12 @@ function facetSourceOfRow(row: IndexedColumns): FacetSource {
   };
 }
 
-function facetKeys(source: FacetSource, jobId: number, hasRemote: number, publishedAt: number): FacetKey[] {
-  return facetsOf(source).map((facet) => ({ facet, has_remote: hasRemote, published_at: publishedAt, job_id: jobId }));
+export function indexedRow(row: IndexedColumns): IndexedListing {
+  return { jobId: Number(row.id), hasRemote: row.has_remote, publishedAt: Number(row.published_at), entry: indexEntryOf(facetSourceOfRow(row)) };
+}
+
+function indexedListing(source: FacetSource, jobId: number, hasRemote: boolean, publishedAt: number): IndexedListing {
+  return { jobId, hasRemote: hasRemote ? 1 : 0, publishedAt, entry: indexEntryOf(source) };
 }
 
 function chunks<T>(items: T[], size: number): T[][] {
@@ -66,11 +72,14 @@ export function hasDayCounts(facet: string): boolean {
 class DayCounts {
   private readonly deltas = new Map<string, number>();
 
-  add(keys: FacetKey[], sign: 1 | -1): void {
-    for (const k of keys) {
-      if (!hasDayCounts(k.facet)) continue;
-      const id = `${k.facet}\u0000${k.has_remote}\u0000${Math.floor(k.published_at / DAY_MS)}`;
-      this.deltas.set(id, (this.deltas.get(id) ?? 0) + sign);
+  add(listings: IndexedListing[], sign: 1 | -1): void {
+    for (const l of listings) {
+      const day = Math.floor(l.publishedAt / DAY_MS);
+      for (const facet of l.entry.facets) {
+        if (!hasDayCounts(facet)) continue;
+        const id = `${facet}\u0000${l.hasRemote}\u0000${day}`;
+        this.deltas.set(id, (this.deltas.get(id) ?? 0) + sign);
+      }
     }
   }
 
@@ -93,20 +102,26 @@ export class JobRepository {
     this.dialect = dialectOf(db);
   }
 
-  private async addFacets(trx: Trx, keys: FacetKey[]): Promise<void> {
-    const rows = keys.map((k) => [k.facet, k.has_remote, k.published_at, k.job_id]);
-    await insertMany(trx, this.dialect, 'insert into job_facets (facet, has_remote, published_at, job_id)', rows, 'on conflict do nothing');
+  /** Index rows and live row of new or rewritten listings, and their day counts. */
+  private async addToIndex(trx: Trx, listings: IndexedListing[], days: DayCounts): Promise<void> {
+    const rows: unknown[][] = [];
+    for (const l of listings) for (const facet of l.entry.facets) rows.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
+    await insertMany(trx, this.dialect, 'insert into job_facets (facet, has_remote, published_at, job_id, attrs, countries)', rows, 'on conflict do nothing');
+    await insertMany(trx, this.dialect, 'insert into job_live (job_id, has_remote, published_at, attrs, countries)',
+      listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]),
+      'on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at, attrs = excluded.attrs, countries = excluded.countries');
+    days.add(listings, 1);
   }
 
-  private async removeFacets(trx: Trx, keys: FacetKey[]): Promise<void> {
-    for (const chunk of chunks(keys, 500)) {
-      await trx
-        .deleteFrom('job_facets')
-        .where((eb) =>
-          eb.or(chunk.map((k) => eb.and([eb('facet', '=', k.facet), eb('has_remote', '=', k.has_remote), eb('published_at', '=', k.published_at), eb('job_id', '=', k.job_id)]))),
-        )
-        .execute();
-    }
+  /** Removes listings' index rows (one statement each: their rows share remote, time and id). */
+  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts, dropLive: boolean): Promise<void> {
+    const p = this.dialect === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
+    const text = `delete from job_facets where ${listMatch(this.dialect, 'facet', p[0], 'text')} and has_remote = ${p[1]} and published_at = ${p[2]} and job_id = ${p[3]}`;
+    for (const l of listings) await run(trx, text, [listParam(this.dialect, l.entry.facets), l.hasRemote, l.publishedAt, l.jobId]);
+    days.add(listings, -1);
+    const ids = listings.map((l) => l.jobId);
+    if (dropLive && ids.length) await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, ids)]);
+    await this.removeText(trx, ids);
   }
 
   private async addText(trx: Trx, rows: { id: number; description: string }[]): Promise<void> {
@@ -140,11 +155,9 @@ export class JobRepository {
       const days = new DayCounts();
       const fresh: BatchItem[] = [];
       const touched: number[] = [];
-      const newFacets: FacetKey[] = [];
-      const oldFacets: FacetKey[] = [];
+      const added: IndexedListing[] = [];
+      const removed: IndexedListing[] = [];
       const texts: { id: number; description: string }[] = [];
-      const live: [number, number, number][] = [];
-      const liveRewrittenIds: number[] = [];
 
       for (const item of unique) {
         const old = existing.get(item.listing.sourceId);
@@ -159,15 +172,11 @@ export class JobRepository {
           continue;
         }
         result.updated++;
-        if (!old.expired) {
-          oldFacets.push(...facetKeys(facetSourceOfRow(old), old.id, old.has_remote, old.published_at));
-          liveRewrittenIds.push(old.id);
-        }
+        if (!old.expired) removed.push(indexedRow(old));
         const l = item.listing;
         await trx.updateTable('jobs').set({ ...this.columns(item, now), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
-        newFacets.push(...facetKeys({ ...l, companyId: item.companyId }, old.id, l.hasRemote ? 1 : 0, l.publishedAt));
+        added.push(indexedListing({ ...l, companyId: item.companyId }, old.id, l.hasRemote, l.publishedAt));
         texts.push({ id: old.id, description: l.description });
-        live.push([old.id, l.hasRemote ? 1 : 0, l.publishedAt]);
       }
 
       if (fresh.length) {
@@ -181,9 +190,8 @@ export class JobRepository {
         for (const item of chunk) {
           const id = idOf.get(item.listing.sourceId)!;
           const l = item.listing;
-          newFacets.push(...facetKeys({ ...l, companyId: item.companyId }, id, l.hasRemote ? 1 : 0, l.publishedAt));
+          added.push(indexedListing({ ...l, companyId: item.companyId }, id, l.hasRemote, l.publishedAt));
           texts.push({ id, description: l.description });
-          live.push([id, l.hasRemote ? 1 : 0, l.publishedAt]);
         }
         result.created += chunk.length;
       }
@@ -192,14 +200,10 @@ export class JobRepository {
         const q = this.dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
         await run(trx, `update jobs set last_seen_at = ${q[0]} where ${listMatch(this.dialect, 'id', q[1], 'bigint')}`, [now, listParam(this.dialect, touched)]);
       }
-      await this.removeFacets(trx, oldFacets);
-      days.add(oldFacets, -1);
-      await this.removeText(trx, liveRewrittenIds);
-      await this.addFacets(trx, newFacets);
-      days.add(newFacets, 1);
+      // A rewritten listing keeps its job_live row (upserted below).
+      await this.removeFromIndex(trx, removed, days, false);
+      await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
-      await insertMany(trx, this.dialect, 'insert into job_live (job_id, has_remote, published_at)', live,
-        'on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at');
       await days.flush(trx, this.dialect);
     });
     return result;
@@ -243,14 +247,10 @@ export class JobRepository {
         .where('last_seen_at', '<', seenSince)
         .execute();
       if (!gone.length) return 0;
-      const keys = gone.flatMap((row) => facetKeys(facetSourceOfRow(row), Number(row.id), row.has_remote, Number(row.published_at)));
       const ids = gone.map((r) => Number(r.id));
       for (const chunk of chunks(ids, 900)) await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', chunk).execute();
-      await this.removeFacets(trx, keys);
-      await this.removeText(trx, ids);
-      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', this.dialect === 'postgres' ? '$1' : '?', 'bigint')}`, [listParam(this.dialect, ids)]);
       const days = new DayCounts();
-      days.add(keys, -1);
+      await this.removeFromIndex(trx, gone.map(indexedRow), days, true);
       await days.flush(trx, this.dialect);
       return gone.length;
     });

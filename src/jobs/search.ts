@@ -9,7 +9,7 @@ import { EXPERIENCE_LEVEL_LABELS, type ExperienceLevel, type JobListing, type Jo
 import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
-import { titleWords } from './listing.ts';
+import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { toFts5Query } from './fts-query.ts';
 import { textKey } from './normalize/text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
@@ -87,7 +87,7 @@ export class JobSearch {
     if (filters.region_id) plan.facets.push(`r:${filters.region_id}`);
     if (filters.job_type_id) plan.facets.push(`t:${filters.job_type_id}`);
     if (filters.experience_level) plan.facets.push(`x:${filters.experience_level}`);
-    if (filters.job_title) for (const word of titleWords(filters.job_title)) plan.facets.push(`w:${word}`);
+    if (filters.job_title) plan.facets.push(...titleQueryFacets(filters.job_title));
     if (filters.company_name?.trim()) {
       const key = normalizeCompanyName(filters.company_name);
       if (key) plan.facets.push(`k:${key}`);
@@ -160,6 +160,28 @@ export class JobSearch {
     return sql`exists (select 1 from job_facets o where o.facet = ${facet} and o.has_remote = ${remote} and o.published_at = ${published} and o.job_id = ${jobId})`;
   }
 
+  /**
+   * The facets other than the driver as conditions on a row that carries `attrs` and `countries`
+   * (an index row or a job_live row): types, regions, level and countries are checked in that row;
+   * the others (title words and pairs, cities, companies) are probes, the rarest first.
+   */
+  private facetConditions(facets: string[], row: string, counts: Map<string, number>): RawBuilder<unknown>[] {
+    const r = (column: string) => sql.ref(`${row}.${column}`);
+    let mask = 0;
+    const out: RawBuilder<unknown>[] = [];
+    const probes: string[] = [];
+    for (const facet of facets) {
+      const bit = attributeBit(facet);
+      if (bit !== null) mask += bit; // facets are distinct, so are their bits
+      else if (isCountryFacet(facet)) out.push(this.dialect === 'sqlite' ? sql`instr(${r('countries')}, ${facet.slice(2)}) > 0` : sql`strpos(${r('countries')}, ${facet.slice(2)}) > 0`);
+      else probes.push(facet);
+    }
+    if (mask) out.unshift(sql`(${r('attrs')} & ${mask}) = ${mask}`);
+    probes.sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
+    for (const facet of probes) out.push(this.facetProbe(facet, r('has_remote'), r('published_at'), r('job_id')));
+    return out;
+  }
+
   /** Conditions on `j` (jobs) and the company store beyond the facets. */
   private residuals(plan: Plan, jobId: RawBuilder<unknown>, withText: boolean): RawBuilder<unknown>[] {
     const out: RawBuilder<unknown>[] = [];
@@ -197,15 +219,11 @@ export class JobSearch {
       // A small facet range is checked against the set of full-text matches (built once); otherwise
       // the full-text matches drive, filtered and ordered in one statement that also counts them.
       const smallest = [...counts].filter(([f]) => f !== 'all').sort((a, b) => a[1] - b[1])[0];
-      if (!smallest || smallest[1] > FTS_PROBE_LIMIT) return this.runFromText(plan, offset, limit);
+      if (!smallest || smallest[1] > FTS_PROBE_LIMIT) return this.runFromText(plan, offset, limit, counts);
     }
 
-    // The rarest probes first: a listing is dropped at its first failed probe.
-    const others = plan.facets.filter((f) => f !== driver && f !== 'all').sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
-    const conditions = [
-      ...others.map((f) => this.facetProbe(f, sql`f.has_remote`, sql`f.published_at`, sql`f.job_id`)),
-      ...this.residuals(plan, sql`f.job_id`, true),
-    ];
+    const others = plan.facets.filter((f) => f !== driver && f !== 'all');
+    const conditions = [...this.facetConditions(others, 'f', counts), ...this.residuals(plan, sql`f.job_id`, true)];
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || (plan.description !== null && this.dialect === 'postgres');
     const from = needsJobs
       ? this.dialect === 'sqlite' ? sql`job_facets f cross join jobs j on j.id = f.job_id` : sql`job_facets f join jobs j on j.id = f.job_id`
@@ -220,7 +238,7 @@ export class JobSearch {
   }
 
   /** The full-text matches drive; every other filter is checked on them. */
-  private async runFromText(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+  private async runFromText(plan: Plan, offset: number, limit: number, counts: Map<string, number>): Promise<{ total: number; ids: number[] }> {
     const facets = plan.facets.filter((f) => f !== 'all');
     const sqlite = this.dialect === 'sqlite';
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0;
@@ -228,7 +246,7 @@ export class JobSearch {
       sqlite ? sql`jobs_fts match ${plan.description}` : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
       sql`l.has_remote = ${plan.remote}`,
       sql`l.published_at between ${plan.lo} and ${plan.hi}`,
-      ...facets.map((f) => this.facetProbe(f, sql`l.has_remote`, sql`l.published_at`, sql`l.job_id`)),
+      ...this.facetConditions(facets, 'l', counts),
       ...this.residuals(plan, sql`l.job_id`, false),
     ];
     const from = sqlite

@@ -41,13 +41,18 @@ export interface JobTable {
  * The search index: one row per (live listing, facet) where a facet is a filterable value
  * ("all", "c:US", "r:5", "t:1", "x:senior", "g:5391959", "w:engineer", "k:acme", "co:12").
  * Keyed (facet, has_remote, published_at, job_id) so every filter is an index range already in
- * newest-first order; expired listings have no rows.
+ * newest-first order; expired listings have no rows. Title words also index their unordered pairs
+ * ("p:data engineer").
  */
 export interface JobFacetTable {
   facet: string;
   has_remote: number;
   published_at: number;
   job_id: number;
+  /** The listing's type, region and level bits (src/jobs/index-keys.ts), checked in the row. */
+  attrs: number;
+  /** The listing's country codes, "US" or "US,CA". */
+  countries: string;
 }
 
 /** One row per live listing: what a full-text match is filtered by, without reading the jobs row. */
@@ -55,6 +60,8 @@ export interface JobLiveTable {
   job_id: number;
   has_remote: number;
   published_at: number;
+  attrs: number;
+  countries: string;
 }
 
 /** Per-day counts of job_facets, so an exact total over a long date window needs few reads. */

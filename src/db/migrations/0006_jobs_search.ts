@@ -1,0 +1,71 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../database.ts';
+import { insertMany } from '../../jobs/bulk-sql.ts';
+import { pairFacets } from '../../jobs/index-keys.ts';
+import { indexedRow } from '../../jobs/repository.ts';
+
+// Search index v2 (docs/jobs.md, "Search design"): every index row and every job_live row carries
+// the listing's attribute bits and country codes, and title words also index their unordered
+// pairs. Existing databases are rebuilt from the jobs table: job_live and the pair rows listing by
+// listing, the old index rows copied in key order beside their listing's attributes.
+const BATCH = 2_000;
+
+export async function up(db: Kysely<any>): Promise<void> {
+  const dialect = dialectOf(db);
+  const postgres = dialect === 'postgres';
+  await sql`alter table job_live add column attrs bigint not null default 0`.execute(db);
+  await sql`alter table job_live add column countries text not null default ''`.execute(db);
+  const v2 = db.schema
+    .createTable('job_facets_v2')
+    .addColumn('facet', 'text', (c) => c.notNull())
+    .addColumn('has_remote', 'integer', (c) => c.notNull())
+    .addColumn('published_at', 'bigint', (c) => c.notNull())
+    .addColumn('job_id', 'bigint', (c) => c.notNull())
+    .addColumn('attrs', 'bigint', (c) => c.notNull())
+    .addColumn('countries', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('job_facets_v2_pk', ['facet', 'has_remote', 'published_at', 'job_id']);
+  await (postgres ? v2 : v2.modifyEnd(sql`without rowid`)).execute();
+
+  let after = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('jobs')
+      .select(['id', 'has_remote', 'published_at', 'type_ids', 'city_ids', 'country_codes', 'region_ids', 'experience_level', 'title', 'company_name', 'company_id'])
+      .where('expired', '=', 0)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    if (!rows.length) break;
+    after = Number(rows[rows.length - 1].id);
+    await db.transaction().execute(async (trx) => {
+      const live: unknown[][] = [];
+      const pairs: unknown[][] = [];
+      for (const row of rows) {
+        const l = indexedRow(row);
+        live.push([l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]);
+        for (const facet of pairFacets(row.title)) pairs.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
+      }
+      await insertMany(trx, dialect, 'insert into job_live (job_id, has_remote, published_at, attrs, countries)', live,
+        'on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at, attrs = excluded.attrs, countries = excluded.countries');
+      await insertMany(trx, dialect, 'insert into job_facets_v2 (facet, has_remote, published_at, job_id, attrs, countries)', pairs, 'on conflict do nothing');
+    });
+  }
+
+  // The old rows in key order, so the new clustered table is appended to, not split at random.
+  await sql`insert into job_facets_v2 (facet, has_remote, published_at, job_id, attrs, countries)
+    select f.facet, f.has_remote, f.published_at, f.job_id, l.attrs, l.countries
+    from job_facets f join job_live l on l.job_id = f.job_id
+    order by f.facet, f.has_remote, f.published_at, f.job_id`.execute(db);
+  await db.schema.dropTable('job_facets').execute();
+  await sql`alter table job_facets_v2 rename to job_facets`.execute(db);
+  if (postgres) await sql`alter table job_facets rename constraint job_facets_v2_pk to job_facets_pk`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`delete from job_facets where facet like 'p:%'`.execute(db);
+  for (const column of ['attrs', 'countries']) {
+    await sql`alter table job_facets drop column ${sql.ref(column)}`.execute(db);
+    await sql`alter table job_live drop column ${sql.ref(column)}`.execute(db);
+  }
+}

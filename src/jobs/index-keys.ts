@@ -1,0 +1,91 @@
+// What one live listing writes into the search index (see docs/jobs.md, "Search design"): its
+// facets, the unordered pairs of its title words, and a compact copy of its attribute filters
+// (types, regions, level as bits; countries as text) carried on every index row, so a query driven
+// by one range checks those filters in the row it already reads instead of probing other ranges.
+import { facetsOf, titleWords, type FacetSource } from './listing.ts';
+
+/** Ids 1..SLOTS of job types and of regions get a bit each; larger ids are probed instead. */
+const SLOTS = 20;
+const TYPE_BASE = 0;
+const REGION_BASE = SLOTS;
+const LEVEL_BASE = 2 * SLOTS;
+const LEVELS = ['entry', 'mid', 'senior', 'executive'];
+
+// 2 ** n, not 1 << n: JavaScript's shift works on 32 bits and the attributes use 44.
+const bit = (n: number) => 2 ** n;
+
+function slotBit(base: number, id: number): number | null {
+  return Number.isInteger(id) && id >= 1 && id <= SLOTS ? bit(base + id - 1) : null;
+}
+
+/** The attribute bit a facet stands for (`t:1`, `r:5`, `x:senior`), or null when it has none. */
+export function attributeBit(facet: string): number | null {
+  if (facet.startsWith('t:')) return slotBit(TYPE_BASE, Number(facet.slice(2)));
+  if (facet.startsWith('r:')) return slotBit(REGION_BASE, Number(facet.slice(2)));
+  if (facet.startsWith('x:')) {
+    const level = LEVELS.indexOf(facet.slice(2));
+    return level < 0 ? null : bit(LEVEL_BASE + level);
+  }
+  return null;
+}
+
+/** The attribute bits of a listing: the sum of its type, region and level bits. */
+export function attributesOf(source: Pick<FacetSource, 'typeIds' | 'regionIds' | 'experienceLevel'>): number {
+  const bits = new Set<number>();
+  for (const id of source.typeIds) bits.add(slotBit(TYPE_BASE, id) ?? 0);
+  for (const id of source.regionIds) bits.add(slotBit(REGION_BASE, id) ?? 0);
+  bits.add(attributeBit(`x:${source.experienceLevel}`) ?? 0);
+  let sum = 0;
+  for (const b of bits) sum += b;
+  return sum;
+}
+
+/** Country codes as stored beside the attributes: "US" or "US,CA". Two-letter codes joined by commas cannot match across a boundary. */
+export function countriesText(codes: string[]): string {
+  return codes.join(',');
+}
+
+export function isCountryFacet(facet: string): boolean {
+  return facet.startsWith('c:') && /^c:[A-Z]{2}$/.test(facet);
+}
+
+/** The facet of an unordered pair of title words. */
+export function pairFacet(a: string, b: string): string {
+  return a < b ? `p:${a} ${b}` : `p:${b} ${a}`;
+}
+
+/** Every unordered pair of the title's words, so a two-word title query is one index range. */
+export function pairFacets(title: string): string[] {
+  const words = titleWords(title);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) out.push(pairFacet(words[i], words[j]));
+  return out;
+}
+
+/**
+ * The facets of a title query: one pair facet per two words (an odd last word pairs with the
+ * first), so every word is covered and each range is as narrow as the index allows.
+ */
+export function titleQueryFacets(title: string): string[] {
+  const words = titleWords(title);
+  if (words.length === 1) return [`w:${words[0]}`];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < words.length; i += 2) out.push(pairFacet(words[i], words[i + 1]));
+  if (words.length % 2) out.push(pairFacet(words[0], words[words.length - 1]));
+  return out;
+}
+
+export interface IndexEntry {
+  facets: string[];
+  attrs: number;
+  countries: string;
+}
+
+/** Everything the index holds for one listing. */
+export function indexEntryOf(source: FacetSource): IndexEntry {
+  return {
+    facets: [...facetsOf(source), ...pairFacets(source.title)],
+    attrs: attributesOf(source),
+    countries: countriesText(source.countryCodes),
+  };
+}
