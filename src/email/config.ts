@@ -30,6 +30,8 @@ export interface EmailConfig {
   sessionReuseMax: number;
   /** How long an unused connection is kept open for the next validation to the same MX host. */
   sessionIdleMs: number;
+  /** How long an MX host that refused our sending address (blocklisted IP) is answered without asking it again (0: always ask). */
+  refusedHostTtlMs: number;
   /** TEST ONLY: probe MX hosts on loopback/private addresses (SSRF guard off). Never enable in production. */
   allowPrivateMx: boolean;
   /** Greylisted addresses are checked again after this delay (0 disables the re-check). */
@@ -73,6 +75,7 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     domainSessionsPerMinute: Math.max(1, int(env, 'EMAIL_DOMAIN_SESSIONS_PER_MINUTE', 300)),
     sessionReuseMax: Math.max(1, int(env, 'EMAIL_SESSION_REUSE_MAX', 20)),
     sessionIdleMs: int(env, 'EMAIL_SESSION_IDLE_MS', 5000),
+    refusedHostTtlMs: int(env, 'EMAIL_REFUSED_HOST_TTL_MS', 15 * 60_000),
     allowPrivateMx: env.EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY === '1',
     greylistRecheckMs: int(env, 'EMAIL_GREYLIST_RECHECK_MS', 10 * 60_000),
     recheckPollMs: Math.max(100, int(env, 'EMAIL_RECHECK_POLL_MS', 30_000)),

@@ -55,6 +55,14 @@ export class HostSemaphores {
     return this.releaser(host);
   }
 
+  /** A release function when a slot for `host` is free right now, else null (never waits). */
+  tryAcquire(host: string): (() => void) | null {
+    const count = this.active.get(host) ?? 0;
+    if (count >= this.perHost) return null;
+    this.active.set(host, count + 1);
+    return this.releaser(host);
+  }
+
   private releaser(host: string): () => void {
     let released = false;
     return () => {

@@ -1,12 +1,15 @@
 // Talks SMTP to a domain's MX hosts in preference order: EHLO (HELO as a fallback), STARTTLS
 // when offered, MAIL FROM, RCPT TO, QUIT. Never DATA. Moves to the next MX host only when a host
-// could not be talked to at all (connection refused, timeout, 421 banner).
+// could not be talked to at all (connection refused, timeout, 421 banner). A host that refused
+// our sending address is not asked again for a while (refusals.ts).
 import type { EmailConfig } from './config.ts';
 import type { DnsClient } from './dns.ts';
 import { classifyRcptReply, type RcptReason, type RcptVerdict } from './classify.ts';
 import { DeadlineError, type DomainBuckets, type HostSemaphores } from './politeness.ts';
+import type { HostRefusals } from './refusals.ts';
 import { isPublicAddress } from './ssrf.ts';
 import { SmtpError, SmtpSession, type SmtpReply, type SocksProxy } from './smtp-session.ts';
+import { TtlCache } from './ttl-cache.ts';
 
 export interface RcptResult {
   verdict: RcptVerdict;
@@ -21,6 +24,7 @@ export interface ProbeDeps {
   dns: DnsClient;
   hostSlots: HostSemaphores;
   domainBuckets: DomainBuckets;
+  refusals: HostRefusals;
   socks?: SocksProxy;
 }
 
@@ -30,7 +34,11 @@ export interface ProbeDeps {
  */
 export interface Conversation {
   initial: string[];
-  /** Never keep this connection for another transaction (providers that punish several RCPTs per session). */
+  /**
+   * One transaction per connection (providers that punish several RCPTs per session): a kept
+   * connection is never used, but a spare one (connected, greeted, unused) is, and one is made
+   * ready for the next validation of a burst.
+   */
   noReuse?: boolean;
   /** Open a new connection even when one is kept. */
   fresh?: boolean;
@@ -56,6 +64,13 @@ export class SmtpProber {
     let failure: RcptResult = unknown('unreachable', null);
     for (const host of hosts) {
       if (signal.aborted) return [unknown('deadline', null)];
+      const refusal = this.deps.refusals.get(host);
+      if (refusal) {
+        // Answered as the refusal was: the next host after a refused greeting, else this answer.
+        failure = { ...classifySessionReply(refusal.reply), host };
+        if (refusal.atGreeting) continue;
+        return [failure];
+      }
       const lookup = await this.deps.dns.addresses(host);
       if (lookup.kind !== 'ok') continue;
       const addresses = lookup.addresses;
@@ -80,51 +95,41 @@ export class SmtpProber {
     let session: SmtpSession | undefined;
     let unbind = () => {};
     let parked = false;
+    let wasKept = false;
     const results: RcptResult[] = [];
-    let stage: 'connect' | 'greeting' | 'tls' | 'rcpt' = 'connect';
+    let stage = 'connect' as 'connect' | 'greeting' | 'tls' | 'rcpt';
     const poolKey = `${host}|${ip}`;
+    // A reply that stopped the session before any transaction: remembered when it refuses our address.
+    const stoppedAtGreeting = (reply: SmtpReply): Attempt => {
+      this.deps.refusals.note(host, reply, true);
+      return { kind: 'next', failure: { ...classifySessionReply(reply), host } };
+    };
     try {
-      const reused = conversation.fresh ? undefined : this.takeIdle(poolKey);
-      if (reused) {
-        ({ session, release } = reused);
+      const kept = conversation.fresh ? undefined : this.takeIdle(poolKey, conversation.noReuse === true);
+      if (kept) {
+        ({ session, release } = kept);
+        wasKept = true;
       } else {
         release = await this.deps.hostSlots.acquire(host, signal);
       }
       await this.deps.domainBuckets.take(domain, signal);
+      if (conversation.noReuse) this.prepareSpare(host, ip, poolKey, useTls);
       if (!session) {
-        const opened = await SmtpSession.open({
-          ip,
-          port: config.smtpPort,
-          connectTimeoutMs: config.connectTimeoutMs,
-          commandTimeoutMs: config.commandTimeoutMs,
-          socks: this.deps.socks,
-          signal,
-        });
+        const opened = await SmtpSession.open(this.connectOptions(ip, signal));
         session = opened.session;
         unbind = session.bindAbort(signal);
         stage = 'greeting';
-        if (opened.banner.code !== 220) return { kind: 'next', failure: { ...classifySessionReply(opened.banner), host } };
-        let ehlo = await session.command(`EHLO ${config.heloName}`);
-        if (ehlo.code !== 250) {
-          const helo = await session.command(`HELO ${config.heloName}`);
-          if (helo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(helo), host } };
-        } else if (useTls && /\bSTARTTLS\b/i.test(ehlo.text)) {
-          const starttls = await session.command('STARTTLS');
-          if (starttls.code === 220) {
-            stage = 'tls';
-            await session.startTls(host);
-            stage = 'greeting';
-            ehlo = await session.command(`EHLO ${config.heloName}`);
-            if (ehlo.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(ehlo), host } };
-          }
-        }
-        session.pipelining = ehlo.code === 250 && /\bPIPELINING\b/i.test(ehlo.text);
+        if (opened.banner.code !== 220) return stoppedAtGreeting(opened.banner);
+        const refused = await this.greet(session, host, useTls, (inTls) => (stage = inTls ? 'tls' : 'greeting'));
+        if (refused) return stoppedAtGreeting(refused);
       } else {
         unbind = session.bindAbort(signal);
         stage = 'greeting';
       }
+      const reused = session.transactions > 0;
       const toResult = (reply: SmtpReply): RcptResult => {
         const { verdict, reason } = classifyRcptReply(reply);
+        if (reason === 'blocked') this.deps.refusals.note(host, reply, false);
         const result: RcptResult = { verdict, reason, reply, host };
         results.push(result);
         return result;
@@ -140,12 +145,12 @@ export class SmtpProber {
         mail = replies[opening.length - 1]!;
         if (reused && replies[0]!.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]!), host } };
         // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
-        if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+        if (mail.code >= 300) return this.senderRefused(host, mail);
         replies.slice(opening.length).forEach(toResult);
       } else {
         for (const command of opening) {
           mail = await session.command(command);
-          if (mail.code >= 300) return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+          if (mail.code >= 300) return this.senderRefused(host, mail);
         }
         stage = 'rcpt';
         for (const command of rcptCommands) toResult(await session.command(command));
@@ -165,7 +170,7 @@ export class SmtpProber {
         release = undefined;
         return this.attempt(domain, host, ip, signal, conversation, false);
       }
-      if (session && session.transactions > 1 && results.length === 0) {
+      if (session && wasKept && results.length === 0) {
         // The server closed an idle connection we had kept: start over on a fresh one.
         session.close();
         release?.();
@@ -186,21 +191,94 @@ export class SmtpProber {
     }
   }
 
+  private senderRefused(host: string, mail: SmtpReply): Attempt {
+    this.deps.refusals.note(host, mail, false);
+    return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
+  }
+
+  private connectOptions(ip: string, signal?: AbortSignal) {
+    const { config } = this.deps;
+    return { ip, port: config.smtpPort, connectTimeoutMs: config.connectTimeoutMs, commandTimeoutMs: config.commandTimeoutMs, socks: this.deps.socks, signal };
+  }
+
+  /**
+   * EHLO (HELO when refused), then STARTTLS and EHLO again when offered. Returns the reply that
+   * stopped the greeting, or null when the session is ready for a transaction.
+   */
+  private async greet(session: SmtpSession, host: string, useTls: boolean, inTls: (inside: boolean) => void): Promise<SmtpReply | null> {
+    const { heloName } = this.deps.config;
+    let ehlo = await session.command(`EHLO ${heloName}`);
+    if (ehlo.code !== 250) {
+      const helo = await session.command(`HELO ${heloName}`);
+      if (helo.code !== 250) return helo;
+    } else if (useTls && /\bSTARTTLS\b/i.test(ehlo.text)) {
+      const starttls = await session.command('STARTTLS');
+      if (starttls.code === 220) {
+        inTls(true);
+        await session.startTls(host);
+        inTls(false);
+        ehlo = await session.command(`EHLO ${heloName}`);
+        if (ehlo.code !== 250) return ehlo;
+      }
+    }
+    session.pipelining = ehlo.code === 250 && /\bPIPELINING\b/i.test(ehlo.text);
+    return null;
+  }
+
   // Kept connections, per MX host and address: a validation to a domain just probed skips the
   // connect, banner, EHLO and TLS round trips (RSET starts the next transaction). An idle
   // connection keeps its host slot, so per-host limits count open connections, not only busy ones.
   private readonly idle = new Map<string, { session: SmtpSession; release: () => void; timer: NodeJS.Timeout }[]>();
+  private readonly sparesOpening = new Set<string>();
+  /** When the last one-transaction conversation started, per MX host and address: a second one soon after is a burst. */
+  private readonly lastOneShot = new TtlCache<true>(10_000);
 
-  private takeIdle(key: string): { session: SmtpSession; release: () => void } | undefined {
+  /** A kept connection for `key`; `unusedOnly`: only a spare that never carried a transaction. */
+  private takeIdle(key: string, unusedOnly: boolean): { session: SmtpSession; release: () => void } | undefined {
     const list = this.idle.get(key);
     while (list?.length) {
-      const entry = list.pop()!;
-      clearTimeout(entry.timer);
+      let index = list.length - 1;
+      if (unusedOnly) while (index >= 0 && list[index]!.session.transactions > 0) index -= 1;
+      if (index < 0) return undefined;
+      const [entry] = list.splice(index, 1);
+      clearTimeout(entry!.timer);
       if (list.length === 0) this.idle.delete(key);
-      if (entry.session.open) return { session: entry.session, release: entry.release };
-      entry.release();
+      if (entry!.session.open) return { session: entry!.session, release: entry!.release };
+      entry!.release();
     }
     return undefined;
+  }
+
+  /**
+   * For hosts that take one transaction per connection: opens one spare connection in the
+   * background (banner and EHLO done) while a burst runs, so the next validation there needs one
+   * round trip instead of three. Only once a second such conversation starts within the idle time
+   * (a burst, not a lone validation), only with a free host slot (never makes a validation wait),
+   * one spare at a time, and it is closed like any kept connection when unused for the idle time.
+   */
+  private prepareSpare(host: string, ip: string, key: string, useTls: boolean): void {
+    const { sessionIdleMs } = this.deps.config;
+    const burst = this.lastOneShot.get(key) !== undefined;
+    this.lastOneShot.set(key, true, sessionIdleMs);
+    if (!burst || sessionIdleMs <= 0 || this.sparesOpening.has(key)) return;
+    if (this.idle.get(key)?.some((e) => e.session.transactions === 0)) return;
+    const release = this.deps.hostSlots.tryAcquire(host);
+    if (!release) return;
+    this.sparesOpening.add(key);
+    void (async () => {
+      let session: SmtpSession | undefined;
+      try {
+        const opened = await SmtpSession.open(this.connectOptions(ip));
+        session = opened.session;
+        const ready = opened.banner.code === 220 && (await this.greet(session, host, useTls, () => {})) === null;
+        if (ready && this.park(key, session, release, { initial: [] })) return;
+        session.quit();
+      } catch {
+        // A spare that could not be opened is simply not there: the next validation opens its own.
+      }
+      session?.close();
+      release();
+    })().finally(() => this.sparesOpening.delete(key));
   }
 
   private park(key: string, session: SmtpSession, release: (() => void) | undefined, conversation: Conversation): boolean {
@@ -225,7 +303,7 @@ export class SmtpProber {
     return true;
   }
 
-  /** Says QUIT on every kept connection. */
+  /** Says QUIT on every kept connection (and spare). */
   closeIdle(): void {
     for (const list of this.idle.values()) {
       for (const entry of list) {

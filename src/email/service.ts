@@ -12,6 +12,7 @@ import { isFreeMailDomain } from './free-mail.ts';
 import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
 import { DomainBuckets, HostSemaphores } from './politeness.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
+import { HostRefusals } from './refusals.ts';
 import { identifyMx } from './providers.ts';
 import { MAX_RECHECK_ATTEMPTS, RecheckStore } from './rechecks.ts';
 import { parseSocksUrl } from './smtp-session.ts';
@@ -83,6 +84,7 @@ export class EmailValidationService {
   readonly fetchText: FetchText;
   private readonly dns: DnsClient;
   private readonly prober: SmtpProber;
+  private readonly refusals: HostRefusals;
   private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
   private readonly catchAll = new TtlCache<boolean>(50_000);
   private readonly inFlight = new Map<string, Promise<ValidationDetail>>();
@@ -98,11 +100,13 @@ export class EmailValidationService {
     this.fetchText = deps.fetchText ?? fetchTextOverHttps;
     this.sns = new SnsVerifier(this.fetchText);
     this.dns = new DnsClient({ servers: this.config.dnsServers, timeoutMs: this.config.dnsTimeoutMs, cacheTtlMs: this.config.dnsCacheTtlMs });
+    this.refusals = new HostRefusals(this.config.refusedHostTtlMs);
     this.prober = new SmtpProber({
       config: this.config,
       dns: this.dns,
       hostSlots: new HostSemaphores(this.config.maxSessionsPerMxHost),
       domainBuckets: new DomainBuckets(this.config.domainSessionsPerMinute),
+      refusals: this.refusals,
       socks: this.config.socksProxy ? parseSocksUrl(this.config.socksProxy) : undefined,
     });
     if (deps.recheckWorker !== false && this.config.greylistRecheckMs > 0) {
@@ -278,11 +282,13 @@ export class EmailValidationService {
     return done;
   }
 
-  /** Forgets the in-memory caches (results, catch-all verdicts, DNS): a cold start, for benchmarks and tests. */
+  /** Forgets what memory holds (results, catch-all verdicts, DNS, refusing hosts, kept connections): a cold start, for benchmarks and tests. */
   clearCaches(): void {
     this.results.clear();
     this.catchAll.clear();
     this.dns.clear();
+    this.refusals.clear();
+    this.prober.closeIdle();
   }
 
   async close(): Promise<void> {

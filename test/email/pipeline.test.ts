@@ -178,8 +178,63 @@ describe('email validation pipeline', () => {
     const valid = await s.validate({ email: 'megan@contoso.test' });
     assert.equal(valid.email_status, 'valid');
     assert.equal(valid.mx_provider, 'Microsoft');
-    assert.equal(mx.connections(), 2, 'address and catch-all probe in separate sessions');
+    assert.ok(mx.connections() >= 2, 'address and catch-all probe in separate sessions');
     assert.equal((await s.validate({ email: 'nobody@contoso.test' })).email_status, 'invalid', 'not blocked afterwards');
+  });
+
+  it('one-RCPT-per-session hosts: a burst keeps one spare greeted connection ready, and uses it once', async () => {
+    const s = service({ sessionIdleMs: 700 });
+    const mx = await world.domain('fabrikam.test', { mailboxes: ['ann', 'bob'], oneRcptPerSession: true, startTls: false, mxHost: 'fabrikam-test.mail.protection.outlook.com' });
+    // (smtp-server sends its banner after ~100 ms: the pauses let a spare get ready.)
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
+    // The address, then the catch-all probe in its own session: the second conversation starts a spare.
+    assert.equal((await s.validate({ email: 'ann@fabrikam.test' })).email_status, 'valid');
+    await pause();
+    const afterFirst = mx.connections();
+    assert.equal(afterFirst, 3, 'address session, probe session, one spare');
+    for (const email of ['bob@fabrikam.test', 'carl@fabrikam.test', 'dora@fabrikam.test']) {
+      await s.validate({ email });
+      await pause();
+    }
+    // Each validation took the spare (one round trip) and readied the next one: one new connection each.
+    assert.equal(mx.connections(), afterFirst + 3);
+    assert.equal(mx.rcpts.length, 5, 'one RCPT per validation and one probe');
+    assert.equal((await s.validate({ email: 'erin@fabrikam.test' })).email_status, 'invalid', 'never a second RCPT in a session (the host would have banned us)');
+    // Past the idle time the spare is closed and a lone validation opens only its own session.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const quiet = mx.connections();
+    assert.equal((await s.validate({ email: 'fred@fabrikam.test' })).email_status, 'invalid');
+    await pause();
+    assert.equal(mx.connections(), quiet + 1);
+  });
+
+  it('a host that refused our address (blocklisted IP) is not asked again for a while; rate limits are not remembered', async () => {
+    const s = service({ refusedHostTtlMs: 400 });
+    const mx = await world.domain('listed.test', { rcptReply: { code: 554, text: '5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org' } });
+    const first = await s.validateDetailed({ email: 'a@listed.test' });
+    assert.equal(first.validation.email_status, 'unknown');
+    assert.equal(first.reason, 'blocked');
+    const rcpts = mx.rcpts.length;
+    const connections = mx.connections();
+    const second = await s.validateDetailed({ email: 'b@listed.test' });
+    assert.equal(second.validation.email_status, 'unknown');
+    assert.equal(second.reason, 'blocked');
+    assert.equal(second.validation.mx_record, 'mx.listed.test');
+    assert.equal(mx.rcpts.length, rcpts, 'answered without asking');
+    assert.equal(mx.connections(), connections);
+    // Another instance (its own address, its own memory) asks; so does this one once the memory expired.
+    await service().validate({ email: 'c@listed.test' });
+    assert.ok(mx.rcpts.length > rcpts);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    const asked = mx.rcpts.length;
+    assert.equal((await s.validate({ email: 'd@listed.test' })).email_status, 'unknown');
+    assert.ok(mx.rcpts.length > asked, 'asked again after EMAIL_REFUSED_HOST_TTL_MS');
+
+    const busy = await world.domain('busy-rcpt.test', { rcptReply: { code: 452, text: '4.5.3 Too many recipients' } });
+    await s.validate({ email: 'a@busy-rcpt.test' });
+    const seen = busy.rcpts.length;
+    await s.validate({ email: 'b@busy-rcpt.test' });
+    assert.ok(busy.rcpts.length > seen, 'a rate limit is not a refusal of our address');
   });
 
   it('security gateways are reported', async () => {
