@@ -1,4 +1,4 @@
-import { franc } from 'franc-min';
+import { guessLanguageByTrigrams } from './trigram-language.ts';
 
 // franc answers ISO 639-3; the API serves two-letter codes.
 const ISO3_TO_1: Record<string, string> = {
@@ -22,23 +22,74 @@ const FUNCTION_WORDS: Record<string, string[]> = {
   it: ['e', 'il', 'di', 'della', 'dei', 'per', 'con', 'una', 'che', 'sono', 'nel', 'gli', 'alla', 'nostro', 'nostra'],
   nl: ['en', 'de', 'het', 'een', 'van', 'voor', 'met', 'je', 'jij', 'wij', 'ons', 'onze', 'is', 'bij', 'op', 'naar'],
 };
-const WORD_LANGS = new Map<string, string[]>();
-for (const [lang, words] of Object.entries(FUNCTION_WORDS)) for (const w of words) WORD_LANGS.set(w, [...(WORD_LANGS.get(w) ?? []), lang]);
-
-/** The language whose function words dominate, when they reach `minHits` (fractional for shared words). */
-function byFunctionWords(sample: string, minHits = 5, minLetters = 40): string | null {
-  const scores: Record<string, number> = {};
-  let letters = 0;
-  for (const word of sample.toLowerCase().split(/[^\p{L}]+/u)) {
-    if (!word) continue;
-    letters += word.length;
-    const langs = WORD_LANGS.get(word);
-    if (langs) for (const l of langs) scores[l] = (scores[l] ?? 0) + 1 / langs.length;
+const LANGUAGES = Object.keys(FUNCTION_WORDS);
+/** Per function word: the indexes of the languages using it, and the share of a hit each gets. */
+const WORD_LANGS = new Map<string, { langs: number[]; share: number }>();
+LANGUAGES.forEach((lang, index) => {
+  for (const w of FUNCTION_WORDS[lang]) {
+    const entry = WORD_LANGS.get(w) ?? { langs: [], share: 1 };
+    entry.langs.push(index);
+    entry.share = 1 / entry.langs.length;
+    WORD_LANGS.set(w, entry);
   }
-  const ranked = Object.entries(scores).sort((a, b) => b[1] - a[1]);
-  if (!ranked.length || letters < minLetters) return null;
-  const [best, second] = [ranked[0], ranked[1]?.[1] ?? 0];
-  return best[1] >= minHits && best[1] >= 1.6 * second ? best[0] : null;
+});
+const LONGEST_WORD = Math.max(...[...WORD_LANGS.keys()].map((w) => w.length));
+
+// Letters beyond ASCII are rare in most ads; each code unit's answer is looked up once.
+const LETTER = /\p{L}/u;
+const letterCache = new Int8Array(0x10000);
+function isLetterUnit(code: number): boolean {
+  let known = letterCache[code];
+  if (known === 0) letterCache[code] = known = LETTER.test(String.fromCharCode(code)) ? 1 : -1;
+  return known === 1;
+}
+
+/**
+ * The language whose function words dominate, when they reach `minHits` (fractional for shared words).
+ * Words are the runs of letters (\p{L}) of the lower-cased text, read in one pass without splitting.
+ */
+function byFunctionWords(sample: string, minHits = 5, minLetters = 40): string | null {
+  const text = sample.toLowerCase();
+  const scores = new Float64Array(LANGUAGES.length);
+  const firstScored: number[] = [];
+  let letters = 0;
+  let start = -1;
+  const n = text.length;
+  for (let i = 0; i <= n; i++) {
+    let width = 0;
+    if (i < n) {
+      const c = text.charCodeAt(i);
+      if (c < 0x80) width = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const d = text.charCodeAt(i + 1);
+        width = d >= 0xdc00 && d <= 0xdfff ? (LETTER.test(text.slice(i, i + 2)) ? 2 : 0) : isLetterUnit(c) ? 1 : 0;
+      } else width = isLetterUnit(c) ? 1 : 0;
+    }
+    if (width) {
+      if (start < 0) start = i;
+      i += width - 1;
+      continue;
+    }
+    if (start < 0) continue;
+    letters += i - start;
+    if (i - start <= LONGEST_WORD) {
+      const entry = WORD_LANGS.get(text.slice(start, i));
+      if (entry) {
+        for (const l of entry.langs) {
+          if (scores[l] === 0) firstScored.push(l);
+          scores[l] += entry.share;
+        }
+      }
+    }
+    start = -1;
+  }
+  if (!firstScored.length || letters < minLetters) return null;
+  // The highest score wins (the first scored among equals), by a margin over the runner-up.
+  let best = firstScored[0];
+  for (const l of firstScored) if (scores[l] > scores[best]) best = l;
+  let second = 0;
+  for (const l of firstScored) if (l !== best && scores[l] > second) second = scores[l];
+  return scores[best] >= minHits && scores[best] >= 1.6 * second ? LANGUAGES[best] : null;
 }
 
 const SHORT_TEXT = 200;
@@ -53,6 +104,6 @@ export function detectLanguage(text: string, sourceCode?: string | null): string
   // Trigram statistics mislead on a sentence or two ("Lead our marketing team across EMEA." reads
   // as French), so short texts go by even a small function-word lead, else the default.
   if (text.length < SHORT_TEXT) return byFunctionWords(text, 2, 0) ?? 'en';
-  const code = franc(text.slice(0, 400), { minLength: 20 });
+  const code = guessLanguageByTrigrams(text.slice(0, 400));
   return ISO3_TO_1[code] ?? 'en';
 }
