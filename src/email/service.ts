@@ -13,7 +13,7 @@ import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
 import { DomainBuckets, HostSemaphores } from './politeness.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
 import { HostRefusals } from './refusals.ts';
-import { identifyMx } from './providers.ts';
+import { identifyMx, type MxIdentity } from './providers.ts';
 import { MAX_RECHECK_ATTEMPTS, RecheckStore } from './rechecks.ts';
 import { parseSocksUrl } from './smtp-session.ts';
 import { parseAddress } from './syntax.ts';
@@ -89,6 +89,7 @@ export class EmailValidationService {
   private readonly catchAll = new TtlCache<boolean>(50_000);
   private readonly inFlight = new Map<string, Promise<ValidationDetail>>();
   private readonly catchAllInFlight = new Map<string, Promise<boolean | null>>();
+  private readonly operators = new WeakMap<string[], { mx: MxFacts; identity: MxIdentity }>();
   private recheckTimer: NodeJS.Timeout | undefined;
   private recheckRunning: Promise<void> | undefined;
 
@@ -199,8 +200,7 @@ export class EmailValidationService {
       return { status: 'invalid' as EmailStatus, reason: lookup.kind, mx: NO_MX, catchAll: false };
     }
     if (lookup.kind === 'error') return { status: 'unknown' as EmailStatus, reason: `dns_${lookup.code}`, mx: NO_MX, catchAll: false };
-    const identity = identifyMx(lookup.hosts);
-    const mx: MxFacts = { mx_record: lookup.hosts[0] ?? null, mx_provider: identity.provider, mx_security_gateway: identity.gateway !== null };
+    const { mx, identity } = this.operatorOf(lookup.hosts);
     const address = `${local}@${domain}`;
 
     const knownCatchAll = this.catchAll.get(domain)?.value;
@@ -232,6 +232,17 @@ export class EmailValidationService {
     // The mailbox was accepted but whether the domain accepts everyone could not be told
     // (a greylisted probe address is re-checked like a greylisted mailbox).
     return { status: 'unknown' as EmailStatus, reason: random?.reason === 'greylisted' ? 'greylisted' : 'catch_all_undetermined', mx, catchAll: false };
+  }
+
+  /** Who runs these MX hosts, worked out once per cached MX answer (the same array while it is cached). */
+  private operatorOf(hosts: string[]): { mx: MxFacts; identity: MxIdentity } {
+    let known = this.operators.get(hosts);
+    if (!known) {
+      const identity = identifyMx(hosts);
+      known = { identity, mx: { mx_record: hosts[0] ?? null, mx_provider: identity.provider, mx_security_gateway: identity.gateway !== null } };
+      this.operators.set(hosts, known);
+    }
+    return known;
   }
 
   /** Probes a random address in its own session, once per domain at a time; remembers the answer. */

@@ -17,9 +17,23 @@ const MAX_DOMAIN = 253; // DNS limit of a name without the final dot
 const MAX_PATH = 254; // RFC 5321 path limit (256) minus the angle brackets
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+// ASCII dot-atom @ dot-atom of letters, digits and hyphens: nearly every address, and one the
+// RFC 5322 parser reads as exactly these two parts, so it is split here at a fraction of the cost.
+const PLAIN_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 
 /** The parsed address, or null when it is not a deliverable addr-spec. */
 export function parseAddress(input: string): ParsedAddress | null {
+  const text = input.trim();
+  if (text.length > 512) return null;
+  if (PLAIN_ADDRESS.test(text)) {
+    const at = text.indexOf('@');
+    return checkParts(text.slice(0, at), text.slice(at + 1));
+  }
+  return parseAddressFully(text);
+}
+
+/** parseAddress through the full RFC 5322 / 6532 parser only (quoted local parts, UTF-8, comments…). */
+export function parseAddressFully(input: string): ParsedAddress | null {
   const text = input.trim();
   if (!text || text.length > 512 || /[\r\n\0]/.test(text)) return null;
   const parsed = emailAddresses.parseOneAddress({ input: text, rfc6532: true, rejectTLD: true });
@@ -27,9 +41,12 @@ export function parseAddress(input: string): ParsedAddress | null {
   const mailbox = parsed as emailAddresses.ParsedMailbox & { comments: string; parts: { address: { tokens: string }; local: { tokens: string } } };
   // A display name ("Jane <j@x.com>") or comments are not an address.
   if (mailbox.name !== null || mailbox.comments || mailbox.parts.address.tokens !== text) return null;
-  const local = mailbox.parts.local.tokens;
-  const rawDomain = mailbox.domain;
-  if (rawDomain.startsWith('[')) return null; // address literals are not probed
+  if (mailbox.domain.startsWith('[')) return null; // address literals are not probed
+  return checkParts(mailbox.parts.local.tokens, mailbox.domain);
+}
+
+/** RFC 5321 limits and DNS rules on a parsed local part and domain; the domain in its ASCII form. */
+function checkParts(local: string, rawDomain: string): ParsedAddress | null {
   const domain = domainToASCII(rawDomain.toLowerCase()).replace(/\.$/, '');
   if (!domain || domain.length > MAX_DOMAIN) return null;
   const labels = domain.split('.');

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAddress } from '../../src/email/syntax.ts';
+import { parseAddress, parseAddressFully } from '../../src/email/syntax.ts';
 import { identifyMx, registrableDomain } from '../../src/email/providers.ts';
 import { isPublicAddress } from '../../src/email/ssrf.ts';
 import { isFreeMailDomain } from '../../src/email/free-mail.ts';
@@ -22,6 +22,13 @@ describe('address syntax', () => {
       `a@${'b'.repeat(64)}.com`, `a@${'abcdefghi.'.repeat(26)}com`, 'a b@example.com', 'a@example.c0m', 'a@exa_mple.com', 'a@example.com\r\nRCPT TO:<x@y.com>']) {
       assert.equal(parseAddress(bad), null, bad);
     }
+  });
+
+  it('the quick split of plain addresses answers exactly as the full parser', () => {
+    const inputs = ['user12@d042.fleet.test', 'Jane.Doe+crm@Example.COM', "o'brien@example.ie", 'a!#$%&*/=?^_`{|}~-@x.io', 'a.b.c@sub.domain.example.org',
+      ' padded@example.com ', 'x@xn--mnchen-3ya.de', 'x@xn--bad.com', 'x@xn--.com', 'a@-x.com', 'a@x-.com', 'a@x.c0m', 'a@exa_mple.com', 'a@b', 'a@example.com.',
+      `${'a'.repeat(64)}@example.com`, `${'a'.repeat(65)}@example.com`, `a@${'b'.repeat(64)}.com`, `a@${'abcdefghi.'.repeat(26)}com`, `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`];
+    for (const input of inputs) assert.deepEqual(parseAddress(input), parseAddressFully(input), input);
   });
 });
 
