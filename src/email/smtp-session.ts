@@ -49,6 +49,10 @@ export interface SmtpConnectOptions {
 }
 
 const ENHANCED = /^([245])\.(\d{1,3})\.(\d{1,3})(?:\s+|$)/;
+const NON_ASCII = /[\x80-\xff]/;
+
+// Our own closing of a session: one shared error, as a stack trace per closed session says nothing.
+const CLOSED = new SmtpError('dropped', 'closed');
 
 export class SmtpSession {
   private buffer = '';
@@ -96,10 +100,11 @@ export class SmtpSession {
   pipelining = false;
 
   private attach(socket: Socket | TLSSocket): void {
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => this.onData(chunk));
-    socket.on('error', (error) => this.fail(new SmtpError('dropped', error.message)));
-    socket.on('close', () => this.fail(new SmtpError('dropped', 'connection closed by the server')));
+    // Bytes are read as latin1 (one character per byte, so a chunk boundary never splits one);
+    // the rare line with other than ASCII is decoded as UTF-8 once complete.
+    socket.on('data', (chunk: Buffer) => this.onData(chunk.toString('latin1')));
+    socket.on('error', (error) => this.failed() || this.fail(new SmtpError('dropped', error.message)));
+    socket.on('close', () => this.failed() || this.fail(new SmtpError('dropped', 'connection closed by the server')));
   }
 
   private onData(chunk: string): void {
@@ -111,7 +116,8 @@ export class SmtpSession {
     }
     let newline: number;
     while ((newline = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      let line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      if (NON_ASCII.test(line)) line = Buffer.from(line, 'latin1').toString('utf8');
       this.buffer = this.buffer.slice(newline + 1);
       this.lines.push(line);
       // The last line of a reply has a space (or nothing) after the code; others a hyphen.
@@ -143,6 +149,10 @@ export class SmtpSession {
       this.waiter = null;
       waiter.resolve(reply);
     } else this.queued.push(reply);
+  }
+
+  private failed(): boolean {
+    return this.failure !== null;
   }
 
   private fail(error: SmtpError): void {
@@ -221,11 +231,11 @@ export class SmtpSession {
   /** Says QUIT and half-closes; the reply (221) says nothing we need, so it is not awaited. */
   quit(): void {
     if (!this.failure && !this.socket.destroyed) this.socket.end('QUIT\r\n');
-    this.fail(new SmtpError('dropped', 'closed'));
+    this.fail(CLOSED);
   }
 
   close(): void {
-    this.fail(new SmtpError('dropped', 'closed'));
+    this.fail(CLOSED);
     this.socket.destroy();
   }
 }
