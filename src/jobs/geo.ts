@@ -193,9 +193,8 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
 }
 
 /** Splits a location text into places and resolves each. Unknown places are left out. */
-export function resolveLocation(text: string | null | undefined): ResolvedLocation {
+function resolveUncached(text: string): ResolvedLocation {
   const out: ResolvedLocation = { cities: [], countries: [], regions: [], remote: false };
-  if (!text) return out;
   const geo = loadIndex();
   const places = text.split(/\s*(?:;|\||\/|•|\n|\bor\b|\band\b|\s&\s)\s*/i).filter((p) => p.trim());
   for (const place of places.slice(0, 20)) resolvePlace(place.trim(), geo, out);
@@ -204,4 +203,22 @@ export function resolveLocation(text: string | null | undefined): ResolvedLocati
     if (info && !out.regions.includes(info.region_id)) out.regions.push(info.region_id);
   }
   return out;
+}
+
+// A board repeats a handful of location texts across its postings, so each distinct text is
+// resolved once; the least recently used answers go when the cache is full.
+const CACHE_SIZE = 10_000;
+const resolved = new Map<string, ResolvedLocation>();
+
+/** Splits a location text into places and resolves each. Unknown places are left out. The result is the caller's to change. */
+export function resolveLocation(text: string | null | undefined): ResolvedLocation {
+  if (!text) return { cities: [], countries: [], regions: [], remote: false };
+  let hit = resolved.get(text);
+  if (hit) resolved.delete(text);
+  else {
+    hit = resolveUncached(text);
+    if (resolved.size >= CACHE_SIZE) resolved.delete(resolved.keys().next().value!);
+  }
+  resolved.set(text, hit);
+  return { cities: [...hit.cities], countries: [...hit.countries], regions: [...hit.regions], remote: hit.remote };
 }

@@ -1,6 +1,6 @@
 // A source's posting turned into our listing: text description, resolved places, remote flag,
 // type ids, level, clearance, language and salary. Pure: no database.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { ExperienceLevel } from '../contract/jobs.ts';
 import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
 import { normalizeCompanyName } from '../companies/normalize.ts';
@@ -40,6 +40,10 @@ export interface NormalizedListing {
 }
 
 const MAX_DESCRIPTION = 100_000;
+
+// crypto.hash (Node 20.12+) digests in one call, without a Hash object per listing.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
+const sha1 = (text: string): string => (oneShot ? oneShot('sha1', text, 'base64url') : crypto.createHash('sha1').update(text).digest('base64url'));
 
 export interface NormalizeContext {
   source: string;
@@ -87,7 +91,7 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
     companyName,
     company,
   };
-  const contentHash = createHash('sha1').update(JSON.stringify(listing)).digest('base64url').slice(0, 22);
+  const contentHash = sha1(JSON.stringify(listing)).slice(0, 22);
   return { ...listing, contentHash };
 }
 

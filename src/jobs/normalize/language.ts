@@ -23,17 +23,27 @@ const FUNCTION_WORDS: Record<string, string[]> = {
   nl: ['en', 'de', 'het', 'een', 'van', 'voor', 'met', 'je', 'jij', 'wij', 'ons', 'onze', 'is', 'bij', 'op', 'naar'],
 };
 const LANGUAGES = Object.keys(FUNCTION_WORDS);
-/** Per function word: the indexes of the languages using it, and the share of a hit each gets. */
-const WORD_LANGS = new Map<string, { langs: number[]; share: number }>();
+
+/** A letter trie of the function words: a word is looked up while it is read, without a substring. */
+interface WordNode {
+  next: Map<number, WordNode>;
+  /** Indexes of the languages whose function word ends here, and the share of a hit each gets. */
+  langs?: number[];
+  share: number;
+}
+const WORDS: WordNode = { next: new Map(), share: 0 };
 LANGUAGES.forEach((lang, index) => {
   for (const w of FUNCTION_WORDS[lang]) {
-    const entry = WORD_LANGS.get(w) ?? { langs: [], share: 1 };
-    entry.langs.push(index);
-    entry.share = 1 / entry.langs.length;
-    WORD_LANGS.set(w, entry);
+    let node = WORDS;
+    for (let i = 0; i < w.length; i++) {
+      let child = node.next.get(w.charCodeAt(i));
+      if (!child) node.next.set(w.charCodeAt(i), (child = { next: new Map(), share: 0 }));
+      node = child;
+    }
+    (node.langs ??= []).push(index);
+    node.share = 1 / node.langs.length;
   }
 });
-const LONGEST_WORD = Math.max(...[...WORD_LANGS.keys()].map((w) => w.length));
 
 // Letters beyond ASCII are rare in most ads; each code unit's answer is looked up once.
 const LETTER = /\p{L}/u;
@@ -54,31 +64,31 @@ function byFunctionWords(sample: string, minHits = 5, minLetters = 40): string |
   const firstScored: number[] = [];
   let letters = 0;
   let start = -1;
+  let node: WordNode | undefined;
   const n = text.length;
   for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 0x20;
     let width = 0;
-    if (i < n) {
-      const c = text.charCodeAt(i);
-      if (c < 0x80) width = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-        const d = text.charCodeAt(i + 1);
-        width = d >= 0xdc00 && d <= 0xdfff ? (LETTER.test(text.slice(i, i + 2)) ? 2 : 0) : isLetterUnit(c) ? 1 : 0;
-      } else width = isLetterUnit(c) ? 1 : 0;
-    }
+    if (c < 0x80) width = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) ? 1 : 0;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      width = d >= 0xdc00 && d <= 0xdfff ? (LETTER.test(text.slice(i, i + 2)) ? 2 : 0) : isLetterUnit(c) ? 1 : 0;
+    } else width = isLetterUnit(c) ? 1 : 0;
     if (width) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        node = WORDS;
+      }
+      node = width === 1 ? node?.next.get(c) : undefined;
       i += width - 1;
       continue;
     }
     if (start < 0) continue;
     letters += i - start;
-    if (i - start <= LONGEST_WORD) {
-      const entry = WORD_LANGS.get(text.slice(start, i));
-      if (entry) {
-        for (const l of entry.langs) {
-          if (scores[l] === 0) firstScored.push(l);
-          scores[l] += entry.share;
-        }
+    if (node?.langs) {
+      for (const l of node.langs) {
+        if (scores[l] === 0) firstScored.push(l);
+        scores[l] += node.share;
       }
     }
     start = -1;
