@@ -95,6 +95,17 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
   return { ...listing, contentHash };
 }
 
+/** A posting normalized, or why it could not be (the error message). */
+export type NormalizeOutcome = NormalizedListing | string;
+
+export function normalizeOutcome(raw: SourceListing, ctx: NormalizeContext): NormalizeOutcome {
+  try {
+    return normalizeListing(raw, ctx);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 const STOP_WORDS = new Set(['a', 'an', 'and', 'the', 'of', 'for', 'in', 'at', 'to', 'with', 'on', 'or', 'm', 'w', 'f', 'd', 'x', 'all', 'genders']);
 
 /** Title words used as search facets: case- and accent-folded, stop words dropped. */

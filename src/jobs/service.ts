@@ -6,7 +6,8 @@ import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts
 import type { JobSearchResult } from '../contract/jobs.ts';
 import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
 import { ImportSummary } from '../ingest/summary.ts';
-import { normalizeListing, type NormalizedListing } from './listing.ts';
+import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type NormalizeOutcome } from './listing.ts';
+import { NormalizerWorker } from './normalize-pool.ts';
 import { JobRepository } from './repository.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
 
@@ -19,7 +20,22 @@ export interface CompanyStore {
 export interface JobServiceDeps {
   db: Db;
   companies?: CompanyStore;
+  /**
+   * Postings this service imports before normalization moves to a worker thread beside storage
+   * (default 2,000, so tests and small boards never start one; Infinity: never).
+   */
+  workerAfter?: number;
 }
+
+/** Why a posting is refused before normalization, or null. */
+function refusal(raw: SourceListing): string | null {
+  if (!raw.sourceId || !raw.title?.trim()) return 'posting without id or title';
+  if (!raw.applyUrl) return `posting ${raw.sourceId}: no application URL`;
+  return null;
+}
+
+/** A batch smaller than this is normalized on the importing thread alone (not worth a message). */
+const MIN_SHARED_BATCH = 8;
 
 export interface BoardImportOptions {
   source: string;
@@ -50,11 +66,20 @@ export class JobService {
   private readonly companies?: CompanyStore;
   /** Company ids by matching key, so a board's thousand postings link with one upsert. */
   private readonly companyIds = new Map<string, number>();
+  private readonly workerAfter: number;
+  private postingsSeen = 0;
+  private worker?: NormalizerWorker;
 
   constructor(deps: JobServiceDeps) {
     this.repository = new JobRepository(deps.db);
     this.companies = deps.companies;
     this.searcher = new JobSearch(deps.db, deps.companies);
+    this.workerAfter = deps.workerAfter ?? 2_000;
+  }
+
+  /** Stops the normalization thread, if one was started (it never keeps the process alive while idle). */
+  async close(): Promise<void> {
+    await this.worker?.close();
   }
 
   search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {
@@ -87,24 +112,76 @@ export class JobService {
     return result.id;
   }
 
-  /** Imports one board's postings (already read by a connector). */
+  /** Counts postings and starts the normalization thread once enough were seen. */
+  private countPostings(postings: number): void {
+    this.postingsSeen += postings;
+    if (this.postingsSeen > this.workerAfter) this.startNormalizationThread();
+  }
+
+  /** Starts the normalization thread now (whatever was imported so far); resolves when it is ready or failed. */
+  startNormalizationThread(): Promise<void> {
+    if (!this.worker) {
+      this.worker = new NormalizerWorker();
+      this.worker.start();
+    }
+    return this.worker.started;
+  }
+
+  /** Whether a normalization thread is ready to take work. */
+  get normalizationThreadReady(): boolean {
+    return this.worker?.available ?? false;
+  }
+
+  /** The normalization thread when it is ready to take work (it loads while imports go on without it). */
+  private readyWorker(): NormalizerWorker | undefined {
+    return this.worker?.available ? this.worker : undefined;
+  }
+
+  /**
+   * Imports one board's postings (already read by a connector). With the normalization thread
+   * ready, the thread normalizes batch N+1 while this thread stores batch N, and the first batch
+   * is normalized half here, half there. Batches, their order and every result are the same
+   * either way.
+   */
   async importBoard(listings: SourceListing[], options: BoardImportOptions): Promise<BoardImportSummary> {
     const now = options.now ?? Date.now();
     const summary: BoardImportSummary = new ImportSummary();
     const batchSize = options.batchSize ?? 500;
-    for (let i = 0; i < listings.length; i += batchSize) {
+    const ctx: NormalizeContext = { source: options.source, board: options.board, now, company: options.company };
+    this.countPostings(listings.length);
+    const batchCount = Math.ceil(listings.length / batchSize);
+    const acceptedIn = (k: number) => listings.slice(k * batchSize, (k + 1) * batchSize).filter((raw) => refusal(raw) === null);
+    let ahead: Promise<NormalizeOutcome[]> | undefined;
+    for (let k = 0; k < batchCount; k++) {
+      const start = k * batchSize;
+      const end = Math.min(listings.length, start + batchSize);
+      const worker = this.readyWorker();
+      let fromWorker = ahead;
+      let here: SourceListing[] = [];
+      if (!fromWorker) {
+        const accepted = acceptedIn(k);
+        const cut = worker && accepted.length >= MIN_SHARED_BATCH ? Math.ceil(accepted.length / 2) : accepted.length;
+        here = accepted.slice(0, cut);
+        if (cut < accepted.length) fromWorker = worker!.normalize(accepted.slice(cut), ctx);
+      }
+      ahead = worker && k + 1 < batchCount ? worker.normalize(acceptedIn(k + 1), ctx) : undefined;
+      const outcomes = here.map((raw) => normalizeOutcome(raw, ctx));
+      if (fromWorker) outcomes.push(...(await fromWorker));
+
       const normalized: NormalizedListing[] = [];
-      listings.slice(i, i + batchSize).forEach((raw, j) => {
+      let next = 0;
+      for (let i = start; i < end; i++) {
         summary.read++;
-        const line = i + j + 1;
-        if (!raw.sourceId || !raw.title?.trim()) return summary.reject(line, 'posting without id or title');
-        if (!raw.applyUrl) return summary.reject(line, `posting ${raw.sourceId}: no application URL`);
-        try {
-          normalized.push(normalizeListing(raw, { source: options.source, board: options.board, now, company: options.company }));
-        } catch (error) {
-          summary.reject(line, `posting ${raw.sourceId}: ${error instanceof Error ? error.message : String(error)}`);
+        const raw = listings[i];
+        const refused = refusal(raw);
+        if (refused) {
+          summary.reject(i + 1, refused);
+          continue;
         }
-      });
+        const outcome = outcomes[next++];
+        if (typeof outcome === 'string') summary.reject(i + 1, `posting ${raw.sourceId}: ${outcome}`);
+        else normalized.push(outcome);
+      }
       await this.importNormalized(normalized, now, summary);
       options.onBatch?.(summary);
     }

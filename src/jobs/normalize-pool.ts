@@ -1,0 +1,93 @@
+// Normalization beside storage: one worker thread normalizes postings while the importing thread
+// writes earlier ones. It starts on demand and is used only once it has loaded (an import never
+// waits for it to start); while idle it does not keep the process alive; if it fails, whatever it
+// still owed is normalized on the calling thread.
+import { Worker } from 'node:worker_threads';
+import type { SourceListing } from '../ingest/jobs/types.ts';
+import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
+import type { NormalizeReply, NormalizeRequest } from './normalize-worker.ts';
+
+const WORKER_URL = new URL('./normalize-worker.ts', import.meta.url).href;
+// The worker loads TypeScript the way the CLI does (tsx), whatever started this process.
+const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+
+interface Pending {
+  raws: SourceListing[];
+  ctx: NormalizeContext;
+  resolve: (outcomes: NormalizeOutcome[]) => void;
+}
+
+export class NormalizerWorker {
+  private worker?: Worker;
+  private ready = false;
+  private failed = false;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private settled?: () => void;
+  /** Resolves once the thread is ready or has failed. */
+  readonly started = new Promise<void>((resolve) => (this.settled = resolve));
+
+  /** Starts the thread if it is not running yet; returns at once. */
+  start(): void {
+    if (this.worker || this.failed) return;
+    const worker = new Worker(BOOTSTRAP, { eval: true });
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (reply: NormalizeReply) => {
+      if ('ready' in reply) {
+        this.ready = true;
+        this.settled?.();
+        return;
+      }
+      const request = this.pending.get(reply.id);
+      if (!request) return;
+      this.pending.delete(reply.id);
+      if (!this.pending.size) worker.unref();
+      request.resolve(reply.outcomes);
+    });
+    worker.on('error', () => this.fail());
+    worker.on('exit', () => this.fail());
+  }
+
+  /** Loaded and working: requests will be answered by the thread. */
+  get available(): boolean {
+    return this.ready && !this.failed;
+  }
+
+  /** Normalization outcomes of `raws`, in order. */
+  normalize(raws: SourceListing[], ctx: NormalizeContext): Promise<NormalizeOutcome[]> {
+    if (!raws.length) return Promise.resolve([]);
+    if (!this.available || !this.worker) return Promise.resolve(raws.map((raw) => normalizeOutcome(raw, ctx)));
+    const id = this.nextId++;
+    try {
+      this.worker.postMessage({ id, raws, ctx } satisfies NormalizeRequest);
+    } catch {
+      // A posting that cannot be copied to the thread (not plain data) is normalized here.
+      return Promise.resolve(raws.map((raw) => normalizeOutcome(raw, ctx)));
+    }
+    // An answer is owed: the process must not exit before it comes.
+    this.worker.ref();
+    return new Promise((resolve) => this.pending.set(id, { raws, ctx, resolve }));
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.failed = true;
+    this.settled?.();
+    this.flushPending();
+    if (worker) await worker.terminate();
+  }
+
+  private fail(): void {
+    this.failed = true;
+    this.settled?.();
+    this.flushPending();
+  }
+
+  private flushPending(): void {
+    for (const [id, { raws, ctx, resolve }] of this.pending) {
+      this.pending.delete(id);
+      resolve(raws.map((raw) => normalizeOutcome(raw, ctx)));
+    }
+  }
+}
