@@ -26,18 +26,20 @@ const LANGUAGES = Object.keys(FUNCTION_WORDS);
 
 /** A letter trie of the function words: a word is looked up while it is read, without a substring. */
 interface WordNode {
-  next: Map<number, WordNode>;
+  /** Children by UTF-16 code unit (a sparse array: function words use few letters). */
+  next: WordNode[];
   /** Indexes of the languages whose function word ends here, and the share of a hit each gets. */
   langs?: number[];
   share: number;
 }
-const WORDS: WordNode = { next: new Map(), share: 0 };
+const WORDS: WordNode = { next: [], share: 0 };
 LANGUAGES.forEach((lang, index) => {
   for (const w of FUNCTION_WORDS[lang]) {
     let node = WORDS;
     for (let i = 0; i < w.length; i++) {
-      let child = node.next.get(w.charCodeAt(i));
-      if (!child) node.next.set(w.charCodeAt(i), (child = { next: new Map(), share: 0 }));
+      const code = w.charCodeAt(i);
+      let child = node.next[code];
+      if (!child) child = node.next[code] = { next: [], share: 0 };
       node = child;
     }
     (node.langs ??= []).push(index);
@@ -79,7 +81,7 @@ function byFunctionWords(sample: string, minHits = 5, minLetters = 40): string |
         start = i;
         node = WORDS;
       }
-      node = width === 1 ? node?.next.get(c) : undefined;
+      node = width === 1 && node ? node.next[c] : undefined;
       i += width - 1;
       continue;
     }

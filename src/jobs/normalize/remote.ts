@@ -2,6 +2,7 @@
 // the description only when it states it plainly (a passing "remote meetings" must not count).
 const LOCATION_OR_TITLE = /\b(remote|anywhere|work from home|wfh|home[- ]?office|home[- ]based|distributed|telecommute|remoto|teletrabajo|t[ée]l[ée]travail)\b/i;
 const DESCRIPTION = /\b(this (is a|role is|position is) (fully |100% )?remote|fully remote|100% remote|remote[- ]first|work from anywhere|remote position|remote role|remote-friendly|can be performed remotely|work remotely from)\b/i;
+const REMOTE_CLUE = /remote|anywhere/i;
 const NOT_REMOTE = /\b(not (a )?remote|no remote|non[- ]remote|on[- ]?site only|this role is not remote)\b/i;
 
 export function detectRemote(opts: { flag?: boolean | null; location?: string | null; title?: string | null; description?: string | null }): boolean {
@@ -10,5 +11,6 @@ export function detectRemote(opts: { flag?: boolean | null; location?: string | 
   if (NOT_REMOTE.test(head)) return false;
   if (LOCATION_OR_TITLE.test(head)) return true;
   const description = opts.description ?? '';
-  return DESCRIPTION.test(description) && !NOT_REMOTE.test(description);
+  // Every wording of DESCRIPTION has "remote" or "anywhere" in it: this short pattern settles most ads faster.
+  return REMOTE_CLUE.test(description) && DESCRIPTION.test(description) && !NOT_REMOTE.test(description);
 }

@@ -31,8 +31,12 @@ function plausible(n: number | null): boolean {
   return n !== null && n >= 10 && n <= 10_000_000;
 }
 
+// Both patterns need an amount right after a currency: a symbol, or a three-letter code (any case
+// for SINGLE) at a word start, then at most one space. Text without that is settled by this scan.
+const CURRENCY_THEN_DIGIT = /(?:[$€£¥₹]|\b[A-Za-z]{3})\s?\d/;
+
 export function parseSalaryText(text: string | null | undefined): Salary | null {
-  if (!text) return null;
+  if (!text || !CURRENCY_THEN_DIGIT.test(text)) return null;
   const range = RANGE.exec(text);
   if (range) {
     const [, cur1, n1, k1, cur2, n2, k2, cur3] = range;
