@@ -179,7 +179,11 @@ async function main(): Promise<void> {
       rounds.push({ oursCold, oursWarm, baseCold, baseWarm });
     }
     if (ROUNDS > 1) {
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+      const median = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const mid = sorted.length / 2;
+        return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+      };
       const coldRatios = rounds.map((r) => r.oursCold.rate / r.baseCold.rate);
       const warmRatios = rounds.map((r) => r.oursWarm.rate / r.baseWarm.rate);
       console.log(`\nratios by round: cold ${coldRatios.map((v) => fmt(v)).join(', ')}; warm ${warmRatios.map((v) => fmt(v)).join(', ')}`);
