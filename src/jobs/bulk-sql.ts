@@ -9,13 +9,14 @@ import type { DialectName } from '../db/database.ts';
 const SIZES = [256, 64, 16, 4, 1];
 const texts = new Map<string, string>();
 
-function statement(dialect: DialectName, head: string, width: number, rows: number, tail: string): string {
-  const key = `${dialect}\u0000${head}\u0000${width}\u0000${rows}\u0000${tail}`;
+function statement(dialect: DialectName, head: string, width: number, rows: number, tail: string, tuple: string | undefined): string {
+  const key = `${dialect}\u0000${head}\u0000${width}\u0000${rows}\u0000${tail}\u0000${tuple ?? ''}`;
   let text = texts.get(key);
   if (!text) {
+    const template = tuple ?? `(${Array.from({ length: width }, () => '?').join(', ')})`;
     let n = 0;
-    const tuple = () => `(${Array.from({ length: width }, () => (dialect === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
-    text = `${head} values ${Array.from({ length: rows }, tuple).join(', ')}${tail ? ` ${tail}` : ''}`;
+    const one = () => (dialect === 'postgres' ? template.replace(/\?/g, () => `$${++n}`) : template);
+    text = `${head} values ${Array.from({ length: rows }, one).join(', ')}${tail ? ` ${tail}` : ''}`;
     texts.set(key, text);
   }
   return text;
@@ -23,9 +24,10 @@ function statement(dialect: DialectName, head: string, width: number, rows: numb
 
 /**
  * INSERT of many rows: `head` is "insert into t (a, b)", `tail` an optional ON CONFLICT / RETURNING
- * clause. Returns the rows a RETURNING clause produced, in chunk order.
+ * clause, `tuple` an optional row template with one `?` per value ("(?, lower(?))"). Returns the
+ * rows a RETURNING clause produced, in chunk order.
  */
-export async function insertMany<R = unknown>(db: Kysely<any>, dialect: DialectName, head: string, rows: unknown[][], tail = ''): Promise<R[]> {
+export async function insertMany<R = unknown>(db: Kysely<any>, dialect: DialectName, head: string, rows: unknown[][], tail = '', tuple?: string): Promise<R[]> {
   const out: R[] = [];
   if (!rows.length) return out;
   const width = rows[0].length;
@@ -35,7 +37,7 @@ export async function insertMany<R = unknown>(db: Kysely<any>, dialect: DialectN
     const size = SIZES.find((s) => s <= left)!;
     const params: unknown[] = [];
     for (let r = i; r < i + size; r++) for (const v of rows[r]) params.push(v);
-    const result = await db.executeQuery<R>(CompiledQuery.raw(statement(dialect, head, width, size, tail), params));
+    const result = await db.executeQuery<R>(CompiledQuery.raw(statement(dialect, head, width, size, tail, tuple), params));
     out.push(...result.rows);
     i += size;
   }

@@ -1,5 +1,6 @@
 // The jobs-finder `job_description` syntax (keywords, "quoted phrases", OR, -excluded), the same
 // words websearch_to_tsquery understands on PostgreSQL, turned into an FTS5 query for SQLite.
+import { sql, type RawBuilder } from 'kysely';
 import { textKey } from './normalize/text-key.ts';
 
 export interface ParsedTextQuery {
@@ -43,4 +44,36 @@ export function toFts5Query(input: string): string | null {
   const positive = groups.map((g) => (g.length > 1 ? `(${g.map(phrase).join(' OR ')})` : phrase(g[0]))).join(' AND ');
   if (!excluded.length) return positive;
   return `(${positive}) NOT (${excluded.map(phrase).join(' OR ')})`;
+}
+
+/**
+ * SQLite full-text rowids are not listing ids but keys in search order: remote flag (bit 62),
+ * publication minute (bits 30–61), listing id (bits 0–29). A date window and remote flag are then a
+ * rowid range that FTS5 seeks to inside its doclists, so matches outside the window are never
+ * looked at. Keys exceed 2^53: they are only ever computed and compared in SQL.
+ */
+export const FTS_ID_BITS = 30;
+export const MAX_FTS_JOB_ID = 2 ** FTS_ID_BITS - 1;
+
+/** The minute of a published time, clamped into the key's 32 bits (SQL over an integer expression). */
+const minuteSql = (published: string) => `max(0, min((${published}) / 60000, 4294967295))`;
+
+/** SQL of the full-text key of (remote, published ms, listing id), each an SQL expression. */
+export function ftsKeySql(remote: string, published: string, id: string): string {
+  return `((((${remote}) << 62) | (${minuteSql(published)} << ${FTS_ID_BITS})) | (${id}))`;
+}
+
+/** The listing id inside a full-text key. */
+export function ftsJobId(key: RawBuilder<unknown>): RawBuilder<number> {
+  return sql`(${key} & ${sql.raw(String(MAX_FTS_JOB_ID))})`;
+}
+
+/** ftsKeySql for query building: each part a value (bound) or an SQL fragment. */
+export function ftsKey(remote: unknown, published: unknown, id: unknown): RawBuilder<number> {
+  return sql`((((${remote}) << 62) | (max(0, min((${published}) / 60000, 4294967295)) << ${sql.raw(String(FTS_ID_BITS))})) | (${id}))`;
+}
+
+/** Condition on a full-text rowid: the keys of a remote flag and every minute of [lo, hi]. */
+export function ftsKeyInWindow(rowid: RawBuilder<unknown>, remote: number, lo: number, hi: number): RawBuilder<unknown> {
+  return sql`${rowid} between ${ftsKey(remote, lo, 0)} and ${ftsKey(remote, hi, MAX_FTS_JOB_ID)}`;
 }

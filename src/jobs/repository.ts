@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
+import { ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import type { JobRow } from './tables.ts';
 
@@ -121,17 +122,23 @@ export class JobRepository {
     days.add(listings, -1);
     const ids = listings.map((l) => l.jobId);
     if (dropLive && ids.length) await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, ids)]);
-    await this.removeText(trx, ids);
+    await this.removeText(trx, listings);
   }
 
-  private async addText(trx: Trx, rows: { id: number; description: string }[]): Promise<void> {
+  /** SQLite full-text rows, keyed by (remote, published minute, id): see ftsKeySql. */
+  private async addText(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
     if (this.dialect !== 'sqlite') return; // PostgreSQL: jobs.description_tsv is a generated column.
-    await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', rows.map((r) => [r.id, r.description]));
+    const values = rows.map(({ listing: l, description }) => {
+      if (l.jobId > MAX_FTS_JOB_ID) throw new Error(`listing id ${l.jobId} exceeds the full-text key's ${MAX_FTS_JOB_ID}`);
+      return [l.hasRemote, l.publishedAt, l.jobId, description];
+    });
+    await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', values, '', `(${ftsKeySql('?', '?', '?')}, ?)`);
   }
 
-  private async removeText(trx: Trx, ids: number[]): Promise<void> {
-    if (this.dialect !== 'sqlite' || !ids.length) return;
-    await run(trx, 'delete from jobs_fts where rowid in (select value from json_each(?))', [JSON.stringify(ids)]);
+  private async removeText(trx: Trx, listings: IndexedListing[]): Promise<void> {
+    if (this.dialect !== 'sqlite' || !listings.length) return;
+    await run(trx, `delete from jobs_fts where rowid in (select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?))`,
+      [JSON.stringify(listings.map((l) => [l.hasRemote, l.publishedAt, l.jobId]))]);
   }
 
   /** Creates new listings, rewrites changed or revived ones, touches unchanged ones. One (source, board). */
@@ -157,7 +164,7 @@ export class JobRepository {
       const touched: number[] = [];
       const added: IndexedListing[] = [];
       const removed: IndexedListing[] = [];
-      const texts: { id: number; description: string }[] = [];
+      const texts: { listing: IndexedListing; description: string }[] = [];
 
       for (const item of unique) {
         const old = existing.get(item.listing.sourceId);
@@ -175,8 +182,9 @@ export class JobRepository {
         if (!old.expired) removed.push(indexedRow(old));
         const l = item.listing;
         await trx.updateTable('jobs').set({ ...this.columns(item, now), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
-        added.push(indexedListing({ ...l, companyId: item.companyId }, old.id, l.hasRemote, l.publishedAt));
-        texts.push({ id: old.id, description: l.description });
+        const listing = indexedListing({ ...l, companyId: item.companyId }, old.id, l.hasRemote, l.publishedAt);
+        added.push(listing);
+        texts.push({ listing, description: l.description });
       }
 
       if (fresh.length) {
@@ -190,8 +198,9 @@ export class JobRepository {
         for (const item of chunk) {
           const id = idOf.get(item.listing.sourceId)!;
           const l = item.listing;
-          added.push(indexedListing({ ...l, companyId: item.companyId }, id, l.hasRemote, l.publishedAt));
-          texts.push({ id, description: l.description });
+          const listing = indexedListing({ ...l, companyId: item.companyId }, id, l.hasRemote, l.publishedAt);
+          added.push(listing);
+          texts.push({ listing, description: l.description });
         }
         result.created += chunk.length;
       }

@@ -10,7 +10,7 @@ import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
-import { toFts5Query } from './fts-query.ts';
+import { ftsJobId, ftsKey, ftsKeyInWindow, toFts5Query } from './fts-query.ts';
 import { textKey } from './normalize/text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
 
@@ -182,14 +182,16 @@ export class JobSearch {
     return out;
   }
 
-  /** Conditions on `j` (jobs) and the company store beyond the facets. */
-  private residuals(plan: Plan, jobId: RawBuilder<unknown>, withText: boolean): RawBuilder<unknown>[] {
+  /** Conditions on `j` (jobs) and the company store beyond the facets; `row` is the index row (f). */
+  private residuals(plan: Plan, row: string | null): RawBuilder<unknown>[] {
     const out: RawBuilder<unknown>[] = [];
     for (const word of plan.locationWords) out.push(sql`lower(j.location) like ${`%${word}%`}`);
     if (plan.company.length) out.push(sql`exists (select 1 from companies c where c.id = j.company_id and ${sql.join(plan.company, sql` and `)})`);
-    if (withText && plan.description) {
+    if (row && plan.description) {
+      const r = (column: string) => sql.ref(`${row}.${column}`);
+      // The matches of the window, built once, against each index row's full-text key.
       out.push(this.dialect === 'sqlite'
-        ? sql`${jobId} in (select rowid from jobs_fts where jobs_fts match ${plan.description})`
+        ? sql`${ftsKey(r('has_remote'), r('published_at'), r('job_id'))} in (select rowid from jobs_fts where jobs_fts match ${plan.description} and ${ftsKeyInWindow(sql`rowid`, plan.remote, plan.lo, plan.hi)})`
         : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`);
     }
     return out;
@@ -223,7 +225,7 @@ export class JobSearch {
     }
 
     const others = plan.facets.filter((f) => f !== driver && f !== 'all');
-    const conditions = [...this.facetConditions(others, 'f', counts), ...this.residuals(plan, sql`f.job_id`, true)];
+    const conditions = [...this.facetConditions(others, 'f', counts), ...this.residuals(plan, 'f')];
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || (plan.description !== null && this.dialect === 'postgres');
     const from = needsJobs
       ? this.dialect === 'sqlite' ? sql`job_facets f cross join jobs j on j.id = f.job_id` : sql`job_facets f join jobs j on j.id = f.job_id`
@@ -243,14 +245,16 @@ export class JobSearch {
     const sqlite = this.dialect === 'sqlite';
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0;
     const conditions = [
-      sqlite ? sql`jobs_fts match ${plan.description}` : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
+      ...(sqlite
+        ? [sql`jobs_fts match ${plan.description}`, ftsKeyInWindow(sql`jobs_fts.rowid`, plan.remote, plan.lo, plan.hi)]
+        : [sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`]),
       sql`l.has_remote = ${plan.remote}`,
       sql`l.published_at between ${plan.lo} and ${plan.hi}`,
       ...this.facetConditions(facets, 'l', counts),
-      ...this.residuals(plan, sql`l.job_id`, false),
+      ...this.residuals(plan, null),
     ];
     const from = sqlite
-      ? sql`jobs_fts cross join job_live l on l.job_id = jobs_fts.rowid${needsJobs ? sql` cross join jobs j on j.id = l.job_id` : sql``}`
+      ? sql`jobs_fts cross join job_live l on l.job_id = ${ftsJobId(sql`jobs_fts.rowid`)}${needsJobs ? sql` cross join jobs j on j.id = l.job_id` : sql``}`
       : sql`jobs j join job_live l on l.job_id = j.id`;
     const where = sql.join(conditions, sql` and `);
     const rows = await sql<{ id: number; total: number }>`select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(this.db);

@@ -5,6 +5,7 @@ import type { SourceListing } from '../../src/ingest/jobs/types.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { indexedRow, hasDayCounts, DAY_MS } from '../../src/jobs/repository.ts';
 import { attributeBit, pairFacets, titleQueryFacets } from '../../src/jobs/index-keys.ts';
+import { ftsKeySql } from '../../src/jobs/fts-query.ts';
 import * as searchIndexV2 from '../../src/db/migrations/0006_jobs_search.ts';
 import type { Db } from '../../src/db/database.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
@@ -35,6 +36,15 @@ async function storedIndex(db: Db) {
     live: live.rows.map((r) => `${Number(r.job_id)}|${r.has_remote}|${Number(r.published_at)}|${Number(r.attrs)}|${r.countries}`).sort(),
     days: days.rows.map((r) => `${r.facet}|${r.has_remote}|${r.day}|${Number(r.n)}`).sort(),
   };
+}
+
+/** SQLite: full-text rows missing for live listings, and rows that belong to none. */
+async function textOutOfStep(db: Db, dialect: string): Promise<[number, number]> {
+  if (dialect !== 'sqlite') return [0, 0];
+  const keys = sql.raw(ftsKeySql('has_remote', 'published_at', 'id'));
+  const missing = await sql<{ n: number }>`select count(*) as n from (select ${keys} as k from jobs where expired = 0 except select rowid from jobs_fts)`.execute(db);
+  const extra = await sql<{ n: number }>`select count(*) as n from (select rowid as k from jobs_fts except select ${keys} from jobs where expired = 0)`.execute(db);
+  return [Number(missing.rows[0].n), Number(extra.rows[0].n)];
 }
 
 /** The index recomputed from the live jobs rows: what the incremental writes must have left. */
@@ -107,6 +117,7 @@ for (const target of dbTargets) {
       assert.equal(summary.expired, 5);
       assert.ok(summary.updated > 0);
       assert.deepEqual(await storedIndex(database.db), await expectedIndex(database.db));
+      assert.deepEqual(await textOutOfStep(database.db, target.name), [0, 0]);
 
       const find = (body: Parameters<JobService['search']>[0]) => service.search({ posted_within: 60, ...body }, NOW);
       const rewritten = next.filter((l) => l.title === 'Principal Backend Engineer');
@@ -127,6 +138,21 @@ for (const target of dbTargets) {
       // Back on the board: everything as first imported.
       await importBoard(board(40), NOW + 1);
       assert.deepEqual(await storedIndex(database.db), await expectedIndex(database.db));
+      assert.deepEqual(await textOutOfStep(database.db, target.name), [0, 0]);
+      // Every listing says "data pipelines"; a quarter of them are remote.
+      assert.equal((await find({ job_description: '"data pipelines"' })).total_count, 30);
+      assert.equal((await find({ job_description: '"data pipelines"', has_remote: true })).total_count, 10);
+    });
+
+    it('a date window that starts inside a minute counts exactly', async () => {
+      const lo = NOW - 7 * DAY_MS + 30_000;
+      const edge = [posting(100, { publishedAt: lo - 10_000 }), posting(101, { publishedAt: lo + 10_000 }), posting(102, { publishedAt: lo + 70_000 })]
+        .map((l) => ({ ...l, location: 'Lisbon, Portugal', descriptionHtml: '<p>Edge of the window: quokka handling.</p>' }));
+      await service.importBoard(edge, { source: 'greenhouse', board: 'edgeco', now: NOW });
+      const found = await service.search({ job_description: 'quokka', posted_within: 7 }, NOW + 30_000);
+      assert.equal(found.total_count, 2);
+      const withFacet = await service.search({ job_description: 'quokka', country_id: 'PT', posted_within: 7 }, NOW + 30_000);
+      assert.equal(withFacet.total_count, 2);
     });
 
     it('the 0006 migration rebuilds the index of an existing database from its jobs', async () => {
@@ -134,6 +160,8 @@ for (const target of dbTargets) {
       await searchIndexV2.down(database.db);
       await searchIndexV2.up(database.db);
       assert.deepEqual(await storedIndex(database.db), before);
+      assert.deepEqual(await textOutOfStep(database.db, target.name), [0, 0]);
+      assert.equal((await service.search({ job_description: '"data pipelines"', posted_within: 60 }, NOW)).total_count, 30);
     });
   });
 }

@@ -2,12 +2,15 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../database.ts';
 import { insertMany } from '../../jobs/bulk-sql.ts';
 import { pairFacets } from '../../jobs/index-keys.ts';
+import { ftsKeySql } from '../../jobs/fts-query.ts';
 import { indexedRow } from '../../jobs/repository.ts';
 
 // Search index v2 (docs/jobs.md, "Search design"): every index row and every job_live row carries
-// the listing's attribute bits and country codes, and title words also index their unordered
-// pairs. Existing databases are rebuilt from the jobs table: job_live and the pair rows listing by
-// listing, the old index rows copied in key order beside their listing's attributes.
+// the listing's attribute bits and country codes, title words also index their unordered pairs,
+// and (SQLite) full-text rowids become keys in search order (remote, published minute, id).
+// Existing databases are rebuilt from the jobs table: job_live and the pair rows listing by
+// listing, the old index rows copied in key order beside their listing's attributes, the
+// full-text index re-read from the live listings' descriptions.
 const BATCH = 2_000;
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -60,9 +63,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('job_facets').execute();
   await sql`alter table job_facets_v2 rename to job_facets`.execute(db);
   if (postgres) await sql`alter table job_facets rename constraint job_facets_v2_pk to job_facets_pk`.execute(db);
+  else await rebuildText(db, ftsKeySql('has_remote', 'published_at', 'id'));
+}
+
+/** SQLite: the full-text index of the live listings, with rowids given by an SQL expression over jobs. */
+async function rebuildText(db: Kysely<any>, rowid: string): Promise<void> {
+  await sql`drop table jobs_fts`.execute(db);
+  await sql`create virtual table jobs_fts using fts5(description, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
+  await sql`insert into jobs_fts (rowid, description) select ${sql.raw(rowid)}, description from jobs where expired = 0 order by 1`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  if (dialectOf(db) === 'sqlite') await rebuildText(db, 'id');
   await sql`delete from job_facets where facet like 'p:%'`.execute(db);
   for (const column of ['attrs', 'countries']) {
     await sql`alter table job_facets drop column ${sql.ref(column)}`.execute(db);
