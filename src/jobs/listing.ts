@@ -54,10 +54,13 @@ export interface NormalizeContext {
   company?: SourceCompany | null;
 }
 
+/** Runs of white space, except the single spaces that would be replaced by themselves. */
+const SPACING = /\s{2,}|[^\S ]/g;
+
 export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): NormalizedListing {
-  const title = raw.title.replace(/\s+/g, ' ').trim();
+  const title = raw.title.replace(SPACING, ' ').trim();
   const description = htmlToText(raw.descriptionHtml).slice(0, MAX_DESCRIPTION);
-  const location = raw.location.replace(/\s+/g, ' ').trim();
+  const location = raw.location.replace(SPACING, ' ').trim();
   const places = resolveLocation(location);
   if (!places.countries.length && raw.countryCode && /^[A-Z]{2}$/i.test(raw.countryCode)) {
     const fromCode = resolveLocation(raw.countryCode.toUpperCase());
@@ -68,7 +71,7 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
   const salary = raw.salary && (raw.salary.min !== null || raw.salary.max !== null) ? raw.salary : parseSalaryText(description);
   const company = raw.company ?? ctx.company ?? null;
   const companyName = company?.name?.trim() || ctx.board;
-  const listing: Omit<NormalizedListing, 'contentHash'> = {
+  const listing: Omit<NormalizedListing, 'contentHash'> & { contentHash?: string } = {
     source: ctx.source,
     board: ctx.board,
     sourceId: raw.sourceId,
@@ -91,8 +94,9 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
     companyName,
     company,
   };
-  const contentHash = sha1(JSON.stringify(listing)).slice(0, 22);
-  return { ...listing, contentHash };
+  // The hash covers every field above, in this order; it is added last, as the final key.
+  listing.contentHash = sha1(JSON.stringify(listing)).slice(0, 22);
+  return listing as NormalizedListing;
 }
 
 /** A posting normalized, or why it could not be (the error message). */
