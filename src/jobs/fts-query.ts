@@ -55,17 +55,17 @@ export function toFts5Query(input: string): string | null {
 export const FTS_ID_BITS = 30;
 export const MAX_FTS_JOB_ID = 2 ** FTS_ID_BITS - 1;
 
+/** The minute of a published time, clamped into the key's 32 bits, as minuteSql computes it. */
+export function ftsKeyMinute(published: number): number {
+  return Math.max(0, Math.min(Math.trunc(published / 60000), 4294967295));
+}
+
 /** The minute of a published time, clamped into the key's 32 bits (SQL over an integer expression). */
 const minuteSql = (published: string) => `max(0, min((${published}) / 60000, 4294967295))`;
 
 /** SQL of the full-text key of (remote, published ms, listing id), each an SQL expression. */
 export function ftsKeySql(remote: string, published: string, id: string): string {
   return `((((${remote}) << 62) | (${minuteSql(published)} << ${FTS_ID_BITS})) | (${id}))`;
-}
-
-/** The listing id inside a full-text key. */
-export function ftsJobId(key: RawBuilder<unknown>): RawBuilder<number> {
-  return sql`(${key} & ${sql.raw(String(MAX_FTS_JOB_ID))})`;
 }
 
 /** ftsKeySql for query building: each part a value (bound) or an SQL fragment. */

@@ -1,11 +1,31 @@
 // Writes of the jobs domain: listings, their search facets, per-day facet counts and (SQLite) the
 // description full-text index, kept in step in one transaction per batch.
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
-import { ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
+import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
+
+/**
+ * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
+ * the full-text key (ftsKeySql), so full-text matches, which come in key order, find their live
+ * rows in order instead of at random.
+ */
+export async function insertLive(db: Kysely<any>, dialect: DialectName, rows: unknown[][]): Promise<void> {
+  if (dialect === 'sqlite') {
+    await insertMany(db, dialect, 'insert into job_live (search_key, job_id, has_remote, published_at, attrs, countries)',
+      rows.map(([id, remote, published, attrs, countries]) => [remote, published, id, id, remote, published, attrs, countries]), '',
+      `(${ftsKeySql('?', '?', '?')}, ?, ?, ?, ?, ?)`);
+  } else {
+    await insertMany(db, dialect, 'insert into job_live (job_id, has_remote, published_at, attrs, countries)', rows);
+  }
+}
+
+/** The order of full-text keys, compared in parts (the keys themselves exceed 2^53). */
+function ftsKeyOrder(a: IndexedListing, b: IndexedListing): number {
+  return a.hasRemote - b.hasRemote || ftsKeyMinute(a.publishedAt) - ftsKeyMinute(b.publishedAt) || a.jobId - b.jobId;
+}
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import type { JobRow } from './tables.ts';
 
@@ -108,27 +128,34 @@ export class JobRepository {
     const rows: unknown[][] = [];
     for (const l of listings) for (const facet of l.entry.facets) rows.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
     await insertMany(trx, this.dialect, 'insert into job_facets (facet, has_remote, published_at, job_id, attrs, countries)', rows, 'on conflict do nothing');
-    await insertMany(trx, this.dialect, 'insert into job_live (job_id, has_remote, published_at, attrs, countries)',
-      listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]),
-      'on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at, attrs = excluded.attrs, countries = excluded.countries');
+    await insertLive(trx, this.dialect, listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]));
     days.add(listings, 1);
   }
 
-  /** Removes listings' index rows (one statement each: their rows share remote, time and id). */
-  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts, dropLive: boolean): Promise<void> {
+  /** Removes listings' index rows (one statement each: their rows share remote, time and id) and live rows. */
+  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts): Promise<void> {
     const p = this.dialect === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
     const text = `delete from job_facets where ${listMatch(this.dialect, 'facet', p[0], 'text')} and has_remote = ${p[1]} and published_at = ${p[2]} and job_id = ${p[3]}`;
     for (const l of listings) await run(trx, text, [listParam(this.dialect, l.entry.facets), l.hasRemote, l.publishedAt, l.jobId]);
     days.add(listings, -1);
-    const ids = listings.map((l) => l.jobId);
-    if (dropLive && ids.length) await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, ids)]);
+    if (!listings.length) return;
+    if (this.dialect === 'sqlite') {
+      await run(trx, `delete from job_live where search_key in (select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?))`,
+        [JSON.stringify(listings.map((l) => [l.hasRemote, l.publishedAt, l.jobId]))]);
+    } else {
+      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, listings.map((l) => l.jobId))]);
+    }
     await this.removeText(trx, listings);
   }
 
-  /** SQLite full-text rows, keyed by (remote, published minute, id): see ftsKeySql. */
+  /**
+   * SQLite full-text rows, keyed by (remote, published minute, id): see ftsKeySql. Written in key
+   * order: FTS5 flushes its pending segment whenever a rowid is not larger than the last one.
+   */
   private async addText(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
     if (this.dialect !== 'sqlite') return; // PostgreSQL: jobs.description_tsv is a generated column.
-    const values = rows.map(({ listing: l, description }) => {
+    const sorted = [...rows].sort((x, y) => ftsKeyOrder(x.listing, y.listing));
+    const values = sorted.map(({ listing: l, description }) => {
       if (l.jobId > MAX_FTS_JOB_ID) throw new Error(`listing id ${l.jobId} exceeds the full-text key's ${MAX_FTS_JOB_ID}`);
       return [l.hasRemote, l.publishedAt, l.jobId, description];
     });
@@ -209,8 +236,7 @@ export class JobRepository {
         const q = this.dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
         await run(trx, `update jobs set last_seen_at = ${q[0]} where ${listMatch(this.dialect, 'id', q[1], 'bigint')}`, [now, listParam(this.dialect, touched)]);
       }
-      // A rewritten listing keeps its job_live row (upserted below).
-      await this.removeFromIndex(trx, removed, days, false);
+      await this.removeFromIndex(trx, removed, days);
       await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
       await days.flush(trx, this.dialect);
@@ -259,7 +285,7 @@ export class JobRepository {
       const ids = gone.map((r) => Number(r.id));
       for (const chunk of chunks(ids, 900)) await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', chunk).execute();
       const days = new DayCounts();
-      await this.removeFromIndex(trx, gone.map(indexedRow), days, true);
+      await this.removeFromIndex(trx, gone.map(indexedRow), days);
       await days.flush(trx, this.dialect);
       return gone.length;
     });

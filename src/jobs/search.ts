@@ -10,7 +10,7 @@ import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
-import { ftsJobId, ftsKey, ftsKeyInWindow, toFts5Query } from './fts-query.ts';
+import { ftsKey, ftsKeyInWindow, toFts5Query } from './fts-query.ts';
 import { textKey } from './normalize/text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
 
@@ -254,7 +254,7 @@ export class JobSearch {
       ...this.residuals(plan, null),
     ];
     const from = sqlite
-      ? sql`jobs_fts cross join job_live l on l.job_id = ${ftsJobId(sql`jobs_fts.rowid`)}${needsJobs ? sql` cross join jobs j on j.id = l.job_id` : sql``}`
+      ? sql`jobs_fts cross join job_live l on l.search_key = jobs_fts.rowid${needsJobs ? sql` cross join jobs j on j.id = l.job_id` : sql``}`
       : sql`jobs j join job_live l on l.job_id = j.id`;
     const where = sql.join(conditions, sql` and `);
     const rows = await sql<{ id: number; total: number }>`select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(this.db);

@@ -55,7 +55,11 @@ export interface JobFacetTable {
   countries: string;
 }
 
-/** One row per live listing: what a full-text match is filtered by, without reading the jobs row. */
+/**
+ * One row per live listing: what a full-text match is filtered by, without reading the jobs row.
+ * On SQLite the table is keyed by `search_key`, the listing's full-text rowid (src/jobs/fts-query.ts),
+ * so matches read it in key order; on PostgreSQL by job_id.
+ */
 export interface JobLiveTable {
   job_id: number;
   has_remote: number;

@@ -38,13 +38,15 @@ async function storedIndex(db: Db) {
   };
 }
 
-/** SQLite: full-text rows missing for live listings, and rows that belong to none. */
+/** SQLite: full-text rows missing for live listings (or live rows keyed wrongly), and rows that belong to none. */
 async function textOutOfStep(db: Db, dialect: string): Promise<[number, number]> {
   if (dialect !== 'sqlite') return [0, 0];
   const keys = sql.raw(ftsKeySql('has_remote', 'published_at', 'id'));
   const missing = await sql<{ n: number }>`select count(*) as n from (select ${keys} as k from jobs where expired = 0 except select rowid from jobs_fts)`.execute(db);
   const extra = await sql<{ n: number }>`select count(*) as n from (select rowid as k from jobs_fts except select ${keys} from jobs where expired = 0)`.execute(db);
-  return [Number(missing.rows[0].n), Number(extra.rows[0].n)];
+  // job_live is keyed by the same keys.
+  const misKeyed = await sql<{ n: number }>`select count(*) as n from job_live where search_key <> ${sql.raw(ftsKeySql('has_remote', 'published_at', 'job_id'))}`.execute(db);
+  return [Number(missing.rows[0].n) + Number(misKeyed.rows[0].n), Number(extra.rows[0].n)];
 }
 
 /** The index recomputed from the live jobs rows: what the incremental writes must have left. */
