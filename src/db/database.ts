@@ -87,6 +87,9 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     sqlite.pragma('foreign_keys = ON');
     // Another process (the CLI beside a running server) may hold the write lock briefly.
     sqlite.pragma('busy_timeout = 5000');
+    // Searches and index writes touch far more pages than the default 2 MB cache holds (the jobs
+    // index alone is over 1 GB at a million listings): up to 256 MiB, taken only as pages are read.
+    sqlite.pragma('cache_size = -262144');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', location: `sqlite:${path}`, close: () => db.destroy() };
   }
