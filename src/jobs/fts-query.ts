@@ -73,6 +73,11 @@ export function ftsKey(remote: unknown, published: unknown, id: unknown): RawBui
   return sql`((((${remote}) << 62) | (max(0, min((${published}) / 60000, 4294967295)) << ${sql.raw(String(FTS_ID_BITS))})) | (${id}))`;
 }
 
+/** The first or last key of a minute (as ftsKeyMinute gives it): the minute is not recomputed. */
+export function ftsKeyOfMinute(remote: number, minute: number, id: number): RawBuilder<number> {
+  return sql`(((${remote} << 62) | (${minute} << ${sql.raw(String(FTS_ID_BITS))})) | ${id})`;
+}
+
 /** Condition on a full-text rowid: the keys of a remote flag and every minute of [lo, hi]. */
 export function ftsKeyInWindow(rowid: RawBuilder<unknown>, remote: number, lo: number, hi: number): RawBuilder<unknown> {
   return sql`${rowid} between ${ftsKey(remote, lo, 0)} and ${ftsKey(remote, hi, MAX_FTS_JOB_ID)}`;

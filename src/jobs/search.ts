@@ -11,6 +11,7 @@ import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { ftsKey, ftsKeyInWindow, toFts5Query } from './fts-query.ts';
+import { TextWindowSearch } from './text-window.ts';
 import { textKey } from './normalize/text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
 
@@ -68,8 +69,11 @@ function dateStart(text: string): number {
 export class JobSearch {
   readonly dialect: DialectName;
 
+  private readonly textWindow: TextWindowSearch;
+
   constructor(private readonly db: Db, private readonly companies?: CompanyLookup) {
     this.dialect = dialectOf(db);
+    this.textWindow = new TextWindowSearch(db);
   }
 
   private async plan(filters: JobSearchFilters, now: number): Promise<Plan> {
@@ -244,18 +248,21 @@ export class JobSearch {
     const facets = plan.facets.filter((f) => f !== 'all');
     const sqlite = this.dialect === 'sqlite';
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0;
+    if (sqlite) {
+      const conditions = [...this.facetConditions(facets, 'l', counts), ...this.residuals(plan, null)];
+      const q = { match: plan.description!, remote: plan.remote, lo: plan.lo, hi: plan.hi, conditions, withJobs: needsJobs };
+      const total = await this.textWindow.count(q);
+      return { total, ids: offset < total ? await this.textWindow.page(q, offset, limit) : [] };
+    }
+    // PostgreSQL: the GIN index gives the matches; one statement filters, orders and counts them.
     const conditions = [
-      ...(sqlite
-        ? [sql`jobs_fts match ${plan.description}`, ftsKeyInWindow(sql`jobs_fts.rowid`, plan.remote, plan.lo, plan.hi)]
-        : [sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`]),
+      sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
       sql`l.has_remote = ${plan.remote}`,
       sql`l.published_at between ${plan.lo} and ${plan.hi}`,
       ...this.facetConditions(facets, 'l', counts),
       ...this.residuals(plan, null),
     ];
-    const from = sqlite
-      ? sql`jobs_fts cross join job_live l on l.search_key = jobs_fts.rowid${needsJobs ? sql` cross join jobs j on j.id = l.job_id` : sql``}`
-      : sql`jobs j join job_live l on l.job_id = j.id`;
+    const from = sql`jobs j join job_live l on l.job_id = j.id`;
     const where = sql.join(conditions, sql` and `);
     const rows = await sql<{ id: number; total: number }>`select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(this.db);
     if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };

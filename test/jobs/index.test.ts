@@ -157,6 +157,28 @@ for (const target of dbTargets) {
       assert.equal(withFacet.total_count, 2);
     });
 
+    it('description-only pages are in exact (published, id) order even within one minute', async () => {
+      const minuteStart = NOW - 3 * DAY_MS;
+      // Ids grow with i while the published times fall: key order (minute, id) differs from the result order.
+      const wombats = Array.from({ length: 9 }, (_, i) => posting(200 + i, {
+        publishedAt: i < 7 ? minuteStart + 50_000 - i * 7_000 : minuteStart - (i - 6) * 60_000,
+        location: 'Lisbon, Portugal',
+        descriptionHtml: `<p>Wombat keeper ${i}.</p>`,
+      }));
+      await service.importBoard(wombats, { source: 'greenhouse', board: 'wombatco', now: NOW });
+      const expected = wombats.map((w) => w.publishedAt!).sort((a, b) => b - a).map((t) => new Date(t).toISOString());
+      // Alone (counted in FTS5), and with a filter checked on each match.
+      for (const extra of [{}, { country_id: 'PT' }]) {
+        const seen: string[] = [];
+        for (let page = 1; page <= 5; page++) {
+          const r = await service.search({ job_description: 'wombat', per_page: 2, page, ...extra }, NOW);
+          assert.equal(r.total_count, 9);
+          seen.push(...r.results.map((j) => j.published));
+        }
+        assert.deepEqual(seen, expected);
+      }
+    });
+
     it('the 0006 migration rebuilds the index of an existing database from its jobs', async () => {
       const before = await storedIndex(database.db);
       await searchIndexV2.down(database.db);
