@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CompanyService } from '../companies/service.ts';
 import { ImportSummary } from '../ingest/summary.ts';
-import { runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
+import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
 import { prepareFileInWorker } from '../ingest/companies/parallel.ts';
 import type { FileFormat } from '../ingest/companies/prepare-worker.ts';
 import { readLines } from '../ingest/companies/lines.ts';
@@ -28,7 +28,7 @@ function report(summary: ImportSummary, opts: CommonOptions, label: string): voi
 }
 
 function batchSize(opts: CommonOptions): number {
-  const n = opts.batchSize ? Number(opts.batchSize) : 1000;
+  const n = opts.batchSize ? Number(opts.batchSize) : DEFAULT_BATCH_SIZE;
   if (!Number.isSafeInteger(n) || n < 1 || n > 20000) throw new CliError('--batch-size must be a whole number from 1 to 20000');
   return n;
 }
@@ -77,7 +77,7 @@ function common(cmd: Command): Command {
   return cmd
     .option('-q, --quiet', 'no progress bar')
     .option('--json', 'print the summary as JSON')
-    .option('--batch-size <n>', 'rows per transaction (default 1000)')
+    .option('--batch-size <n>', `rows per transaction (default ${DEFAULT_BATCH_SIZE})`)
     .option('--parallel', 'parse and validate in a worker thread while writing (jsonl and pdl files)');
 }
 

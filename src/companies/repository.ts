@@ -1,11 +1,11 @@
 // Storage of companies: batched upserts (one transaction per batch, a handful of statements per
 // batch rather than per row, so a million-row import stays fast) and the lookups by key.
-import { CompiledQuery, sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import { dialectOf, type Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { CompanyRow, CompanyTable } from './tables.ts';
 import type { CompanyFacts, PreparedCompany } from './input.ts';
-import { bulkInsert, type PgType } from './bulk.ts';
+import { bulkInsert, bulkUpdate, type PgType } from './bulk.ts';
 
 type Tx = Transaction<Database> | Db;
 
@@ -58,6 +58,13 @@ const chunk = <T>(rows: T[], columns: number): T[][] => {
 };
 /** Lists of ids or keys for `in (…)`, one bound parameter each. */
 const chunkKeys = <T>(keys: T[]): T[][] => chunk(keys, 1);
+/**
+ * `column` is one of `keys`: on PostgreSQL one array parameter (`= any($1)`: parsed and planned the
+ * same whatever the count), on SQLite a list of parameters (chunked by the caller).
+ */
+const oneOf = (pg: boolean, eb: ExpressionBuilder<any, any>, column: string, keys: (string | number)[], pgType: 'text' | 'int8') =>
+  pg ? eb(column, '=', sql`any(${keys}::${sql.raw(pgType)}[])`) : eb(column, 'in', keys);
+
 const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => [...new Map(rows.map((r) => [key(r), r])).values()];
 
 interface Namesake {
@@ -74,7 +81,10 @@ interface Group {
 }
 
 export class CompanyRepository {
+  private readonly pg: boolean;
+
   constructor(readonly db: Db) {
+    this.pg = dialectOf(db) === 'postgres';
     this.lookupSql = this.compileLookups();
   }
 
@@ -90,7 +100,7 @@ export class CompanyRepository {
     const ids = new Map<string, number>();
     for (const part of chunkKeys([...new Set(domains)])) {
       if (!part.length) continue;
-      const found = await db.selectFrom('company_domains').select(['domain', 'company_id']).where('domain', 'in', part).execute();
+      const found = await db.selectFrom('company_domains').select(['domain', 'company_id']).where((eb) => oneOf(this.pg, eb, 'domain', part, 'text')).execute();
       for (const f of found) ids.set(f.domain, Number(f.company_id));
     }
     return ids;
@@ -216,9 +226,13 @@ export class CompanyRepository {
     const rows = new Map<number, CompanyRow>();
     for (const ids of chunkKeys(existing.map((g) => g.id!))) {
       if (!ids.length) continue;
-      for (const r of await trx.selectFrom('companies').selectAll().where('id', 'in', ids).execute()) rows.set(r.id, r);
+      for (const r of await trx.selectFrom('companies').selectAll().where((eb) => oneOf(this.pg, eb, 'id', ids, 'int8')).execute()) rows.set(r.id, r);
     }
     const changedIds = new Set<number>();
+    // Primary domains this batch gives out that no company held when it looked: each must become
+    // the company's own company_domains row (which keeps primary domains unique).
+    const claimedPrimaries = new Map<number, string>();
+    const updates = new Map<string, Record<string, unknown>[]>();
     for (const g of existing) {
       const row = rows.get(g.id!);
       if (!row) throw new Error(`company ${g.id} vanished during an import`);
@@ -236,27 +250,39 @@ export class CompanyRepository {
           const holder = await trx.selectFrom('company_domains').select('company_id').where('domain', '=', d).executeTakeFirst();
           if (holder && Number(holder.company_id) !== row.id) continue;
           changes.domain = row.domain = d;
+          if (!holder) claimedPrimaries.set(row.id, d);
           break;
         }
       }
       sources[source] = { seen_at: seenAt, fields: sources[source]?.fields ?? [] };
-      if (Object.keys(changes).length) changedIds.add(row.id);
-      await trx
-        .updateTable('companies')
-        .set({ ...changes, field_sources: JSON.stringify(sources), ...(Object.keys(changes).length ? { updated_at: seenAt } : {}) })
-        .where('id', '=', row.id)
-        .execute();
+      const changed = Object.keys(changes);
+      if (changed.length) changedIds.add(row.id);
+      // Rows that change the same columns are updated together (an unchanged indexed column is
+      // left out, so its index is not touched).
+      const set = { ...changes, field_sources: JSON.stringify(sources), ...(changed.length ? { updated_at: seenAt } : {}) };
+      const signature = Object.keys(set).sort().join(',');
+      let list = updates.get(signature);
+      if (!list) updates.set(signature, (list = []));
+      list.push({ id: row.id, ...set });
+    }
+    for (const [signature, list] of updates) {
+      const columns = Object.fromEntries(signature.split(',').map((c) => [c, COMPANY_COLUMNS[c]!]));
+      await bulkUpdate(trx, { table: 'companies', key: ['id', 'int8'], columns, rows: list });
     }
 
     // New companies: one multi-row insert per chunk.
     const created = groups.filter((g) => g.id === undefined);
+    // Rows of one source mostly report the same set of facts: their field_sources text is shared.
+    const sourcesJson = new Map<string, string>();
     for (const g of created) {
-      const facts: CompanyFacts = {};
-      for (const item of g.items) Object.assign(facts, item.facts);
+      const facts: CompanyFacts = g.items.length === 1 ? g.items[0]!.facts : Object.assign({}, ...g.items.map((i) => i.facts));
       if (!facts.name) throw new Error('a new company needs a name');
-      const domain = g.items.flatMap((i) => i.domains)[0] ?? null;
+      const domain = g.items.length === 1 ? (g.items[0]!.domains[0] ?? null) : (g.items.flatMap((i) => i.domains)[0] ?? null);
       const fields = Object.keys(facts).filter((k) => !(k in FOLLOWERS));
-      (g as Group & { row: Omit<CompanyTable, 'id'> }).row = newRow(facts, domain, { [source]: { seen_at: seenAt, fields } }, seenAt);
+      const signature = fields.join(',');
+      let sources = sourcesJson.get(signature);
+      if (sources === undefined) sourcesJson.set(signature, (sources = JSON.stringify({ [source]: { seen_at: seenAt, fields } })));
+      (g as Group & { row: Omit<CompanyTable, 'id'> }).row = newRow(facts, domain, sources, seenAt);
     }
     const withDomain = created.filter((g) => (g as any).row.domain !== null);
     const inserted = await bulkInsert<{ id: number; domain: string }>(trx, {
@@ -280,9 +306,10 @@ export class CompanyRepository {
     for (const g of created) {
       primaryOf.set(g.id!, (g as any).row.domain);
       displayKeyOf.set(g.id!, (g as any).row.normalized_name);
+      if ((g as any).row.domain !== null) claimedPrimaries.set(g.id!, (g as any).row.domain);
     }
 
-    const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)), primaryOf, displayKeyOf);
+    const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)), primaryOf, displayKeyOf, claimedPrimaries);
     const createdSet = new Set(created);
     for (const g of groups) {
       const isNew = createdSet.has(g);
@@ -301,7 +328,7 @@ export class CompanyRepository {
     for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
     for (const [kind, values] of kinds) {
       for (const part of chunkKeys([...new Set(values)])) {
-        const found = await trx.selectFrom('company_external_ids').select(['value', 'company_id']).where('kind', '=', kind).where('value', 'in', part).execute();
+        const found = await trx.selectFrom('company_external_ids').select(['value', 'company_id']).where('kind', '=', kind).where((eb) => oneOf(this.pg, eb, 'value', part, 'text')).execute();
         for (const f of found) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
       }
     }
@@ -329,21 +356,23 @@ export class CompanyRepository {
       for (const d of item.domains) id ??= byDomain.get(d);
       let group: Group | undefined;
       if (id === undefined) for (const k of keys) group ??= pending.get(k);
+      const candidates = id === undefined && !group ? namesakes.get(item.facts.normalized_name ?? '') : undefined;
       if (id === undefined && !group && item.domains.length === 0) {
         // No known id and no domain: only a name. Same name and country within the batch is one
         // company; otherwise an unambiguous stored match, else a new company.
         const nameKey = `n:${item.facts.normalized_name ?? ''}\u0000${item.facts.country_code ?? ''}`;
         group = pending.get(nameKey);
         if (!group) {
-          id = await this.pickNamesake(trx, item, namesakes.get(item.facts.normalized_name ?? ''), false);
+          id = candidates ? await this.pickNamesake(trx, item, candidates, false) : undefined;
           if (id === undefined) keys.push(nameKey);
         }
       }
-      if (id === undefined && !group && item.domains.length > 0) {
+      // (Most reports of a large import have no namesake: no await, no statement for them.)
+      if (id === undefined && !group && item.domains.length > 0 && candidates) {
         // New domains: they complete an unambiguous namesake that has no domain yet (a company a
         // job board or a news feed created by name), rather than creating a twin. A namesake
         // with another domain is another company.
-        id = await this.pickNamesake(trx, item, namesakes.get(item.facts.normalized_name ?? ''), true);
+        id = await this.pickNamesake(trx, item, candidates, true);
         // Only one set of domains may complete a namesake within a batch: another report of the
         // same name with other domains is another company.
         if (id !== undefined) {
@@ -379,12 +408,12 @@ export class CompanyRepository {
     const out = new Map<string, Namesake[]>();
     for (const part of chunkKeys([...new Set(keys)])) {
       if (!part.length) continue;
-      const display = await trx.selectFrom('companies').select(['id', 'normalized_name', 'country_code', 'domain']).where('normalized_name', 'in', part).execute();
+      const display = await trx.selectFrom('companies').select(['id', 'normalized_name', 'country_code', 'domain']).where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute();
       const other = await trx
         .selectFrom('company_names as n')
         .innerJoin('companies as c', 'c.id', 'n.company_id')
         .select(['c.id', 'n.normalized_name', 'c.country_code', 'c.domain'])
-        .where('n.normalized_name', 'in', part)
+        .where((eb) => oneOf(this.pg, eb, 'n.normalized_name', part, 'text'))
         .execute();
       for (const r of [...display, ...other]) {
         const list = out.get(r.normalized_name) ?? [];
@@ -430,14 +459,14 @@ export class CompanyRepository {
     existingIds: Set<number>,
     primaryOf: Map<number, string | null>,
     displayKeyOf: Map<number, string>,
+    claimedPrimaries: Map<number, string>,
   ): Promise<Set<number>> {
     const changed = new Set<number>();
     const all = groups.flatMap((g) => g.items.map((item) => ({ id: g.id!, item })));
 
-    const domains = uniqueBy(
-      all.flatMap(({ id, item }) => item.domains.map((domain) => ({ domain, company_id: id, is_primary: primaryOf.get(id) === domain ? 1 : 0, source, seen_at: seenAt }))),
-      (r) => r.domain,
-    );
+    // Where two companies of the batch report one domain, the one it is the primary domain of keeps it.
+    const domainRows = all.flatMap(({ id, item }) => item.domains.map((domain) => ({ domain, company_id: id, is_primary: primaryOf.get(id) === domain ? 1 : 0, source, seen_at: seenAt })));
+    const domains = uniqueBy([...domainRows.filter((r) => !r.is_primary), ...domainRows.filter((r) => r.is_primary)], (r) => r.domain);
     const newDomains = await bulkInsert<{ domain: string; company_id: number }>(trx, {
       table: 'company_domains',
       columns: { domain: 'text', company_id: 'int8', is_primary: 'int4', source: 'text', seen_at: 'int8' },
@@ -445,7 +474,15 @@ export class CompanyRepository {
       onConflict: 'on conflict ("domain") do nothing',
       returning: ['domain', 'company_id'],
     });
-    for (const d of newDomains) if (existingIds.has(Number(d.company_id))) changed.add(Number(d.company_id));
+    const ownerOf = new Map<string, number>();
+    for (const d of newDomains) {
+      ownerOf.set(d.domain, Number(d.company_id));
+      if (existingIds.has(Number(d.company_id))) changed.add(Number(d.company_id));
+    }
+    for (const [id, domain] of claimedPrimaries) {
+      // Taken meanwhile (another import committed it first): the batch is retried row by row.
+      if (ownerOf.get(domain) !== id) throw new Error(`domain ${domain} was taken by another company during this import`);
+    }
 
     // The display name's key is matched on companies.normalized_name: only other names go here.
     const names = uniqueBy(
@@ -562,7 +599,7 @@ export class CompanyRepository {
       const found = await (trx as Db)
         .selectFrom(table as 'company_names')
         .select(['company_id', ...(keyColumns as 'normalized_name'[])])
-        .where('company_id', 'in', part)
+        .where((eb) => oneOf(this.pg, eb, 'company_id', part, 'int8'))
         .execute();
       for (const f of found) stored.add([Number(f.company_id), ...keyColumns.map((k) => (f as any)[k])].join('\u0000'));
     }
@@ -586,7 +623,7 @@ export class CompanyRepository {
     if (!rows.length) return got;
     const before = new Set<string>();
     for (const ids of chunkKeys([...new Set(rows.map((r) => r.company_id))])) {
-      const found = await trx.selectFrom('company_articles').select(['company_id', 'kind', 'item_key']).where('company_id', 'in', ids).execute();
+      const found = await trx.selectFrom('company_articles').select(['company_id', 'kind', 'item_key']).where((eb) => oneOf(this.pg, eb, 'company_id', ids, 'int8')).execute();
       for (const f of found) before.add(`${Number(f.company_id)}|${f.kind}|${f.item_key}`);
     }
     for (const r of rows) if (!before.has(`${r.company_id}|${r.kind}|${r.item_key}`)) got.add(r.company_id);
@@ -658,11 +695,11 @@ function mergeFacts(row: CompanyRow, sources: FieldSources, changes: Partial<Omi
   }
 }
 
-function newRow(facts: CompanyFacts, domain: string | null, sources: FieldSources, now: number): Omit<CompanyTable, 'id'> {
+function newRow(facts: CompanyFacts, domain: string | null, fieldSources: string, now: number): Omit<CompanyTable, 'id'> {
   const row: Record<string, unknown> = {};
   for (const c of FACT_COLUMNS) row[c] = facts[c] ?? null;
   row.domain = domain;
-  row.field_sources = JSON.stringify(sources);
+  row.field_sources = fieldSources;
   row.created_at = now;
   row.updated_at = now;
   return row as unknown as Omit<CompanyTable, 'id'>;

@@ -6,6 +6,7 @@ import * as email from './migrations/0003_email.ts';
 import * as jobs from './migrations/0004_jobs.ts';
 import * as people from './migrations/0005_people.ts';
 import * as jobsSearch from './migrations/0006_jobs_search.ts';
+import * as companiesImport from './migrations/0007_companies_import.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004_jobs': jobs,
   '0005_people': people,
   '0006_jobs_search': jobsSearch,
+  '0007_companies_import': companiesImport,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -39,7 +39,7 @@ export function prepareFileInWorker(format: FileFormat, path: string, batchSize:
         bytes = m.bytes;
         if ('done' in m) return;
         worker.postMessage('ack');
-        yield m.batch;
+        yield JSON.parse(m.rows) as PreparedRow[];
       }
     } finally {
       await worker.terminate();

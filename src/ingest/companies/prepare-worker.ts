@@ -16,7 +16,12 @@ export interface PrepareWorkerData {
   maxInFlight: number;
 }
 
-export type WorkerMessage = { batch: PreparedRow[]; bytes: number } | { done: true; bytes: number } | { failed: string };
+/**
+ * A batch travels as JSON text (`rows`, a PreparedRow[]): parsing it costs the importer's thread
+ * about a third of what copying the same objects by postMessage does, and that thread is the
+ * bottleneck. Prepared rows are plain data without undefined values, so nothing is lost.
+ */
+export type WorkerMessage = { rows: string; bytes: number } | { done: true; bytes: number } | { failed: string };
 
 function open(format: FileFormat, path: string): { records: AsyncIterable<SourceRecord>; position: () => number } {
   if (format === 'pdl-csv') return readPdlCsv(path);
@@ -36,7 +41,7 @@ async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>
   const send = async (batch: PreparedRow[], bytes: number) => {
     while (credits <= 0) await new Promise<void>((r) => (wake = r));
     credits -= 1;
-    port.postMessage({ batch, bytes } satisfies WorkerMessage);
+    port.postMessage({ rows: JSON.stringify(batch), bytes } satisfies WorkerMessage);
   };
   const { records, position } = open(data.format, data.path);
   let batch: PreparedRow[] = [];

@@ -11,6 +11,14 @@ export type SourceRecord = { line: number; input: CompanyInput } | { line: numbe
 /** One validated row, ready for the store, or the reason it was rejected. */
 export type PreparedRow = { line: number; item: PreparedCompany } | { line: number; error: string };
 
+/**
+ * Rows per transaction by default. Large on purpose: most of a company's cost is random inserts
+ * into the domain and name indexes, and a commit writes every index page it touched, so pages are
+ * shared by more rows in a larger transaction (1,000,000 companies on SQLite: 2,000 rows per
+ * transaction stored about 10,000 rows/s, 10,000 rows about 20,000 rows/s).
+ */
+export const DEFAULT_BATCH_SIZE = 10_000;
+
 export interface RunImportOptions {
   service: CompanyService;
   /** Source name recorded with every fact (for example "pdl", "jsonl", "sec-formd"). */
@@ -19,7 +27,7 @@ export interface RunImportOptions {
   records?: AsyncIterable<SourceRecord>;
   /** …or rows validated elsewhere (a worker thread), already in batches. */
   batches?: AsyncIterable<PreparedRow[]>;
-  /** Rows per transaction (default 1000). */
+  /** Rows per transaction (default DEFAULT_BATCH_SIZE). */
   batchSize?: number;
   /** Called after each batch is stored. */
   onBatch?: (summary: ImportSummary) => void;
@@ -42,7 +50,7 @@ async function* batchesOf(records: AsyncIterable<SourceRecord>, batchSize: numbe
 export async function runCompanyImport(options: RunImportOptions): Promise<ImportSummary> {
   const summary = options.summary ?? new ImportSummary();
   const seenAt = options.seenAt ?? Date.now();
-  const batches = options.batches ?? (options.records ? batchesOf(options.records, options.batchSize ?? 1000) : undefined);
+  const batches = options.batches ?? (options.records ? batchesOf(options.records, options.batchSize ?? DEFAULT_BATCH_SIZE) : undefined);
   if (!batches) throw new Error('runCompanyImport needs records or batches');
   await options.service.repository.prepareForBulkImport();
 
