@@ -45,13 +45,24 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
   }
   const connection = db.isTransaction ? sqliteConnectionOf(db) : undefined;
   if (connection) {
-    const statement = preparedOn(connection, `insert into ${quote(spec.table)} (${columnList}) values (${names.map(() => '?').join(', ')})${tail}`);
     const params: unknown[] = new Array(names.length);
+    // A row inserted or skipped is known from the statement's change count: what RETURNING would
+    // give is then the row itself (plus its rowid `id`), without SQLite building a result row.
+    const fromInput = !!spec.returning?.length && (!spec.onConflict || /do nothing$/i.test(spec.onConflict)) && spec.returning.every((c) => c === 'id' || c in spec.columns);
+    const insert = `insert into ${quote(spec.table)} (${columnList}) values (${names.map(() => '?').join(', ')})`;
+    const statement = preparedOn(connection, fromInput ? `${insert}${spec.onConflict ? ` ${spec.onConflict}` : ''}` : `${insert}${tail}`);
     for (const r of spec.rows) {
       for (let i = 0; i < names.length; i++) params[i] = r[names[i]!] ?? null;
       // Spread arguments bind faster than one array argument in better-sqlite3.
       if (!spec.returning?.length) statement.run(...params);
-      else {
+      else if (fromInput) {
+        const result = statement.run(...params);
+        if (result.changes === 1) {
+          const row: Record<string, unknown> = {};
+          for (const c of spec.returning) row[c] = c in spec.columns ? (r[c] ?? null) : Number(result.lastInsertRowid);
+          out.push(row as R);
+        }
+      } else {
         const row = statement.get(...params) as R | undefined;
         if (row) out.push(row);
       }
