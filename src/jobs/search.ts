@@ -1,8 +1,10 @@
 // POST /jobs-finder over the facet index (see docs/jobs.md, "Search design"). Every filter that is a
-// facet is an index range in newest-first order; the smallest range drives, the other facets are
-// primary-key probes, and what is not a facet (description text, unresolved location words, company
-// size/type/industry) is checked on the driver's rows. Totals are exact: one facet alone is counted
-// from per-day sums plus the two partial days; anything else is counted over the driver.
+// facet is an index range in newest-first order; the smallest range drives, type, region, level and
+// country are checked in the driver's rows (which carry them), the other facets are primary-key
+// probes, and what is not a facet (unresolved location words, company size/type/industry) is
+// checked on the driver's listings. A description drives from its full-text matches
+// (text-window.ts) unless a facet range is small. Totals are exact: one facet alone is counted from
+// per-day sums plus the two partial days; anything else is counted over the driver.
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import { EXPERIENCE_LEVEL_LABELS, type ExperienceLevel, type JobListing, type JobSearchResult, type JobsFinderBody } from '../contract/jobs.ts';
