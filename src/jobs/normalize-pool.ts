@@ -24,15 +24,13 @@ export class NormalizerWorker {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private settled?: () => void;
-  /** Resolves once the thread is ready or has failed. */
-  readonly started = new Promise<void>((resolve) => (this.settled = resolve));
+  private readonly startup = new Promise<void>((resolve) => (this.settled = resolve));
 
   /** Starts the thread if it is not running yet; returns at once. */
   start(): void {
     if (this.worker || this.failed) return;
     const worker = new Worker(BOOTSTRAP, { eval: true });
     this.worker = worker;
-    worker.unref();
     worker.on('message', (reply: NormalizeReply) => {
       if ('ready' in reply) {
         this.ready = true;
@@ -47,6 +45,16 @@ export class NormalizerWorker {
     });
     worker.on('error', () => this.fail());
     worker.on('exit', () => this.fail());
+    // After the listeners: attaching a 'message' listener refs the thread's port again.
+    worker.unref();
+  }
+
+  /** Resolves once the thread is ready or has failed; the process stays alive while this waits. */
+  async whenStarted(): Promise<void> {
+    if (this.ready || this.failed || !this.worker) return;
+    this.worker.ref();
+    await this.startup;
+    if (!this.pending.size) this.worker.unref();
   }
 
   /** Loaded and working: requests will be answered by the thread. */

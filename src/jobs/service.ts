@@ -124,7 +124,7 @@ export class JobService {
       this.worker = new NormalizerWorker();
       this.worker.start();
     }
-    return this.worker.started;
+    return this.worker.whenStarted();
   }
 
   /** Whether a normalization thread is ready to take work. */

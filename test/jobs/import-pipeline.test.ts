@@ -83,7 +83,8 @@ for (const target of dbTargets) {
 }
 
 describe('normalization thread lifetime', () => {
-  it('an import that started the thread lets the process exit without close()', () => {
+  /** Runs an import in a child process; `wait` waits for the thread first, else it is still loading when the import ends. */
+  function importInChild(wait: boolean) {
     const script = `
       import { openDatabase } from './src/db/database.ts';
       import { migrateToLatest } from './src/db/migrate.ts';
@@ -91,13 +92,26 @@ describe('normalization thread lifetime', () => {
       const handle = openDatabase('sqlite::memory:');
       await migrateToLatest(handle.db);
       const jobs = new JobService({ db: handle.db, workerAfter: 0 });
-      await jobs.startNormalizationThread();
-      if (!jobs.normalizationThreadReady) throw new Error('no thread');
+      if (${wait}) {
+        await jobs.startNormalizationThread();
+        if (!jobs.normalizationThreadReady) throw new Error('no thread');
+      }
       const listings = Array.from({ length: 50 }, (_, i) => ({ sourceId: 'x' + i, title: 'Engineer', location: 'Berlin', employmentTypes: [], publishedAt: 0, descriptionHtml: '<p>Hi</p>', applyUrl: 'https://x.example/' + i }));
       const summary = await jobs.importBoard(listings, { source: 'lever', board: 'b', now: 1 });
       console.log(summary.inserted);
     `;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8', timeout: 60_000 });
+    return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8', timeout: 60_000 });
+  }
+
+  it('an import that used the thread lets the process exit without close()', () => {
+    const run = importInChild(true);
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout.trim(), '50');
+    assert.equal(run.status, 0);
+  });
+
+  it('a thread still loading when the import ends does not keep the process alive', () => {
+    const run = importInChild(false);
     assert.equal(run.stderr, '');
     assert.equal(run.stdout.trim(), '50');
     assert.equal(run.status, 0);
