@@ -66,6 +66,8 @@ export class JobService {
   private readonly companies?: CompanyStore;
   /** Company ids by matching key, so a board's thousand postings link with one upsert. */
   private readonly companyIds = new Map<string, number>();
+  /** Matching keys by the source's website and name text: a board's postings repeat them. */
+  private readonly companyKeys = new Map<string, string>();
   private readonly workerAfter: number;
   private postingsSeen = 0;
   private worker?: NormalizerWorker;
@@ -86,13 +88,26 @@ export class JobService {
     return this.searcher.search(filters, now);
   }
 
+  /** The company's matching key: its domain, else its normalized name (computed once per website and name text). */
+  private companyKeyOf(company: SourceCompany): string {
+    const text = `${company.website ?? ''}\u0000${company.name}`;
+    let key = this.companyKeys.get(text);
+    if (key === undefined) {
+      const domain = company.website ? normalizeDomain(company.website) : null;
+      key = domain ? `d:${domain}` : `n:${normalizeCompanyName(company.name)}`;
+      if (this.companyKeys.size > 100_000) this.companyKeys.clear();
+      this.companyKeys.set(text, key);
+    }
+    return key;
+  }
+
   /** Links a listing's company to the company store, creating it when new. */
   private async companyIdFor(company: SourceCompany | null, source: string, now: number, summary: BoardImportSummary): Promise<number | null> {
     if (!this.companies || !company?.name?.trim()) return null;
-    const domain = company.website ? normalizeDomain(company.website) : null;
-    const key = domain ? `d:${domain}` : `n:${normalizeCompanyName(company.name)}`;
+    const key = this.companyKeyOf(company);
     const cached = this.companyIds.get(key);
     if (cached !== undefined) return cached;
+    const domain = company.website ? normalizeDomain(company.website) : null;
     const result = await this.companies.upsertCompany(
       {
         name: company.name.trim(),
@@ -112,19 +127,23 @@ export class JobService {
     return result.id;
   }
 
-  /** Counts postings and starts the normalization thread once enough were seen. */
+  /** Counts postings and starts the normalization thread once enough were seen (without waiting for it). */
   private countPostings(postings: number): void {
     this.postingsSeen += postings;
-    if (this.postingsSeen > this.workerAfter) this.startNormalizationThread();
+    if (this.postingsSeen > this.workerAfter) this.launchWorker();
   }
 
-  /** Starts the normalization thread now (whatever was imported so far); resolves when it is ready or failed. */
-  startNormalizationThread(): Promise<void> {
+  private launchWorker(): NormalizerWorker {
     if (!this.worker) {
       this.worker = new NormalizerWorker();
       this.worker.start();
     }
-    return this.worker.whenStarted();
+    return this.worker;
+  }
+
+  /** Starts the normalization thread now (whatever was imported so far); resolves when it is ready or failed. */
+  startNormalizationThread(): Promise<void> {
+    return this.launchWorker().whenStarted();
   }
 
   /** Whether a normalization thread is ready to take work. */
