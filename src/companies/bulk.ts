@@ -33,11 +33,15 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
   const tail = `${spec.onConflict ? ` ${spec.onConflict}` : ''}${spec.returning?.length ? ` returning ${spec.returning.map(quote).join(', ')}` : ''}`;
   const out: R[] = [];
   if (dialectOf(db) === 'postgres') {
-    const unnest = names.map((n, i) => `$${i + 1}::${spec.columns[n]}[]`).join(', ');
-    const text = `insert into ${quote(spec.table)} (${columnList}) select * from unnest(${unnest})${tail}`;
     for (let start = 0; start < spec.rows.length; start += PG_ROWS) {
       const part = spec.rows.slice(start, start + PG_ROWS);
-      const params = names.map((n) => arrayLiteral(part, n));
+      // A column that is null in every row is left out (null all the same: none of the nullable
+      // columns written here has a default): unpacking the arrays is most of the server's work.
+      const nonNull = names.filter((n) => part.some((r) => r[n] !== null && r[n] !== undefined));
+      const present = nonNull.length ? nonNull : names;
+      const unnest = present.map((n, i) => `$${i + 1}::${spec.columns[n]}[]`).join(', ');
+      const text = `insert into ${quote(spec.table)} (${present.map(quote).join(', ')}) select * from unnest(${unnest})${tail}`;
+      const params = present.map((n) => arrayLiteral(part, n));
       const result = await db.executeQuery<R>(CompiledQuery.raw(text, params));
       out.push(...result.rows);
     }
