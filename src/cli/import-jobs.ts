@@ -21,7 +21,11 @@ interface ImportJobsOptions {
   retries?: string;
   quiet?: boolean;
   json?: boolean;
+  optimize?: boolean;
 }
+
+/** An import that wrote at least this many listings compacts the search index when it ends. */
+export const OPTIMIZE_AFTER_LISTINGS = 10_000;
 
 function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -53,6 +57,8 @@ export function registerImportJobs(importCommand: Command): void {
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
     .option('--timeout-ms <n>', 'per-request timeout (default 15000)')
     .option('--retries <n>', 'retries of a failed request, with exponential backoff (default 3)')
+    .option('--optimize', 'compact the search index when the import ends, whatever its size')
+    .option('--no-optimize', `never compact it (default: only after ${OPTIMIZE_AFTER_LISTINGS.toLocaleString('en')} or more listings written)`)
     .option('-q, --quiet', 'no progress bar')
     .option('--json', 'print each summary as JSON')
     .action(async (opts: ImportJobsOptions) => {
@@ -83,6 +89,7 @@ export function registerImportJobs(importCommand: Command): void {
       await withDatabase(async ({ db }) => {
         const service = new JobService({ db, companies: new CompanyService({ db }) });
         let failures = 0;
+        let written = 0;
         for (const board of opts.board) {
           let listings: SourceListing[];
           try {
@@ -104,6 +111,13 @@ export function registerImportJobs(importCommand: Command): void {
           });
           progress.stop();
           report(board, summary, opts);
+          written += summary.inserted + summary.updated + (summary.expired ?? 0);
+        }
+        if (opts.optimize ?? written >= OPTIMIZE_AFTER_LISTINGS) {
+          const started = Date.now();
+          if (!opts.quiet && !opts.json) process.stderr.write('compacting the search index…\n');
+          await service.optimizeSearchIndex();
+          if (!opts.quiet && !opts.json) process.stderr.write(`search index compacted in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
         }
         if (failures) throw new CliError(`${failures} of ${opts.board.length} boards could not be read`);
       });

@@ -290,4 +290,19 @@ export class JobRepository {
       return gone.length;
     });
   }
+
+  /**
+   * Compacts the search structures after a large load: on SQLite, FTS5 merges its segments into
+   * one (a phrase query then reads one position list per word instead of one per segment; about
+   * 9 s at a million listings) and the planner statistics are refreshed; on PostgreSQL, ANALYZE.
+   * Readers keep working meanwhile (WAL); other writers wait for it.
+   */
+  async optimizeSearchIndex(): Promise<void> {
+    if (this.dialect === 'sqlite') {
+      await run(this.db, "insert into jobs_fts (jobs_fts) values ('optimize')", []);
+      await run(this.db, 'analyze', []);
+    } else {
+      await run(this.db, 'analyze jobs, job_facets, job_live, job_facet_days', []);
+    }
+  }
 }

@@ -84,6 +84,11 @@ export class JobService {
     await this.worker?.close();
   }
 
+  /** Compacts the search index after a large load (see JobRepository.optimizeSearchIndex). */
+  optimizeSearchIndex(): Promise<void> {
+    return this.repository.optimizeSearchIndex();
+  }
+
   search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {
     return this.searcher.search(filters, now);
   }

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/database.ts';
 import { BOARD_ROUTES, FIXTURES, startBoardServer, type BoardServer } from './support/board-server.ts';
 import { runLeadbase } from '../support/cli.ts';
@@ -45,6 +46,22 @@ describe('leadbase import jobs', () => {
     try {
       const rows = await handle.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id').select(['jobs.title', 'companies.domain']).where('jobs.board', '=', 'northwind').execute();
       assert.deepEqual(rows.map((r) => r.domain), ['northwind.example', 'northwind.example']);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('compacts the search index on --optimize (after a large import by default) and the listings stay searchable', async () => {
+    const file = fileURLToPath(new URL('lever-postings.json', FIXTURES));
+    const res = await run('--source', 'lever', '--board', 'compacted', '--file', file, '--company-name', 'Compacted Ltd', '--optimize');
+    assert.equal(res.status, 0, res.stderr);
+    assert.match(res.stderr, /search index compacted in [\d.]+ s/);
+    const small = await run('--source', 'lever', '--board', 'compacted', '--file', file, '--company-name', 'Compacted Ltd');
+    assert.doesNotMatch(small.stderr, /compact/, 'a small import leaves the index to FTS5 automerge');
+    const handle = openDatabase(env.DATABASE_URL!);
+    try {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from jobs_fts`.execute(handle.db);
+      assert.ok(Number(rows[0].n) >= 2);
     } finally {
       await handle.close();
     }

@@ -179,6 +179,16 @@ for (const target of dbTargets) {
       }
     });
 
+    it('compacting the search index after a load changes no answer', async () => {
+      const queries = [{ job_description: '"data pipelines"' }, { job_description: 'wombat', per_page: 3, page: 2 }, { job_title: 'senior data engineer' }, { job_description: 'quokka', country_id: 'PT' }];
+      const before = await Promise.all(queries.map((q) => service.search({ posted_within: 60, ...q }, NOW)));
+      await service.optimizeSearchIndex();
+      const afterwards = await Promise.all(queries.map((q) => service.search({ posted_within: 60, ...q }, NOW)));
+      assert.deepEqual(afterwards, before);
+      assert.ok(before[0].total_count > 0);
+      assert.deepEqual(await textOutOfStep(database.db, target.name), [0, 0]);
+    });
+
     it('the 0006 migration rebuilds the index of an existing database from its jobs', async () => {
       const before = await storedIndex(database.db);
       await searchIndexV2.down(database.db);
