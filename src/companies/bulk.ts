@@ -4,7 +4,6 @@
 // batch); PostgreSQL gets one parameter per column (arrays unnested on the server), which parses
 // and plans in constant time.
 import { CompiledQuery, type Kysely } from 'kysely';
-import type SQLite from 'better-sqlite3';
 import { dialectOf, sqliteConnectionOf } from '../db/database.ts';
 
 /** PostgreSQL array element type of each column. */
@@ -54,7 +53,7 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
     // give is then the row itself (plus its rowid `id`), without SQLite building a result row.
     const fromInput = !!spec.returning?.length && (!spec.onConflict || /do nothing$/i.test(spec.onConflict)) && spec.returning.every((c) => c === 'id' || c in spec.columns);
     const insert = `insert into ${quote(spec.table)} (${columnList}) values (${names.map(() => '?').join(', ')})`;
-    const statement = preparedOn(connection, fromInput ? `${insert}${spec.onConflict ? ` ${spec.onConflict}` : ''}` : `${insert}${tail}`);
+    const statement = connection.prepare(fromInput ? `${insert}${spec.onConflict ? ` ${spec.onConflict}` : ''}` : `${insert}${tail}`);
     for (const r of spec.rows) {
       for (let i = 0; i < names.length; i++) params[i] = r[names[i]!] ?? null;
       // Spread arguments bind faster than one array argument in better-sqlite3.
@@ -113,22 +112,12 @@ export async function bulkUpdate(db: Kysely<any>, spec: BulkUpdate): Promise<voi
   }
   const text = `update ${quote(spec.table)} set ${names.map((n) => `${quote(n)} = ?`).join(', ')} where ${quote(key)} = ?`;
   const connection = db.isTransaction ? sqliteConnectionOf(db) : undefined;
-  const statement = connection ? preparedOn(connection, text) : undefined;
+  const statement = connection?.prepare(text);
   for (const r of spec.rows) {
     const params = [...names.map((n) => r[n] ?? null), r[key]];
     if (statement) statement.run(...params);
     else await db.executeQuery(CompiledQuery.raw(text, params));
   }
-}
-
-// Prepared statements per SQLite connection (a few per table, kept for the connection's life).
-const statements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
-function preparedOn(connection: SQLite.Database, text: string): SQLite.Statement {
-  let cache = statements.get(connection);
-  if (!cache) statements.set(connection, (cache = new Map()));
-  let statement = cache.get(text);
-  if (!statement) cache.set(text, (statement = connection.prepare(text)));
-  return statement;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -32,17 +32,24 @@ export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
-// The better-sqlite3 connection behind each SQLite Kysely instance, keyed by its dialect adapter,
-// which a Kysely instance shares with its transactions (see sqliteConnectionOf).
-const sqliteConnections = new WeakMap<object, SQLite.Database>();
+/** A SQLite connection whose prepared statements are kept (see withStatementCache). */
+export interface SqliteConnection {
+  prepare(query: string): SQLite.Statement;
+  close(): void;
+}
+
+// The connection behind each SQLite Kysely instance, keyed by its dialect adapter, which a Kysely
+// instance shares with its transactions (see sqliteConnectionOf).
+const sqliteConnections = new WeakMap<object, SqliteConnection>();
 
 /**
- * The better-sqlite3 connection behind a SQLite `db` or transaction (undefined on PostgreSQL).
- * For bulk writers: inside a Kysely transaction, which holds that single connection, prepared
- * statements run on it synchronously are part of the transaction, at a fraction of the cost of a
- * Kysely query per row. Outside a transaction, use Kysely (another flow may hold the connection).
+ * The connection behind a SQLite `db` or transaction (undefined on PostgreSQL), with the same
+ * statement cache Kysely uses. For bulk writers: inside a Kysely transaction, which holds that
+ * single connection, prepared statements run on it synchronously are part of the transaction, at a
+ * fraction of the cost of a Kysely query per row. Outside a transaction, use Kysely (another flow
+ * may hold the connection).
  */
-export function sqliteConnectionOf(db: Kysely<any>): SQLite.Database | undefined {
+export function sqliteConnectionOf(db: Kysely<any>): SqliteConnection | undefined {
   return sqliteConnections.get(db.getExecutor().adapter);
 }
 
@@ -58,7 +65,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query anew; preparing costs more than running a point query, so the
  * hot queries' prepared statements are kept (least recently used evicted).
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database): SqliteConnection {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
@@ -104,8 +111,9 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // Searches and index writes touch far more pages than the default 2 MB cache holds (the jobs
     // index alone is over 1 GB at a million listings): up to 256 MiB, taken only as pages are read.
     sqlite.pragma('cache_size = -262144');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    sqliteConnections.set(db.getExecutor().adapter, sqlite);
+    const connection = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    sqliteConnections.set(db.getExecutor().adapter, connection);
     return { db, dialect: 'sqlite', location: `sqlite:${path}`, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:…"`);
