@@ -1,6 +1,7 @@
-import type { CompiledQuery, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { CreditLedgerTable } from '../db/platform-tables.ts';
 import type { Db } from '../db/database.ts';
+import { PreparedQuery } from '../db/prepared-query.ts';
 import { recordGrant } from './ledger.ts';
 import { InsufficientCreditsError } from './errors.ts';
 import { completeIdempotentResponse, type StoredResponse } from './idempotency.ts';
@@ -21,14 +22,14 @@ export type UsageRow = Omit<Selectable<CreditLedgerTable>, 'key_id'>;
 
 export class BillingService {
   /** The balance read is on the hot path of /credits: built once, only its parameter changes. */
-  private readonly balanceQuery: CompiledQuery<{ balance: number }>;
+  private readonly balanceQuery: PreparedQuery<{ balance: number }>;
 
   constructor(private readonly db: Db) {
-    this.balanceQuery = db.selectFrom('api_keys').select('balance').where('id', '=', 0).compile() as CompiledQuery<{ balance: number }>;
+    this.balanceQuery = new PreparedQuery(db, db.selectFrom('api_keys').select('balance').where('id', '=', 0), 1);
   }
 
   async balance(keyId: number): Promise<number> {
-    const { rows } = await this.db.executeQuery<{ balance: number }>({ ...this.balanceQuery, parameters: [keyId] });
+    const rows = await this.balanceQuery.rows([keyId]);
     if (!rows[0]) throw new Error(`no API key with id ${keyId}`);
     return rows[0].balance;
   }

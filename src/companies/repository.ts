@@ -1,7 +1,8 @@
 // Storage of companies: batched upserts (one transaction per batch, a handful of statements per
 // batch rather than per row, so a million-row import stays fast) and the lookups by key.
-import { CompiledQuery, sql, type ExpressionBuilder, type Transaction } from 'kysely';
+import { sql, type Compilable, type ExpressionBuilder, type Transaction } from 'kysely';
 import { dialectOf, type Db } from '../db/database.ts';
+import { PreparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { CompanyRow, CompanyTable } from './tables.ts';
 import type { CompanyFacts, PreparedCompany } from './input.ts';
@@ -82,10 +83,37 @@ interface Group {
 
 export class CompanyRepository {
   private readonly pg: boolean;
+  private readonly byDomainQuery: PreparedQuery<CompanyRow>;
+  private readonly byNameKeyQuery: PreparedQuery<CompanyRow & { matched_name: string; matched_kind: string }>;
 
   constructor(readonly db: Db) {
     this.pg = dialectOf(db) === 'postgres';
-    this.lookupSql = this.compileLookups();
+    // The hot lookups, built once. Parameters: [domain].
+    this.byDomainQuery = new PreparedQuery(
+      db,
+      db.selectFrom('company_domains as d').innerJoin('companies as c', 'c.id', 'd.company_id').selectAll('c').where('d.domain', '=', '') as Compilable<CompanyRow>,
+      1,
+    );
+    // Display names are matched on companies.normalized_name, other names and aliases in
+    // company_names: one statement for both. Parameters: [key, key, limit].
+    this.byNameKeyQuery = new PreparedQuery(
+      db,
+      db
+        .selectFrom('companies as c')
+        .selectAll('c')
+        .select([sql<string>`c.name`.as('matched_name'), sql<string>`'display'`.as('matched_kind')])
+        .where('c.normalized_name', '=', '')
+        .unionAll(
+          db
+            .selectFrom('company_names as n')
+            .innerJoin('companies as c', 'c.id', 'n.company_id')
+            .selectAll('c')
+            .select(['n.name as matched_name', 'n.kind as matched_kind'])
+            .where('n.normalized_name', '=', ''),
+        )
+        .limit(1) as Compilable<CompanyRow & { matched_name: string; matched_kind: string }>,
+      3,
+    );
   }
 
   // ---------- lookups ----------
@@ -94,7 +122,6 @@ export class CompanyRepository {
     return (await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
-  /** The company owning a normalized domain (primary or secondary). */
   /** Company ids of many normalized domains in a few statements (importers resolving a batch). */
   async idsByNormalizedDomains(domains: string[], db: Tx | Db = this.db): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
@@ -106,49 +133,14 @@ export class CompanyRepository {
     return ids;
   }
 
+  /** The company owning a normalized domain (primary or secondary). */
   async findByNormalizedDomain(domain: string): Promise<CompanyRow | null> {
-    const result = await this.db.executeQuery<CompanyRow>(CompiledQuery.raw(this.lookupSql.byDomain, [domain]));
-    return result.rows[0] ?? null;
-  }
-
-  // The hot lookups are compiled once: building a query costs more than running it on SQLite.
-  private readonly lookupSql: { byDomain: string; byNameKey: string };
-
-  private compileLookups(): { byDomain: string; byNameKey: string } {
-    // Parameters: [domain].
-    const byDomain = this.db
-      .selectFrom('company_domains as d')
-      .innerJoin('companies as c', 'c.id', 'd.company_id')
-      .selectAll('c')
-      .where('d.domain', '=', '')
-      .compile();
-    // Parameters: [key, key, limit].
-    const byNameKey = this.db
-      .selectFrom('companies as c')
-      .selectAll('c')
-      .select([sql<string>`c.name`.as('matched_name'), sql<string>`'display'`.as('matched_kind')])
-      .where('c.normalized_name', '=', '')
-      .unionAll(
-        this.db
-          .selectFrom('company_names as n')
-          .innerJoin('companies as c', 'c.id', 'n.company_id')
-          .selectAll('c')
-          .select(['n.name as matched_name', 'n.kind as matched_kind'])
-          .where('n.normalized_name', '=', ''),
-      )
-      .limit(1)
-      .compile();
-    if (byDomain.parameters.length !== 1 || byNameKey.parameters.length !== 3) throw new Error('company lookup statements changed shape');
-    return { byDomain: byDomain.sql, byNameKey: byNameKey.sql };
+    return (await this.byDomainQuery.rows([domain]))[0] ?? null;
   }
 
   /** Companies whose name or an alias has this matching key, with the names that matched. */
   async findByNameKey(key: string, limit = 20): Promise<{ company: CompanyRow; names: { name: string; kind: string }[] }[]> {
-    // Display names are matched on companies.normalized_name, other names and aliases in
-    // company_names: one statement for both (parameters: key, key, limit).
-    const { rows } = await this.db.executeQuery<CompanyRow & { matched_name: string; matched_kind: string }>(
-      CompiledQuery.raw(this.lookupSql.byNameKey, [key, key, limit * 2]),
-    );
+    const rows = await this.byNameKeyQuery.rows([key, key, limit * 2]);
     const byId = new Map<number, { company: CompanyRow; names: { name: string; kind: string }[] }>();
     for (const r of rows) {
       const { matched_name, matched_kind, ...company } = r;
@@ -277,7 +269,7 @@ export class CompanyRepository {
     for (const g of created) {
       const facts: CompanyFacts = g.items.length === 1 ? g.items[0]!.facts : Object.assign({}, ...g.items.map((i) => i.facts));
       if (!facts.name) throw new Error('a new company needs a name');
-      const domain = g.items.length === 1 ? (g.items[0]!.domains[0] ?? null) : (g.items.flatMap((i) => i.domains)[0] ?? null);
+      const domain = g.items.find((i) => i.domains.length > 0)?.domains[0] ?? null;
       const fields = Object.keys(facts).filter((k) => !(k in FOLLOWERS));
       const signature = fields.join(',');
       let sources = sourcesJson.get(signature);

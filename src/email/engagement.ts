@@ -2,8 +2,9 @@
 // a delivery (the receiving server took the message for this mailbox) and a hard bounce (it said
 // the mailbox does not exist). Soft bounces, blocks and deferrals say nothing about the address.
 import { createHash } from 'node:crypto';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { PreparedQuery } from '../db/prepared-query.ts';
 import { parseAddress } from './syntax.ts';
 
 export type EngagementKind = 'delivered' | 'hard_bounce';
@@ -37,13 +38,11 @@ export function normalizeEngagementAddress(address: string): { address: string; 
 }
 
 export class EngagementStore {
-  // Asked for every catch-all answer: compiled once, as building the query costs more than running it. Parameters: [address].
-  private readonly countsSql: string;
+  // Asked for every catch-all answer. Parameters: [address].
+  private readonly countsQuery;
 
   constructor(private readonly db: Db) {
-    const compiled = db.selectFrom('email_engagement').select(['delivered', 'hard_bounced']).where('address', '=', '').compile();
-    if (compiled.parameters.length !== 1) throw new Error('engagement counts statement changed shape');
-    this.countsSql = compiled.sql;
+    this.countsQuery = new PreparedQuery(db, db.selectFrom('email_engagement').select(['delivered', 'hard_bounced']).where('address', '=', ''), 1);
   }
 
   /** Records events in one transaction; an event already recorded (same source and id) is skipped. */
@@ -88,8 +87,7 @@ export class EngagementStore {
   }
 
   async counts(address: string): Promise<EngagementCounts> {
-    const { rows } = await this.db.executeQuery<{ delivered: number; hard_bounced: number }>(CompiledQuery.raw(this.countsSql, [address.toLowerCase()]));
-    const row = rows[0];
+    const [row] = await this.countsQuery.rows([address.toLowerCase()]);
     return { delivered: row?.delivered ?? 0, hardBounced: row?.hard_bounced ?? 0 };
   }
 }

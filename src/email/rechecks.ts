@@ -1,8 +1,8 @@
 // Greylisted addresses are asked again later (greylisting servers accept a retry after a few
 // minutes). The queue and its answers live in the database, so any instance can do the work and
 // every instance can serve the answer.
-import { CompiledQuery } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { PreparedQuery } from '../db/prepared-query.ts';
 import type { EmailValidation } from '../contract/email.ts';
 
 const LEASE_MS = 60_000;
@@ -14,14 +14,11 @@ export interface DueRecheck {
 }
 
 export class RecheckStore {
-  // Asked on every validation not served from memory: compiled once, as building the query costs
-  // more than running it. Parameters: [address, 'done'].
-  private readonly resultSql: string;
+  // Asked on every validation not served from memory. Parameters: [address, 'done'].
+  private readonly resultQuery;
 
   constructor(private readonly db: Db) {
-    const compiled = db.selectFrom('email_rechecks').select(['result_json', 'checked_at']).where('address', '=', '').where('state', '=', 'done').compile();
-    if (compiled.parameters.length !== 2) throw new Error('re-check result statement changed shape');
-    this.resultSql = compiled.sql;
+    this.resultQuery = new PreparedQuery(db, db.selectFrom('email_rechecks').select(['result_json', 'checked_at']).where('address', '=', '').where('state', '=', 'done'), 2);
   }
 
   /** Queues `address` for a re-check at `dueAt` (keeps an earlier pending due time). */
@@ -73,8 +70,7 @@ export class RecheckStore {
 
   /** The stored answer of a finished re-check, with when it was found. */
   async result(address: string): Promise<{ validation: EmailValidation; checkedAt: number } | null> {
-    const { rows } = await this.db.executeQuery<{ result_json: string | null; checked_at: number | null }>(CompiledQuery.raw(this.resultSql, [address, 'done']));
-    const row = rows[0];
+    const [row] = await this.resultQuery.rows([address, 'done']);
     if (!row?.result_json || row.checked_at === null) return null;
     return { validation: JSON.parse(row.result_json) as EmailValidation, checkedAt: row.checked_at };
   }
