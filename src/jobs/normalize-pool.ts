@@ -2,14 +2,13 @@
 // writes earlier ones. It starts on demand and is used only once it has loaded (an import never
 // waits for it to start); while idle it does not keep the process alive; if it fails, whatever it
 // still owed is normalized on the calling thread.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../ts-worker.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
 import type { NormalizeReply, NormalizeRequest } from './normalize-worker.ts';
 
-const WORKER_URL = new URL('./normalize-worker.ts', import.meta.url).href;
-// The worker loads TypeScript the way the CLI does (tsx), whatever started this process.
-const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+const WORKER_URL = new URL('./normalize-worker.ts', import.meta.url);
 
 interface Pending {
   raws: SourceListing[];
@@ -29,7 +28,7 @@ export class NormalizerWorker {
   /** Starts the thread if it is not running yet; returns at once. */
   start(): void {
     if (this.worker || this.failed) return;
-    const worker = new Worker(BOOTSTRAP, { eval: true });
+    const worker = startTsWorker(WORKER_URL);
     this.worker = worker;
     worker.on('message', (reply: NormalizeReply) => {
       if ('ready' in reply) {

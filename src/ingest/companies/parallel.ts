@@ -1,11 +1,9 @@
 // Runs the parse-and-validate half of a file import in a worker thread (prepare-worker.ts).
-import { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../../ts-worker.ts';
 import type { FileFormat, PrepareWorkerData, WorkerMessage } from './prepare-worker.ts';
 import type { PreparedRow } from './runner.ts';
 
-const WORKER_URL = new URL('./prepare-worker.ts', import.meta.url).href;
-// The worker loads TypeScript the way the CLI does (tsx), whatever started this process.
-const BOOTSTRAP = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL)}); });`;
+const WORKER_URL = new URL('./prepare-worker.ts', import.meta.url);
 
 export interface PreparedStream {
   batches: AsyncIterable<PreparedRow[]>;
@@ -18,7 +16,7 @@ export function prepareFileInWorker(format: FileFormat, path: string, batchSize:
   const data: PrepareWorkerData = { format, path, batchSize, maxInFlight };
   let bytes = 0;
   async function* batches(): AsyncIterable<PreparedRow[]> {
-    const worker = new Worker(BOOTSTRAP, { eval: true, workerData: data });
+    const worker = startTsWorker(WORKER_URL, { workerData: data });
     const queue: WorkerMessage[] = [];
     let wake: (() => void) | undefined;
     let crashed: Error | undefined;
