@@ -54,14 +54,21 @@ export function toFts5Query(input: string): string | null {
  */
 export const FTS_ID_BITS = 30;
 export const MAX_FTS_JOB_ID = 2 ** FTS_ID_BITS - 1;
+/** Publication minutes are clamped into the key's 32 bits. */
+const MAX_KEY_MINUTE = 2 ** 32 - 1;
 
 /** The minute of a published time, clamped into the key's 32 bits, as minuteSql computes it. */
 export function ftsKeyMinute(published: number): number {
-  return Math.max(0, Math.min(Math.trunc(published / 60000), 4294967295));
+  return Math.max(0, Math.min(Math.trunc(published / 60000), MAX_KEY_MINUTE));
 }
 
 /** The minute of a published time, clamped into the key's 32 bits (SQL over an integer expression). */
-const minuteSql = (published: string) => `max(0, min((${published}) / 60000, 4294967295))`;
+const minuteSql = (published: string) => `max(0, min((${published}) / 60000, ${MAX_KEY_MINUTE}))`;
+
+/** SQL of the publication minute a full-text key (an SQL expression) holds. */
+export function ftsKeyMinuteSql(key: string): string {
+  return `((${key}) >> ${FTS_ID_BITS}) & ${MAX_KEY_MINUTE}`;
+}
 
 /** SQL of the full-text key of (remote, published ms, listing id), each an SQL expression. */
 export function ftsKeySql(remote: string, published: string, id: string): string {
@@ -70,7 +77,7 @@ export function ftsKeySql(remote: string, published: string, id: string): string
 
 /** ftsKeySql for query building: each part a value (bound) or an SQL fragment. */
 export function ftsKey(remote: unknown, published: unknown, id: unknown): RawBuilder<number> {
-  return sql`((((${remote}) << 62) | (max(0, min((${published}) / 60000, 4294967295)) << ${sql.raw(String(FTS_ID_BITS))})) | (${id}))`;
+  return sql`((((${remote}) << 62) | (max(0, min((${published}) / 60000, ${sql.raw(String(MAX_KEY_MINUTE))})) << ${sql.raw(String(FTS_ID_BITS))})) | (${id}))`;
 }
 
 /** The first or last key of a minute (as ftsKeyMinute gives it): the minute is not recomputed. */

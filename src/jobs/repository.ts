@@ -6,6 +6,8 @@ import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
 import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
+import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
+import type { JobRow } from './tables.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -26,8 +28,12 @@ export async function insertLive(db: Kysely<any>, dialect: DialectName, rows: un
 function ftsKeyOrder(a: IndexedListing, b: IndexedListing): number {
   return a.hasRemote - b.hasRemote || ftsKeyMinute(a.publishedAt) - ftsKeyMinute(b.publishedAt) || a.jobId - b.jobId;
 }
-import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
-import type { JobRow } from './tables.ts';
+
+/** Full-text keys of listings as one JSON parameter, read back in SQL by FTS_KEYS_OF_JSON. */
+function ftsKeysJson(listings: IndexedListing[]): string {
+  return JSON.stringify(listings.map((l) => [l.hasRemote, l.publishedAt, l.jobId]));
+}
+const FTS_KEYS_OF_JSON = `select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?)`;
 
 export const DAY_MS = 86_400_000;
 
@@ -140,12 +146,13 @@ export class JobRepository {
     days.add(listings, -1);
     if (!listings.length) return;
     if (this.dialect === 'sqlite') {
-      await run(trx, `delete from job_live where search_key in (select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?))`,
-        [JSON.stringify(listings.map((l) => [l.hasRemote, l.publishedAt, l.jobId]))]);
+      // job_live and the full-text index share the key (SQLite).
+      const keys = ftsKeysJson(listings);
+      await run(trx, `delete from job_live where search_key in (${FTS_KEYS_OF_JSON})`, [keys]);
+      await run(trx, `delete from jobs_fts where rowid in (${FTS_KEYS_OF_JSON})`, [keys]);
     } else {
       await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, listings.map((l) => l.jobId))]);
     }
-    await this.removeText(trx, listings);
   }
 
   /**
@@ -160,12 +167,6 @@ export class JobRepository {
       return [l.hasRemote, l.publishedAt, l.jobId, description];
     });
     await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', values, '', `(${ftsKeySql('?', '?', '?')}, ?)`);
-  }
-
-  private async removeText(trx: Trx, listings: IndexedListing[]): Promise<void> {
-    if (this.dialect !== 'sqlite' || !listings.length) return;
-    await run(trx, `delete from jobs_fts where rowid in (select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?))`,
-      [JSON.stringify(listings.map((l) => [l.hasRemote, l.publishedAt, l.jobId]))]);
   }
 
   /** Creates new listings, rewrites changed or revived ones, touches unchanged ones. One (source, board). */

@@ -7,7 +7,7 @@
 // reading every listing of the page's last minute and sorting those exactly settles that.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { ftsKeyMinute, ftsKeyOfMinute, MAX_FTS_JOB_ID } from './fts-query.ts';
+import { ftsKeyMinute, ftsKeyMinuteSql, ftsKeyOfMinute, MAX_FTS_JOB_ID } from './fts-query.ts';
 
 export interface TextWindowQuery {
   /** FTS5 MATCH text. */
@@ -70,7 +70,7 @@ export class TextWindowSearch {
   async page(q: TextWindowQuery, offset: number, limit: number): Promise<number[]> {
     const first = ftsKeyMinute(q.lo);
     const last = ftsKeyMinute(q.hi);
-    const read = (from: number, to: number, max: number | null) => sql<Candidate>`select l.job_id, l.published_at, (jobs_fts.rowid >> 30) & 4294967295 as minute
+    const read = (from: number, to: number, max: number | null) => sql<Candidate>`select l.job_id, l.published_at, ${sql.raw(ftsKeyMinuteSql('jobs_fts.rowid'))} as minute
       from ${this.from(q)} where ${this.where(q, from, to)}
       order by jobs_fts.rowid desc${max === null ? sql`` : sql` limit ${max}`}`.execute(this.db);
     const head = (await read(first, last, offset + limit)).rows;
