@@ -12,7 +12,10 @@ export type PgType = 'text' | 'int8' | 'int4' | 'float8';
 export interface BulkInsert {
   table: string;
   columns: Record<string, PgType>;
-  rows: Record<string, unknown>[];
+  /** Rows as objects keyed by column… */
+  rows?: Record<string, unknown>[];
+  /** …or as arrays in the order of `columns` (no property lookups by name per row: hot callers). */
+  values?: unknown[][];
   /** SQL after the VALUES, for example `on conflict (domain) do nothing` (use `excluded.col`). */
   onConflict?: string;
   returning?: string[];
@@ -25,22 +28,37 @@ const PG_ROWS = 5000;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/** Rows as arrays in column order, undefined as null. */
+function valuesOf(spec: BulkInsert, names: string[]): unknown[][] {
+  if (spec.values) return spec.values;
+  const rows = spec.rows ?? [];
+  const out = new Array<unknown[]>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const values = new Array<unknown>(names.length);
+    for (let i = 0; i < names.length; i++) values[i] = row[names[i]!] ?? null;
+    out[r] = values;
+  }
+  return out;
+}
+
 export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, spec: BulkInsert): Promise<R[]> {
-  if (spec.rows.length === 0) return [];
   const names = Object.keys(spec.columns);
+  const rows = valuesOf(spec, names);
+  if (rows.length === 0) return [];
   const columnList = names.map(quote).join(', ');
   const tail = `${spec.onConflict ? ` ${spec.onConflict}` : ''}${spec.returning?.length ? ` returning ${spec.returning.map(quote).join(', ')}` : ''}`;
   const out: R[] = [];
   if (dialectOf(db) === 'postgres') {
-    for (let start = 0; start < spec.rows.length; start += PG_ROWS) {
-      const part = spec.rows.slice(start, start + PG_ROWS);
+    for (let start = 0; start < rows.length; start += PG_ROWS) {
+      const part = rows.slice(start, start + PG_ROWS);
       // A column that is null in every row is left out (null all the same: none of the nullable
       // columns written here has a default): unpacking the arrays is most of the server's work.
-      const nonNull = names.filter((n) => part.some((r) => r[n] !== null && r[n] !== undefined));
-      const present = nonNull.length ? nonNull : names;
-      const unnest = present.map((n, i) => `$${i + 1}::${spec.columns[n]}[]`).join(', ');
-      const text = `insert into ${quote(spec.table)} (${present.map(quote).join(', ')}) select * from unnest(${unnest})${tail}`;
-      const params = present.map((n) => arrayLiteral(part, n));
+      const nonNull = names.map((_, i) => i).filter((i) => part.some((r) => r[i] !== null && r[i] !== undefined));
+      const present = nonNull.length ? nonNull : names.map((_, i) => i);
+      const unnest = present.map((c, i) => `$${i + 1}::${spec.columns[names[c]!]}[]`).join(', ');
+      const text = `insert into ${quote(spec.table)} (${present.map((c) => quote(names[c]!)).join(', ')}) select * from unnest(${unnest})${tail}`;
+      const params = present.map((c) => arrayLiteral(part, c));
       const result = await db.executeQuery<R>(CompiledQuery.raw(text, params));
       out.push(...result.rows);
     }
@@ -48,25 +66,24 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
   }
   const connection = db.isTransaction ? sqliteConnectionOf(db) : undefined;
   if (connection) {
-    const params: unknown[] = new Array(names.length);
     // A row inserted or skipped is known from the statement's change count: what RETURNING would
     // give is then the row itself (plus its rowid `id`), without SQLite building a result row.
     const fromInput = !!spec.returning?.length && (!spec.onConflict || /do nothing$/i.test(spec.onConflict)) && spec.returning.every((c) => c === 'id' || c in spec.columns);
+    const returnedIndexes = (spec.returning ?? []).map((c) => names.indexOf(c));
     const insert = `insert into ${quote(spec.table)} (${columnList}) values (${names.map(() => '?').join(', ')})`;
     const statement = connection.prepare(fromInput ? `${insert}${spec.onConflict ? ` ${spec.onConflict}` : ''}` : `${insert}${tail}`);
-    for (const r of spec.rows) {
-      for (let i = 0; i < names.length; i++) params[i] = r[names[i]!] ?? null;
+    for (const values of rows) {
       // Spread arguments bind faster than one array argument in better-sqlite3.
-      if (!spec.returning?.length) statement.run(...params);
+      if (!spec.returning?.length) statement.run(...values);
       else if (fromInput) {
-        const result = statement.run(...params);
+        const result = statement.run(...values);
         if (result.changes === 1) {
           const row: Record<string, unknown> = {};
-          for (const c of spec.returning) row[c] = c in spec.columns ? (r[c] ?? null) : Number(result.lastInsertRowid);
+          spec.returning.forEach((c, i) => (row[c] = returnedIndexes[i]! >= 0 ? (values[returnedIndexes[i]!] ?? null) : Number(result.lastInsertRowid)));
           out.push(row as R);
         }
       } else {
-        const row = statement.get(...params) as R | undefined;
+        const row = statement.get(...values) as R | undefined;
         if (row) out.push(row);
       }
     }
@@ -74,11 +91,11 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
   }
   const perChunk = Math.max(1, Math.floor(SQLITE_MAX_PARAMS / names.length));
   const tuple = `(${names.map(() => '?').join(', ')})`;
-  for (let start = 0; start < spec.rows.length; start += perChunk) {
-    const part = spec.rows.slice(start, start + perChunk);
+  for (let start = 0; start < rows.length; start += perChunk) {
+    const part = rows.slice(start, start + perChunk);
     const text = `insert into ${quote(spec.table)} (${columnList}) values ${new Array(part.length).fill(tuple).join(', ')}${tail}`;
     const params: unknown[] = [];
-    for (const r of part) for (const n of names) params.push(r[n] === undefined ? null : r[n]);
+    for (const values of part) for (const v of values) params.push(v === undefined ? null : v);
     const result = await db.executeQuery<R>(CompiledQuery.raw(text, params));
     out.push(...result.rows);
   }
@@ -121,14 +138,14 @@ export async function bulkUpdate(db: Kysely<any>, spec: BulkUpdate): Promise<voi
 }
 
 /**
- * A PostgreSQL array literal (`{"a","b",NULL}`) of one column, built in one join: pg's own array
- * serializer concatenates element by element, which made garbage collection the largest client cost
- * of a PostgreSQL import.
+ * A PostgreSQL array literal (`{"a","b",NULL}`) of one column (a property name of object rows, an
+ * index of array rows), built in one join: pg's own array serializer concatenates element by
+ * element, which made garbage collection the largest client cost of a PostgreSQL import.
  */
-function arrayLiteral(rows: Record<string, unknown>[], column: string): string {
+function arrayLiteral(rows: Record<string, unknown>[] | unknown[][], column: string | number): string {
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const v = rows[i]![column];
+    const v = (rows[i] as Record<string | number, unknown>)[column];
     if (v === null || v === undefined) parts[i] = 'NULL';
     else if (typeof v === 'number' || typeof v === 'bigint') parts[i] = String(v);
     else {

@@ -28,6 +28,11 @@ export function sourceRank(source: string): number {
 
 /** field_sources JSON: source → when it was last seen and which facts it currently owns. */
 type FieldSources = Record<string, { seen_at: number; fields: string[] }>;
+/**
+ * `fields` of a row's only source when it owns every fact set in the row: how new rows are stored
+ * (a list of a dozen names was over half of a typical row), expanded by parseSources.
+ */
+const ALL_SET_FACTS = '*';
 
 const FACT_COLUMNS = [
   'name', 'normalized_name', 'domain', 'website', 'short_name', 'description', 'industry', 'industry_id', 'size_label',
@@ -48,6 +53,9 @@ const excluded = (columns: string[]) => columns.map((c) => `"${c}" = excluded."$
 
 // Facts that follow another one rather than being owned on their own.
 const FOLLOWERS: Partial<Record<keyof CompanyFacts, keyof CompanyFacts>> = { normalized_name: 'name' };
+
+/** WAL pages between checkpoints during a bulk import (4 KiB pages: about 200 MB of WAL). */
+const BULK_CHECKPOINT_PAGES = 50_000;
 
 /** Largest number of bound parameters per statement (SQLite allows 32766, PostgreSQL 65535). */
 const MAX_PARAMS = 30000;
@@ -228,7 +236,7 @@ export class CompanyRepository {
     for (const g of existing) {
       const row = rows.get(g.id!);
       if (!row) throw new Error(`company ${g.id} vanished during an import`);
-      const sources = parseSources(row.field_sources);
+      const sources = parseSources(row);
       const changes: Partial<Omit<CompanyTable, 'id'>> = {};
       const previousName = { name: row.name, normalized_name: row.normalized_name };
       for (const item of g.items) mergeFacts(row, sources, changes, item.facts, source, rank);
@@ -262,32 +270,42 @@ export class CompanyRepository {
       await bulkUpdate(trx, { table: 'companies', key: ['id', 'int8'], columns, rows: list });
     }
 
-    // New companies: one multi-row insert per chunk.
+    // New companies. Their field_sources is one text for the whole batch: the reporting source owns
+    // every fact of a new row, which is every fact set in it (`"fields": "*"`, see parseSources).
     const created = groups.filter((g) => g.id === undefined);
-    // Rows of one source mostly report the same set of facts: their field_sources text is shared.
-    const sourcesJson = new Map<string, string>();
-    for (const g of created) {
-      const facts: CompanyFacts = g.items.length === 1 ? g.items[0]!.facts : Object.assign({}, ...g.items.map((i) => i.facts));
+    const createdSources = JSON.stringify({ [source]: { seen_at: seenAt, fields: ALL_SET_FACTS } });
+    const newFacts = created.map((g): CompanyFacts => (g.items.length === 1 ? g.items[0]!.facts : Object.assign({}, ...g.items.map((i) => i.facts))));
+    const newDomains = created.map((g) => g.items.find((i) => i.domains.length > 0)?.domains[0] ?? null);
+    // Only the fact columns some new row sets are written (the others are null): a source reports a
+    // third of them, and binding a null costs about what binding a value does.
+    const reported = new Set<string>(['name', 'normalized_name', 'domain']);
+    for (const facts of newFacts) {
       if (!facts.name) throw new Error('a new company needs a name');
-      const domain = g.items.find((i) => i.domains.length > 0)?.domains[0] ?? null;
-      const fields = Object.keys(facts).filter((k) => !(k in FOLLOWERS));
-      const signature = fields.join(',');
-      let sources = sourcesJson.get(signature);
-      if (sources === undefined) sourcesJson.set(signature, (sources = JSON.stringify({ [source]: { seen_at: seenAt, fields } })));
-      (g as Group & { row: Omit<CompanyTable, 'id'> }).row = newRow(facts, domain, sources, seenAt);
+      for (const k in facts) reported.add(k);
     }
-    const withDomain = created.filter((g) => (g as any).row.domain !== null);
+    const newColumns = [...FACT_COLUMNS.filter((c) => reported.has(c)), 'field_sources', 'created_at', 'updated_at'];
+    const newValues = newFacts.map((facts, n) => {
+      const values = newColumns.map((c) => (facts as Record<string, unknown>)[c] ?? null);
+      values[newColumns.indexOf('domain')] = newDomains[n];
+      values[values.length - 3] = createdSources;
+      values[values.length - 2] = values[values.length - 1] = seenAt;
+      return values;
+    });
+    const withDomain = created.flatMap((_, n) => (newDomains[n] !== null ? [n] : []));
     const inserted = await bulkInsert<{ id: number; domain: string }>(trx, {
       table: 'companies',
-      columns: COMPANY_COLUMNS,
-      rows: withDomain.map((g) => (g as any).row),
+      columns: Object.fromEntries(newColumns.map((c) => [c, COMPANY_COLUMNS[c]!])),
+      values: withDomain.map((n) => newValues[n]!),
       returning: ['id', 'domain'],
     });
     const idByDomain = new Map(inserted.map((r) => [r.domain, Number(r.id)]));
-    for (const g of withDomain) g.id = idByDomain.get((g as any).row.domain);
-    for (const g of created.filter((g) => (g as any).row.domain === null)) {
-      const r = await trx.insertInto('companies').values((g as any).row).returning('id').executeTakeFirstOrThrow();
-      g.id = Number(r.id);
+    for (let n = 0; n < created.length; n++) {
+      const domain = newDomains[n];
+      if (domain !== null) created[n]!.id = idByDomain.get(domain);
+      else {
+        const row = Object.fromEntries(newColumns.map((c, i) => [c, newValues[n]![i]])) as Omit<CompanyTable, 'id'>;
+        created[n]!.id = Number((await trx.insertInto('companies').values(row).returning('id').executeTakeFirstOrThrow()).id);
+      }
     }
     const primaryOf = new Map<number, string | null>();
     const displayKeyOf = new Map<number, string>();
@@ -295,11 +313,11 @@ export class CompanyRepository {
       primaryOf.set(g.id!, rows.get(g.id!)!.domain);
       displayKeyOf.set(g.id!, rows.get(g.id!)!.normalized_name);
     }
-    for (const g of created) {
-      primaryOf.set(g.id!, (g as any).row.domain);
-      displayKeyOf.set(g.id!, (g as any).row.normalized_name);
-      if ((g as any).row.domain !== null) claimedPrimaries.set(g.id!, (g as any).row.domain);
-    }
+    created.forEach((g, n) => {
+      primaryOf.set(g.id!, newDomains[n]!);
+      displayKeyOf.set(g.id!, newFacts[n]!.normalized_name!);
+      if (newDomains[n] !== null) claimedPrimaries.set(g.id!, newDomains[n]!);
+    });
 
     const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)), primaryOf, displayKeyOf, claimedPrimaries);
     const createdSet = new Set(created);
@@ -629,11 +647,24 @@ export class CompanyRepository {
   }
 
   /**
-   * Before a large import: on SQLite, a page cache large enough to hold the hot index pages
-   * (the default 2 MiB makes every random index insert a page read once the tables grow).
+   * Before a large import, on SQLite: a page cache large enough to hold the hot index pages (the
+   * default 2 MiB makes every random index insert a page read once the tables grow), and a WAL
+   * checkpoint every BULK_CHECKPOINT_PAGES pages instead of every 1,000. One batch dirties
+   * thousands of random index pages, so the default interval checkpointed after every commit,
+   * copying and syncing each of those pages again per batch; spaced out, a page that several
+   * batches rewrote is copied once. Returns the step that ends the import: the rest of the WAL
+   * checkpointed now (its cost belongs to the import) and the usual interval back.
    */
-  async prepareForBulkImport(cacheMiB = 256): Promise<void> {
-    if (dialectOf(this.db) === 'sqlite') await sql.raw(`pragma cache_size = -${Math.round(cacheMiB * 1024)}`).execute(this.db);
+  async prepareForBulkImport(cacheMiB = 256): Promise<() => Promise<void>> {
+    if (dialectOf(this.db) !== 'sqlite') return async () => {};
+    await sql.raw(`pragma cache_size = -${Math.round(cacheMiB * 1024)}`).execute(this.db);
+    const before = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(this.db);
+    const interval = Number(before.rows[0]?.wal_autocheckpoint ?? 1000);
+    await sql.raw(`pragma wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`).execute(this.db);
+    return async () => {
+      await sql`pragma wal_checkpoint(passive)`.execute(this.db);
+      await sql.raw(`pragma wal_autocheckpoint = ${interval}`).execute(this.db);
+    };
   }
 
   /** Number of companies stored. */
@@ -643,13 +674,19 @@ export class CompanyRepository {
   }
 }
 
-function parseSources(json: string): FieldSources {
+/** The field_sources of a stored row, before anything in the row changes (see ALL_SET_FACTS). */
+function parseSources(row: CompanyRow): FieldSources {
+  let v: Record<string, { seen_at: number; fields: string[] | typeof ALL_SET_FACTS }>;
   try {
-    const v = JSON.parse(json) as FieldSources;
-    return v && typeof v === 'object' ? v : {};
+    v = JSON.parse(row.field_sources);
   } catch {
     return {};
   }
+  if (!v || typeof v !== 'object') return {};
+  for (const entry of Object.values(v)) {
+    if (entry?.fields === ALL_SET_FACTS) entry.fields = FACT_COLUMNS.filter((c) => !(c in FOLLOWERS) && row[c] !== null);
+  }
+  return v as FieldSources;
 }
 
 /**
@@ -685,14 +722,4 @@ function mergeFacts(row: CompanyRow, sources: FieldSources, changes: Partial<Omi
     }
     own(field);
   }
-}
-
-function newRow(facts: CompanyFacts, domain: string | null, fieldSources: string, now: number): Omit<CompanyTable, 'id'> {
-  const row: Record<string, unknown> = {};
-  for (const c of FACT_COLUMNS) row[c] = facts[c] ?? null;
-  row.domain = domain;
-  row.field_sources = fieldSources;
-  row.created_at = now;
-  row.updated_at = now;
-  return row as unknown as Omit<CompanyTable, 'id'>;
 }

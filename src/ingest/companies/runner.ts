@@ -52,8 +52,18 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
   const seenAt = options.seenAt ?? Date.now();
   const batches = options.batches ?? (options.records ? batchesOf(options.records, options.batchSize ?? DEFAULT_BATCH_SIZE) : undefined);
   if (!batches) throw new Error('runCompanyImport needs records or batches');
-  await options.service.repository.prepareForBulkImport();
+  const finishBulkImport = await options.service.repository.prepareForBulkImport();
+  try {
+    await storeBatches(options, batches, summary, seenAt);
+  } finally {
+    await finishBulkImport();
+  }
+  // Rows rejected while reading and while storing arrive in two streams: report them in file order.
+  summary.rejected.sort((a, b) => a.line - b.line);
+  return summary;
+}
 
+async function storeBatches(options: RunImportOptions, batches: AsyncIterable<PreparedRow[]>, summary: ImportSummary, seenAt: number): Promise<void> {
   const write = async (current: { line: number; item: PreparedCompany }[]) => {
     if (!current.length) return;
     try {
@@ -86,9 +96,6 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
     writing = write(good);
   }
   await writing;
-  // Rows rejected while reading and while storing arrive in two streams: report them in file order.
-  summary.rejected.sort((a, b) => a.line - b.line);
-  return summary;
 }
 
 function tally(summary: ImportSummary, r: UpsertResult, line: number): void {
