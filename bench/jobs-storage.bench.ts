@@ -1,6 +1,6 @@
 // The storage half of a jobs import, alone: listings are normalized before the clock starts, then
 // stored board by board through JobService.importNormalized and expireUnseen (the path
-// JobService.importBoard runs after normalizing), on a fresh SQLite file. Reports wall-clock and
+// JobService.importBoard runs after normalizing), then the staged index rows merged, on a fresh SQLite file. Reports wall-clock and
 // process CPU per listing, so the cost of writing the listing, its index rows, day counts and
 // full-text row can be compared with the normalization budget.
 //   npm run bench -- jobs-storage                 50,000 listings over 1,000 boards
@@ -38,6 +38,7 @@ try {
     await jobs.repository.expireUnseen(b.source, b.board, NOW, NOW);
     stored += b.listings.length;
   }
+  await jobs.mergeStagedIndex();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const cpuUs = (cpu.user + cpu.system) / stored;

@@ -7,6 +7,7 @@ import * as jobs from './migrations/0004_jobs.ts';
 import * as people from './migrations/0005_people.ts';
 import * as jobsSearch from './migrations/0006_jobs_search.ts';
 import * as companiesImport from './migrations/0007_companies_import.ts';
+import * as jobsStagedIndex from './migrations/0008_jobs_staged_index.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0005_people': people,
   '0006_jobs_search': jobsSearch,
   '0007_companies_import': companiesImport,
+  '0008_jobs_staged_index': jobsStagedIndex,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,12 +1,14 @@
 // Writes of the jobs domain: listings, their search facets, per-day facet counts and (SQLite) the
 // description full-text index, kept in step in one transaction per batch.
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
+import { inTransaction } from '../db/transaction.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
 import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
+import { hasStagedRows, mergeStagedIndex, type MergeProgress } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 
 /**
@@ -48,7 +50,7 @@ export interface BatchResult {
   unchanged: number;
 }
 
-type Trx = Transaction<Database>;
+type Trx = Kysely<Database>;
 
 /** One listing's place in the search index. */
 interface IndexedListing {
@@ -138,8 +140,12 @@ export class JobRepository {
     days.add(listings, 1);
   }
 
-  /** Removes listings' index rows (one statement each: their rows share remote, time and id) and live rows. */
+  /**
+   * Removes listings' index rows (one statement each: their rows share remote, time and id) and live
+   * rows. Staged rows are merged first: a listing being removed may be among them.
+   */
   private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts): Promise<void> {
+    if (listings.length && (await hasStagedRows(trx))) await mergeStagedIndex(trx);
     const p = this.dialect === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
     const text = `delete from job_facets where ${listMatch(this.dialect, 'facet', p[0], 'text')} and has_remote = ${p[1]} and published_at = ${p[2]} and job_id = ${p[3]}`;
     for (const l of listings) await run(trx, text, [listParam(this.dialect, l.entry.facets), l.hasRemote, l.publishedAt, l.jobId]);
@@ -153,6 +159,13 @@ export class JobRepository {
     } else {
       await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, listings.map((l) => l.jobId))]);
     }
+  }
+
+  /** Appends new listings' index rows to the stage (staged-index.ts); a merge makes them searchable. */
+  private async stage(trx: Trx, listings: IndexedListing[]): Promise<void> {
+    const rows: unknown[][] = [];
+    for (const l of listings) for (const facet of l.entry.facets) rows.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
+    await insertMany(trx, this.dialect, 'insert into job_facets_staged (facet, has_remote, published_at, job_id, attrs, countries)', rows);
   }
 
   /**
@@ -169,7 +182,10 @@ export class JobRepository {
     await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', values, '', `(${ftsKeySql('?', '?', '?')}, ?)`);
   }
 
-  /** Creates new listings, rewrites changed or revived ones, touches unchanged ones. One (source, board). */
+  /**
+   * Creates new listings, rewrites changed or revived ones, touches unchanged ones. One (source,
+   * board). New listings' index rows are staged: they become searchable at mergeStagedIndex.
+   */
   async upsertBatch(items: BatchItem[], now: number): Promise<BatchResult> {
     const result: BatchResult = { created: 0, updated: 0, unchanged: 0 };
     if (!items.length) return result;
@@ -177,7 +193,7 @@ export class JobRepository {
     // The last occurrence of a source id within a batch wins.
     const byId = new Map(items.map((item) => [item.listing.sourceId, item]));
     const unique = [...byId.values()];
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, async (trx) => {
       const existing = new Map<string, IndexedColumns & { source_id: string; content_hash: string; expired: number }>();
       const p = this.dialect === 'postgres' ? ['$1', '$2', '$3'] : ['?', '?', '?'];
       const rows = await run<IndexedColumns & { source_id: string; content_hash: string; expired: number }>(
@@ -192,6 +208,7 @@ export class JobRepository {
       const touched: number[] = [];
       const added: IndexedListing[] = [];
       const removed: IndexedListing[] = [];
+      const staged: IndexedListing[] = [];
       const texts: { listing: IndexedListing; description: string }[] = [];
 
       for (const item of unique) {
@@ -224,11 +241,8 @@ export class JobRepository {
         );
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
         for (const item of chunk) {
-          const id = idOf.get(item.listing.sourceId)!;
           const l = item.listing;
-          const listing = indexedListing({ ...l, companyId: item.companyId }, id, l.hasRemote, l.publishedAt);
-          added.push(listing);
-          texts.push({ listing, description: l.description });
+          staged.push(indexedListing({ ...l, companyId: item.companyId }, idOf.get(l.sourceId)!, l.hasRemote, l.publishedAt));
         }
         result.created += chunk.length;
       }
@@ -240,6 +254,7 @@ export class JobRepository {
       await this.removeFromIndex(trx, removed, days);
       await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
+      await this.stage(trx, staged);
       await days.flush(trx, this.dialect);
     });
     return result;
@@ -273,7 +288,7 @@ export class JobRepository {
 
   /** Marks the board's live listings not seen since `seenSince` as expired; returns how many. */
   async expireUnseen(source: string, board: string, seenSince: number, now: number): Promise<number> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, async (trx) => {
       const gone = await trx
         .selectFrom('jobs')
         .select(['id', 'has_remote', 'published_at', 'type_ids', 'city_ids', 'country_codes', 'region_ids', 'experience_level', 'title', 'company_name', 'company_id'])
@@ -290,6 +305,11 @@ export class JobRepository {
       await days.flush(trx, this.dialect);
       return gone.length;
     });
+  }
+
+  /** Makes staged listings searchable (staged-index.ts); returns how many index rows it merged. */
+  mergeStagedIndex(onProgress?: (progress: MergeProgress) => void): Promise<number> {
+    return mergeStagedIndex(this.db, onProgress);
   }
 
   /**

@@ -8,7 +8,9 @@ import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
 import { ImportSummary } from '../ingest/summary.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type NormalizeOutcome } from './listing.ts';
 import { NormalizerWorker } from './normalize-pool.ts';
-import { JobRepository } from './repository.ts';
+import { JobRepository, type BatchItem } from './repository.ts';
+import { inTransaction } from '../db/transaction.ts';
+import type { MergeProgress } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
 
 /** What the jobs domain needs of the company store (CompanyService satisfies it). */
@@ -34,9 +36,6 @@ function refusal(raw: SourceListing): string | null {
   return null;
 }
 
-/** A batch smaller than this is normalized on the importing thread alone (not worth a message). */
-const MIN_SHARED_BATCH = 8;
-
 export interface BoardImportOptions {
   source: string;
   board: string;
@@ -46,13 +45,54 @@ export interface BoardImportOptions {
   expireMissing?: boolean;
   /** The board owner, used when a posting names no company. */
   company?: SourceCompany | null;
+  /** Postings stored per upsert (default 500); a later duplicate id in another batch updates the first. */
   batchSize?: number;
+  /** Called after each stored group of batches with the board's summary so far. */
   onBatch?: (summary: ImportSummary) => void;
+  /**
+   * Make the board's new listings searchable before returning (default true). An import of many
+   * boards passes false and calls mergeStagedIndex once at the end: one sorted merge instead of
+   * index writes per board.
+   */
+  mergeIndex?: boolean;
+}
+
+/** One board's postings (as a connector read them) and how to import them. */
+export interface BoardInput extends Omit<BoardImportOptions, 'now' | 'mergeIndex' | 'onBatch'> {
+  listings: SourceListing[];
+}
+
+export interface ImportBoardsOptions {
+  now?: number;
+  /** Postings written per transaction (default 5,000): small boards share one, a large one is split. */
+  groupSize?: number;
+  /** See BoardImportOptions.mergeIndex (default true: merged when the last board is stored). */
+  mergeIndex?: boolean;
+  /** Called for each board once all of it is stored, with its summary. */
+  onBoard?: (board: BoardInput, summary: BoardImportSummary) => void;
+  /** Called after each stored group with the summaries of the boards it touched. */
+  onGroup?: (summaries: BoardImportSummary[]) => void;
 }
 
 export interface BoardImportSummary extends ImportSummary {
   expired?: number;
   companiesCreated?: number;
+}
+
+/** A slice of one board's postings: one upsert. A board's last piece also expires what vanished. */
+interface Piece {
+  board: BoardInput;
+  summary: BoardImportSummary;
+  /** Index of the piece's first posting within its board (rejections report board positions). */
+  offset: number;
+  postings: SourceListing[];
+  last: boolean;
+}
+
+/** Pieces of one transaction, with their normalization outcomes (one per accepted posting). */
+interface Group {
+  pieces: Piece[];
+  outcomes: Promise<NormalizeOutcome[][]>;
 }
 
 function handleOf(url: string | null | undefined): string | null {
@@ -72,7 +112,10 @@ export class JobService {
   private postingsSeen = 0;
   private worker?: NormalizerWorker;
 
+  private readonly db: Db;
+
   constructor(deps: JobServiceDeps) {
+    this.db = deps.db;
     this.repository = new JobRepository(deps.db);
     this.companies = deps.companies;
     this.searcher = new JobSearch(deps.db, deps.companies);
@@ -82,6 +125,11 @@ export class JobService {
   /** Stops the normalization thread, if one was started (it never keeps the process alive while idle). */
   async close(): Promise<void> {
     await this.worker?.close();
+  }
+
+  /** Makes staged listings searchable (see staged-index.ts); returns how many index rows it merged. */
+  mergeStagedIndex(onProgress?: (progress: MergeProgress) => void): Promise<number> {
+    return this.repository.mergeStagedIndex(onProgress);
   }
 
   /** Compacts the search index after a large load (see JobRepository.optimizeSearchIndex). */
@@ -161,56 +209,115 @@ export class JobService {
     return this.worker?.available ? this.worker : undefined;
   }
 
-  /**
-   * Imports one board's postings (already read by a connector). With the normalization thread
-   * ready, the thread normalizes batch N+1 while this thread stores batch N, and the first batch
-   * is normalized half here, half there. Batches, their order and every result are the same
-   * either way.
-   */
+  /** Imports one board's postings (already read by a connector); see importBoards. */
   async importBoard(listings: SourceListing[], options: BoardImportOptions): Promise<BoardImportSummary> {
-    const now = options.now ?? Date.now();
-    const summary: BoardImportSummary = new ImportSummary();
-    const batchSize = options.batchSize ?? 500;
-    const ctx: NormalizeContext = { source: options.source, board: options.board, now, company: options.company };
-    this.countPostings(listings.length);
-    const batchCount = Math.ceil(listings.length / batchSize);
-    const acceptedIn = (k: number) => listings.slice(k * batchSize, (k + 1) * batchSize).filter((raw) => refusal(raw) === null);
-    let ahead: Promise<NormalizeOutcome[]> | undefined;
-    for (let k = 0; k < batchCount; k++) {
-      const start = k * batchSize;
-      const end = Math.min(listings.length, start + batchSize);
-      const worker = this.readyWorker();
-      let fromWorker = ahead;
-      let here: SourceListing[] = [];
-      if (!fromWorker) {
-        const accepted = acceptedIn(k);
-        const cut = worker && accepted.length >= MIN_SHARED_BATCH ? Math.ceil(accepted.length / 2) : accepted.length;
-        here = accepted.slice(0, cut);
-        if (cut < accepted.length) fromWorker = worker!.normalize(accepted.slice(cut), ctx);
-      }
-      ahead = worker && k + 1 < batchCount ? worker.normalize(acceptedIn(k + 1), ctx) : undefined;
-      const outcomes = here.map((raw) => normalizeOutcome(raw, ctx));
-      if (fromWorker) outcomes.push(...(await fromWorker));
+    const { now, batchSize = 500, onBatch, mergeIndex, ...board } = options;
+    let result: BoardImportSummary = new ImportSummary();
+    await this.importBoards([{ ...board, batchSize, listings }], {
+      now,
+      groupSize: batchSize,
+      mergeIndex,
+      onGroup: (summaries) => summaries.forEach((s) => onBatch?.(s)),
+      onBoard: (_, summary) => (result = summary),
+    });
+    return result;
+  }
 
+  /**
+   * Imports boards' postings (already read by connectors) in groups of about `groupSize`
+   * postings: each group's companies are linked first, then all its listings are written and its
+   * boards' vanished listings expired in one transaction (a board larger than a group spans
+   * several, and is expired in its last). With the normalization thread ready, the thread
+   * normalizes group N+1 while this thread stores group N. Results are the same either way, and
+   * the same as importing the boards one by one.
+   */
+  async importBoards(boards: Iterable<BoardInput> | AsyncIterable<BoardInput>, options: ImportBoardsOptions = {}): Promise<BoardImportSummary[]> {
+    const now = options.now ?? Date.now();
+    const groupSize = options.groupSize ?? 5_000;
+    const summaries: BoardImportSummary[] = [];
+    const pieces = this.piecesOf(boards, summaries);
+    const nextGroup = async (): Promise<Group | undefined> => {
+      const group: Piece[] = [];
+      let size = 0;
+      while (size < groupSize) {
+        const next = await pieces.next();
+        if (next.done) break;
+        group.push(next.value);
+        size += next.value.postings.length;
+      }
+      if (!group.length) return undefined;
+      this.countPostings(size);
+      return { pieces: group, outcomes: this.normalizePieces(group, now) };
+    };
+    let group = await nextGroup();
+    while (group) {
+      // Read (and hand to the thread) the next group before storing this one.
+      const following = await nextGroup();
+      await this.storeGroup(group, await group.outcomes, now);
+      options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
+      for (const piece of group.pieces) if (piece.last) options.onBoard?.(piece.board, piece.summary);
+      group = following;
+    }
+    if (options.mergeIndex !== false) await this.repository.mergeStagedIndex();
+    return summaries;
+  }
+
+  /** The boards cut into pieces of at most their batch size (a board without postings is one empty piece). */
+  private async *piecesOf(boards: Iterable<BoardInput> | AsyncIterable<BoardInput>, summaries: BoardImportSummary[]): AsyncGenerator<Piece> {
+    for await (const board of boards) {
+      const summary: BoardImportSummary = new ImportSummary();
+      summaries.push(summary);
+      const size = Math.max(1, board.batchSize ?? 500);
+      const count = Math.max(1, Math.ceil(board.listings.length / size));
+      for (let k = 0; k < count; k++) {
+        yield { board, summary, offset: k * size, postings: board.listings.slice(k * size, (k + 1) * size), last: k === count - 1 };
+      }
+    }
+  }
+
+  /** Normalization outcomes of the pieces' accepted postings: on the thread when it is ready, else here. */
+  private async normalizePieces(pieces: Piece[], now: number): Promise<NormalizeOutcome[][]> {
+    const worker = this.readyWorker();
+    return Promise.all(pieces.map((piece) => {
+      const ctx: NormalizeContext = { source: piece.board.source, board: piece.board.board, now, company: piece.board.company };
+      const accepted = piece.postings.filter((raw) => refusal(raw) === null);
+      return worker ? worker.normalize(accepted, ctx) : accepted.map((raw) => normalizeOutcome(raw, ctx));
+    }));
+  }
+
+  /** Links the group's companies, then writes its listings and expiries in one transaction. */
+  private async storeGroup(group: Group, outcomes: NormalizeOutcome[][], now: number): Promise<void> {
+    const batches = group.pieces.map((piece, k) => {
       const normalized: NormalizedListing[] = [];
       let next = 0;
-      for (let i = start; i < end; i++) {
-        summary.read++;
-        const raw = listings[i];
+      piece.postings.forEach((raw, i) => {
+        piece.summary.read++;
         const refused = refusal(raw);
-        if (refused) {
-          summary.reject(i + 1, refused);
-          continue;
-        }
-        const outcome = outcomes[next++];
-        if (typeof outcome === 'string') summary.reject(i + 1, `posting ${raw.sourceId}: ${outcome}`);
-        else normalized.push(outcome);
-      }
-      await this.importNormalized(normalized, now, summary);
-      options.onBatch?.(summary);
+        const outcome = refused ? refused : outcomes[k][next++];
+        if (typeof outcome !== 'string') normalized.push(outcome);
+        else piece.summary.reject(piece.offset + i + 1, refused ? outcome : `posting ${raw.sourceId}: ${outcome}`);
+      });
+      return normalized;
+    });
+    const items: BatchItem[][] = [];
+    for (const [k, normalized] of batches.entries()) {
+      const summary = group.pieces[k].summary;
+      const linked: BatchItem[] = [];
+      for (const listing of normalized) linked.push({ listing, companyId: await this.companyIdFor(listing.company ?? { name: listing.companyName }, listing.source, now, summary) });
+      items.push(linked);
     }
-    if (options.expireMissing !== false) summary.expired = await this.repository.expireUnseen(options.source, options.board, now, now);
-    return summary;
+    await inTransaction(this.db, async (trx) => {
+      const repository = new JobRepository(trx);
+      for (const [k, piece] of group.pieces.entries()) {
+        const result = await repository.upsertBatch(items[k], now);
+        piece.summary.inserted += result.created;
+        piece.summary.updated += result.updated;
+        piece.summary.unchanged += result.unchanged;
+        if (piece.last && piece.board.expireMissing !== false) {
+          piece.summary.expired = (piece.summary.expired ?? 0) + (await repository.expireUnseen(piece.board.source, piece.board.board, now, now));
+        }
+      }
+    });
   }
 
   /** Stores already normalized listings of one (source, board). */
