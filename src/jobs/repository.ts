@@ -8,7 +8,7 @@ import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
 import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
-import { hasStagedRows, mergeStagedIndex, type MergeProgress } from './staged-index.ts';
+import { hasStagedEntries, mergeStagedIndex, type MergeProgress } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 
 /**
@@ -145,7 +145,7 @@ export class JobRepository {
    * rows. Staged rows are merged first: a listing being removed may be among them.
    */
   private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts): Promise<void> {
-    if (listings.length && (await hasStagedRows(trx))) await mergeStagedIndex(trx);
+    if (listings.length && (await hasStagedEntries(trx))) await mergeStagedIndex(trx);
     const p = this.dialect === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
     const text = `delete from job_facets where ${listMatch(this.dialect, 'facet', p[0], 'text')} and has_remote = ${p[1]} and published_at = ${p[2]} and job_id = ${p[3]}`;
     for (const l of listings) await run(trx, text, [listParam(this.dialect, l.entry.facets), l.hasRemote, l.publishedAt, l.jobId]);
@@ -161,11 +161,10 @@ export class JobRepository {
     }
   }
 
-  /** Appends new listings' index rows to the stage (staged-index.ts); a merge makes them searchable. */
+  /** Appends new listings' index entries to the stage (staged-index.ts); a merge makes them searchable. */
   private async stage(trx: Trx, listings: IndexedListing[]): Promise<void> {
-    const rows: unknown[][] = [];
-    for (const l of listings) for (const facet of l.entry.facets) rows.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
-    await insertMany(trx, this.dialect, 'insert into job_facets_staged (facet, has_remote, published_at, job_id, attrs, countries)', rows);
+    const rows = listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries, JSON.stringify(l.entry.facets)]);
+    await insertMany(trx, this.dialect, 'insert into job_facets_staged (job_id, has_remote, published_at, attrs, countries, facets)', rows);
   }
 
   /**
@@ -307,7 +306,7 @@ export class JobRepository {
     });
   }
 
-  /** Makes staged listings searchable (staged-index.ts); returns how many index rows it merged. */
+  /** Makes staged listings searchable (staged-index.ts); returns how many it merged. */
   mergeStagedIndex(onProgress?: (progress: MergeProgress) => void): Promise<number> {
     return mergeStagedIndex(this.db, onProgress);
   }

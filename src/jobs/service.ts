@@ -1,21 +1,22 @@
 // The jobs domain as the rest of leadbase sees it: importing a board's postings (normalize, link the
 // company, upsert, expire what vanished) and the jobs-finder search.
 import type { Db } from '../db/database.ts';
-import type { CompanyInput } from '../companies/input.ts';
+import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../companies/input.ts';
+import type { UpsertResult } from '../companies/repository.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import type { JobSearchResult } from '../contract/jobs.ts';
 import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
 import { ImportSummary } from '../ingest/summary.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type NormalizeOutcome } from './listing.ts';
 import { NormalizerWorker } from './normalize-pool.ts';
-import { JobRepository, type BatchItem } from './repository.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { JobRepository, type BatchItem } from './repository.ts';
 import type { MergeProgress } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
 
 /** What the jobs domain needs of the company store (CompanyService satisfies it). */
 export interface CompanyStore {
-  upsertCompany(input: CompanyInput, source: string, seenAt?: number): Promise<{ id: number; created: boolean }>;
+  upsertPrepared(items: PreparedCompany[], source: string, seenAt?: number): Promise<UpsertResult[]>;
   findByDomain(domainOrUrl: string): Promise<{ id: number } | null>;
 }
 
@@ -100,6 +101,19 @@ function handleOf(url: string | null | undefined): string | null {
   return m ? m[1] : null;
 }
 
+/** What a job board tells the company store about a company. */
+function companyInputOf(company: SourceCompany): CompanyInput {
+  return {
+    name: company.name.trim(),
+    domain: company.website ? normalizeDomain(company.website) : null,
+    website: company.website ?? null,
+    prof_url: company.prof_url ?? null,
+    social_b_url: company.social_b_url ?? null,
+    social_b_handle: handleOf(company.social_b_url),
+    code_host_url: company.code_host_url ?? null,
+  };
+}
+
 export class JobService {
   readonly repository: JobRepository;
   readonly searcher: JobSearch;
@@ -127,7 +141,7 @@ export class JobService {
     await this.worker?.close();
   }
 
-  /** Makes staged listings searchable (see staged-index.ts); returns how many index rows it merged. */
+  /** Makes staged listings searchable (see staged-index.ts); returns how many it merged. */
   mergeStagedIndex(onProgress?: (progress: MergeProgress) => void): Promise<number> {
     return this.repository.mergeStagedIndex(onProgress);
   }
@@ -154,30 +168,37 @@ export class JobService {
     return key;
   }
 
-  /** Links a listing's company to the company store, creating it when new. */
-  private async companyIdFor(company: SourceCompany | null, source: string, now: number, summary: BoardImportSummary): Promise<number | null> {
-    if (!this.companies || !company?.name?.trim()) return null;
-    const key = this.companyKeyOf(company);
-    const cached = this.companyIds.get(key);
-    if (cached !== undefined) return cached;
-    const domain = company.website ? normalizeDomain(company.website) : null;
-    const result = await this.companies.upsertCompany(
-      {
-        name: company.name.trim(),
-        domain,
-        website: company.website ?? null,
-        prof_url: company.prof_url ?? null,
-        social_b_url: company.social_b_url ?? null,
-        social_b_handle: handleOf(company.social_b_url),
-        code_host_url: company.code_host_url ?? null,
-      },
-      `jobs:${source}`,
-      now,
-    );
-    if (result.created) summary.companiesCreated = (summary.companiesCreated ?? 0) + 1;
-    if (this.companyIds.size > 100_000) this.companyIds.clear();
-    this.companyIds.set(key, result.id);
-    return result.id;
+  /**
+   * The company ids of listings (null when unlinked): companies seen before come from the cache, the
+   * others are stored in one batched upsert per source (created when new).
+   */
+  private async linkCompanies(listings: { listing: NormalizedListing; summary: BoardImportSummary }[], now: number): Promise<(number | null)[]> {
+    const keys = listings.map(({ listing }) => {
+      const company = listing.company ?? { name: listing.companyName };
+      return this.companies && company.name?.trim() ? this.companyKeyOf(company) : null;
+    });
+    // The companies not cached yet, by source: the first listing naming each one reports it.
+    const wanted = new Map<string, Map<string, { company: SourceCompany; summary: BoardImportSummary }>>();
+    listings.forEach(({ listing, summary }, i) => {
+      const key = keys[i];
+      if (key === null || this.companyIds.has(key)) return;
+      const source = `jobs:${listing.source}`;
+      const bySource = wanted.get(source) ?? new Map();
+      wanted.set(source, bySource);
+      if (!bySource.has(key)) bySource.set(key, { company: listing.company ?? { name: listing.companyName }, summary });
+    });
+    for (const [source, companies] of wanted) {
+      const entries = [...companies];
+      const results = await this.companies!.upsertPrepared(entries.map(([, { company }]) => prepareCompany(companyInputOf(company))), source, now);
+      if (this.companyIds.size > 100_000) this.companyIds.clear();
+      results.forEach((result, i) => {
+        if (result.error) throw new CompanyInputError(result.error);
+        const [key, { summary }] = entries[i];
+        if (result.created) summary.companiesCreated = (summary.companiesCreated ?? 0) + 1;
+        this.companyIds.set(key, result.id);
+      });
+    }
+    return keys.map((key) => (key === null ? null : this.companyIds.get(key)!));
   }
 
   /** Counts postings and starts the normalization thread once enough were seen (without waiting for it). */
@@ -251,6 +272,10 @@ export class JobService {
     };
     let group = await nextGroup();
     while (group) {
+      // Storing runs on promises that settle without a trip through the event loop: without this
+      // turn, a starting normalization thread's "ready" (and every other event) would wait for the
+      // whole import.
+      await new Promise((resolve) => setImmediate(resolve));
       // Read (and hand to the thread) the next group before storing this one.
       const following = await nextGroup();
       await this.storeGroup(group, await group.outcomes, now);
@@ -299,13 +324,9 @@ export class JobService {
       });
       return normalized;
     });
-    const items: BatchItem[][] = [];
-    for (const [k, normalized] of batches.entries()) {
-      const summary = group.pieces[k].summary;
-      const linked: BatchItem[] = [];
-      for (const listing of normalized) linked.push({ listing, companyId: await this.companyIdFor(listing.company ?? { name: listing.companyName }, listing.source, now, summary) });
-      items.push(linked);
-    }
+    const companyIds = await this.linkCompanies(batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))), now);
+    let next = 0;
+    const items: BatchItem[][] = batches.map((normalized) => normalized.map((listing) => ({ listing, companyId: companyIds[next++] })));
     await inTransaction(this.db, async (trx) => {
       const repository = new JobRepository(trx);
       for (const [k, piece] of group.pieces.entries()) {
@@ -322,9 +343,8 @@ export class JobService {
 
   /** Stores already normalized listings of one (source, board). */
   async importNormalized(listings: NormalizedListing[], now: number, summary: BoardImportSummary = new ImportSummary()): Promise<BoardImportSummary> {
-    const items = [];
-    for (const listing of listings) items.push({ listing, companyId: await this.companyIdFor(listing.company ?? { name: listing.companyName }, listing.source, now, summary) });
-    const result = await this.repository.upsertBatch(items, now);
+    const companyIds = await this.linkCompanies(listings.map((listing) => ({ listing, summary })), now);
+    const result = await this.repository.upsertBatch(listings.map((listing, i) => ({ listing, companyId: companyIds[i] })), now);
     summary.inserted += result.created;
     summary.updated += result.updated;
     summary.unchanged += result.unchanged;
