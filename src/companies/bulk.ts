@@ -102,6 +102,30 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
   return out;
 }
 
+/** Keys per run of a selectByKeys statement. */
+const KEYS_PER_PROBE = 500;
+
+/**
+ * Rows of `text` for many keys, on SQLite inside a transaction (undefined elsewhere: the caller
+ * builds the query then). `text` has one `(?KEYS)` where the list of keys goes, and its other
+ * parameters are `fixed`, which come first. One statement of KEYS_PER_PROBE places is prepared once
+ * and run per chunk, the unused places null (matches nothing): a list as long as the batch made a new
+ * statement text per batch, compiled each time with thousands of parameters.
+ */
+export function selectByKeys<R>(db: Kysely<any>, text: string, fixed: unknown[], keys: unknown[]): R[] | undefined {
+  const connection = db.isTransaction ? sqliteConnectionOf(db) : undefined;
+  if (!connection) return undefined;
+  const statement = connection.prepare(text.replace('(?KEYS)', `(${new Array(KEYS_PER_PROBE).fill('?').join(', ')})`));
+  const params = new Array<unknown>(fixed.length + KEYS_PER_PROBE);
+  for (let i = 0; i < fixed.length; i++) params[i] = fixed[i];
+  const out: R[] = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_PROBE) {
+    for (let i = 0; i < KEYS_PER_PROBE; i++) params[fixed.length + i] = start + i < keys.length ? keys[start + i] : null;
+    for (const row of statement.all(...params) as R[]) out.push(row);
+  }
+  return out;
+}
+
 export interface BulkUpdate {
   table: string;
   /** Column identifying the row (the same in every row), with its PostgreSQL type. */

@@ -6,7 +6,7 @@ import { PreparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { CompanyRow, CompanyTable } from './tables.ts';
 import type { CompanyFacts, PreparedCompany } from './input.ts';
-import { bulkInsert, bulkUpdate, type PgType } from './bulk.ts';
+import { bulkInsert, bulkUpdate, selectByKeys, type PgType } from './bulk.ts';
 
 type Tx = Transaction<Database> | Db;
 
@@ -133,11 +133,14 @@ export class CompanyRepository {
   /** Company ids of many normalized domains in a few statements (importers resolving a batch). */
   async idsByNormalizedDomains(domains: string[], db: Tx | Db = this.db): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
-    for (const part of chunkKeys([...new Set(domains)])) {
+    const keys = [...new Set(domains)];
+    const probed = selectByKeys<{ domain: string; company_id: number }>(db, 'select domain, company_id from company_domains where domain in (?KEYS)', [], keys);
+    for (const part of probed ? [] : chunkKeys(keys)) {
       if (!part.length) continue;
       const found = await db.selectFrom('company_domains').select(['domain', 'company_id']).where((eb) => oneOf(this.pg, eb, 'domain', part, 'text')).execute();
       for (const f of found) ids.set(f.domain, Number(f.company_id));
     }
+    for (const f of probed ?? []) ids.set(f.domain, Number(f.company_id));
     return ids;
   }
 
@@ -337,10 +340,13 @@ export class CompanyRepository {
     const kinds = new Map<string, string[]>();
     for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
     for (const [kind, values] of kinds) {
-      for (const part of chunkKeys([...new Set(values)])) {
+      const keys = [...new Set(values)];
+      const probed = selectByKeys<{ value: string; company_id: number }>(trx, 'select value, company_id from company_external_ids where kind = ? and value in (?KEYS)', [kind], keys);
+      for (const part of probed ? [] : chunkKeys(keys)) {
         const found = await trx.selectFrom('company_external_ids').select(['value', 'company_id']).where('kind', '=', kind).where((eb) => oneOf(this.pg, eb, 'value', part, 'text')).execute();
         for (const f of found) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
       }
+      for (const f of probed ?? []) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
     }
     const byDomain = await this.idsByNormalizedDomains(items.flatMap((i) => i.domains), trx);
 
@@ -416,20 +422,31 @@ export class CompanyRepository {
   /** Stored companies by name key (display names and other names), for a batch of keys at once. */
   private async namesakes(trx: Tx, keys: string[]): Promise<Map<string, Namesake[]>> {
     const out = new Map<string, Namesake[]>();
-    for (const part of chunkKeys([...new Set(keys)])) {
-      if (!part.length) continue;
-      const display = await trx.selectFrom('companies').select(['id', 'normalized_name', 'country_code', 'domain']).where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute();
-      const other = await trx
-        .selectFrom('company_names as n')
-        .innerJoin('companies as c', 'c.id', 'n.company_id')
-        .select(['c.id', 'n.normalized_name', 'c.country_code', 'c.domain'])
-        .where((eb) => oneOf(this.pg, eb, 'n.normalized_name', part, 'text'))
-        .execute();
-      for (const r of [...display, ...other]) {
+    const add = (rows: (Namesake & { normalized_name: string })[]) => {
+      for (const r of rows) {
         const list = out.get(r.normalized_name) ?? [];
         if (!list.some((x) => x.id === Number(r.id))) list.push({ id: Number(r.id), country_code: r.country_code, domain: r.domain });
         out.set(r.normalized_name, list);
       }
+    };
+    const unique = [...new Set(keys)];
+    const display = selectByKeys<Namesake & { normalized_name: string }>(trx, 'select id, normalized_name, country_code, domain from companies where normalized_name in (?KEYS)', [], unique);
+    if (display) {
+      add(display);
+      add(selectByKeys(trx, 'select c.id, n.normalized_name, c.country_code, c.domain from company_names n join companies c on c.id = n.company_id where n.normalized_name in (?KEYS)', [], unique)!);
+      return out;
+    }
+    for (const part of chunkKeys(unique)) {
+      if (!part.length) continue;
+      add(await trx.selectFrom('companies').select(['id', 'normalized_name', 'country_code', 'domain']).where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute());
+      add(
+        await trx
+          .selectFrom('company_names as n')
+          .innerJoin('companies as c', 'c.id', 'n.company_id')
+          .select(['c.id', 'n.normalized_name', 'c.country_code', 'c.domain'])
+          .where((eb) => oneOf(this.pg, eb, 'n.normalized_name', part, 'text'))
+          .execute(),
+      );
     }
     return out;
   }
