@@ -74,7 +74,24 @@ const chunkKeys = <T>(keys: T[]): T[][] => chunk(keys, 1);
 const oneOf = (pg: boolean, eb: ExpressionBuilder<any, any>, column: string, keys: (string | number)[], pgType: 'text' | 'int8') =>
   pg ? eb(column, '=', sql`any(${keys}::${sql.raw(pgType)}[])`) : eb(column, 'in', keys);
 
-const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => [...new Map(rows.map((r) => [key(r), r])).values()];
+const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => (rows.length ? [...new Map(rows.map((r) => [key(r), r])).values()] : rows);
+
+/**
+ * The rows of one list fact of every item, with the item's company id (`row` may skip an entry by
+ * returning undefined). A loop rather than flatMap: most lists are empty, and flatMap made an array
+ * per item and list.
+ */
+function listRows<T, R>(all: { id: number; item: PreparedCompany }[], list: (item: PreparedCompany) => T[], row: (id: number, entry: T) => R | undefined): R[] {
+  const out: R[] = [];
+  for (const { id, item } of all) {
+    const entries = list(item);
+    for (let i = 0; i < entries.length; i++) {
+      const r = row(id, entries[i]!);
+      if (r !== undefined) out.push(r);
+    }
+  }
+  return out;
+}
 
 interface Namesake {
   id: number;
@@ -489,15 +506,22 @@ export class CompanyRepository {
     claimedPrimaries: Map<number, string>,
   ): Promise<Set<number>> {
     const changed = new Set<number>();
-    const all = groups.flatMap((g) => g.items.map((item) => ({ id: g.id!, item })));
+    const all: { id: number; item: PreparedCompany }[] = [];
+    for (const g of groups) for (const item of g.items) all.push({ id: g.id!, item });
 
-    // Where two companies of the batch report one domain, the one it is the primary domain of keeps it.
-    const domainRows = all.flatMap(({ id, item }) => item.domains.map((domain) => ({ domain, company_id: id, is_primary: primaryOf.get(id) === domain ? 1 : 0, source, seen_at: seenAt })));
-    const domains = uniqueBy([...domainRows.filter((r) => !r.is_primary), ...domainRows.filter((r) => r.is_primary)], (r) => r.domain);
+    // Where two companies of the batch report one domain, the one it is the primary domain of keeps
+    // it (otherwise the last report's). Rows: [domain, company_id, is_primary, source, seen_at].
+    const domains = new Map<string, [string, number, number, string, number]>();
+    for (const { id, item } of all) {
+      for (const domain of item.domains) {
+        const isPrimary = primaryOf.get(id) === domain ? 1 : 0;
+        if (isPrimary || !domains.get(domain)?.[2]) domains.set(domain, [domain, id, isPrimary, source, seenAt]);
+      }
+    }
     const newDomains = await bulkInsert<{ domain: string; company_id: number }>(trx, {
       table: 'company_domains',
       columns: { domain: 'text', company_id: 'int8', is_primary: 'int4', source: 'text', seen_at: 'int8' },
-      rows: domains,
+      values: [...domains.values()],
       onConflict: 'on conflict ("domain") do nothing',
       returning: ['domain', 'company_id'],
     });
@@ -513,10 +537,8 @@ export class CompanyRepository {
 
     // The display name's key is matched on companies.normalized_name: only other names go here.
     const names = uniqueBy(
-      all.flatMap(({ id, item }) =>
-        item.names
-          .filter((n) => n.normalized_name !== displayKeyOf.get(id))
-          .map((n) => ({ company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt })),
+      listRows(all, (item) => item.names, (id, n) =>
+        n.normalized_name === displayKeyOf.get(id) ? undefined : { company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt },
       ),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
@@ -529,7 +551,7 @@ export class CompanyRepository {
     });
 
     const external = uniqueBy(
-      all.flatMap(({ id, item }) => item.externalIds.map((x) => ({ kind: x.kind, value: x.value, company_id: id, seen_at: seenAt }))),
+      listRows(all, (item) => item.externalIds, (id, x) => ({ kind: x.kind, value: x.value, company_id: id, seen_at: seenAt })),
       (r) => `${r.kind}\u0000${r.value}`,
     );
     const newExternal = await bulkInsert<{ company_id: number }>(trx, {
@@ -542,7 +564,7 @@ export class CompanyRepository {
     for (const r of newExternal) if (existingIds.has(Number(r.company_id))) changed.add(Number(r.company_id));
 
     const rounds = uniqueBy(
-      all.flatMap(({ id, item }) => item.rounds.map((r) => ({ company_id: id, ...r, investors: JSON.stringify(r.investors), source, seen_at: seenAt }))),
+      listRows(all, (item) => item.rounds, (id, r) => ({ company_id: id, ...r, investors: JSON.stringify(r.investors), source, seen_at: seenAt })),
       (r) => `${r.company_id}|${r.source_ref}`,
     );
     await this.markNew(trx, 'company_funding_rounds', rounds, ['source', 'source_ref'], existingIds, changed);
@@ -554,7 +576,7 @@ export class CompanyRepository {
     });
 
     const leaders = uniqueBy(
-      all.flatMap(({ id, item }) => item.leaders.map((l) => ({ company_id: id, ...l, source, seen_at: seenAt }))),
+      listRows(all, (item) => item.leaders, (id, l) => ({ company_id: id, ...l, source, seen_at: seenAt })),
       (r) => `${r.company_id}|${r.role}`,
     );
     await this.markNew(trx, 'company_leaders', leaders, ['role'], existingIds, changed);
@@ -566,7 +588,7 @@ export class CompanyRepository {
     });
 
     const competitors = uniqueBy(
-      all.flatMap(({ id, item }) => item.competitors.map((c) => ({ company_id: id, ...c, source, seen_at: seenAt }))),
+      listRows(all, (item) => item.competitors, (id, c) => ({ company_id: id, ...c, source, seen_at: seenAt })),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
     await this.markNew(trx, 'company_competitors', competitors, ['normalized_name'], existingIds, changed);
@@ -581,7 +603,7 @@ export class CompanyRepository {
     });
 
     const acquisitions = uniqueBy(
-      all.flatMap(({ id, item }) => item.acquisitions.map((a) => ({ company_id: id, ...a, source, seen_at: seenAt }))),
+      listRows(all, (item) => item.acquisitions, (id, a) => ({ company_id: id, ...a, source, seen_at: seenAt })),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
     await this.markNew(trx, 'company_acquisitions', acquisitions, ['normalized_name'], existingIds, changed);
@@ -592,11 +614,11 @@ export class CompanyRepository {
       onConflict: `on conflict ("company_id", "normalized_name") do update set ${excluded(['company_name', 'acquired_at', 'description', 'source_url', 'source', 'seen_at'])}`,
     });
 
-    const articles = all.flatMap(({ id, item }) => item.articles.map((a) => ({ company_id: id, ...a })));
+    const articles = listRows(all, (item) => item.articles, (id, a) => ({ company_id: id, ...a }));
     for (const id of await this.upsertArticles(trx, articles, source, seenAt)) if (existingIds.has(id)) changed.add(id);
 
     const highlights = uniqueBy(
-      all.flatMap(({ id, item }) => item.highlights.map((h) => ({ company_id: id, ...h, source, seen_at: seenAt }))),
+      listRows(all, (item) => item.highlights, (id, h) => ({ company_id: id, ...h, source, seen_at: seenAt })),
       (r) => `${r.company_id}|${r.text}`,
     );
     await this.markNew(trx, 'company_highlights', highlights, ['text'], existingIds, changed);
