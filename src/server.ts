@@ -50,12 +50,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: handle.location, redis: Boolean(redis) }, 'leadbase is serving');
+  // Listings an interrupted import stored without indexing them become searchable (docs/jobs.md, "Bulk imports").
+  const indexing = services.jobs.mergeStagedIndex().then(
+    (listings) => {
+      if (listings) app.log.info({ listings }, 'staged job listings merged into the search index');
+    },
+    (error) => app.log.warn({ err: error }, 'merging staged job listings failed'),
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(sweep);
       await app.close(); // stops accepting, lets in-flight requests finish
+      await indexing;
       await services.close();
       redis?.disconnect();
       await handle.close();

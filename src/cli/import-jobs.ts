@@ -4,9 +4,9 @@ import { CompanyService } from '../companies/service.ts';
 import { PoliteFetcher } from '../ingest/jobs/fetcher.ts';
 import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
-import { JobService, type BoardImportSummary } from '../jobs/service.ts';
+import { JobService, type BoardImportSummary, type BoardInput } from '../jobs/service.ts';
 import { CliError, withDatabase } from './context.ts';
-import { createProgress } from './progress.ts';
+import { createProgress, type Progress } from './progress.ts';
 
 interface ImportJobsOptions {
   source: string;
@@ -33,6 +33,9 @@ function positiveInt(value: string | undefined, name: string, fallback: number, 
   if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new CliError(`${name} must be a whole number from 0 to ${max}`);
   return n;
 }
+
+/** Boards fetched ahead of the one being stored. */
+const FETCH_AHEAD = 4;
 
 function report(board: string, summary: BoardImportSummary, opts: ImportJobsOptions): void {
   if (opts.json) {
@@ -90,29 +93,59 @@ export function registerImportJobs(importCommand: Command): void {
         const service = new JobService({ db, companies: new CompanyService({ db }) });
         let failures = 0;
         let written = 0;
-        for (const board of opts.board) {
-          let listings: SourceListing[];
-          try {
-            listings = opts.file
-              ? connector.parsePayload(readFileSync(opts.file, 'utf8'), { board, baseUrl: opts.baseUrl })
-              : await connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
-          } catch (error) {
-            failures++;
-            process.stderr.write(`jobs ${opts.source} ${board}: ${error instanceof Error ? error.message : String(error)}\n`);
-            continue;
+        const single = opts.board.length === 1;
+        // One bar: postings of a single board, or boards. Board reports wait while a bar is drawn.
+        let progress = single ? undefined : createProgress(`jobs ${opts.source}`, opts.board.length, 'boards', opts.quiet);
+        let boardsDone = 0;
+        const held: (() => void)[] = [];
+        // Boards are fetched a few ahead of the one being stored (the fetcher bounds requests in
+        // flight); a board that cannot be read is reported and skipped.
+        const read = (board: string): Promise<SourceListing[]> => opts.file
+          ? Promise.resolve().then(() => connector.parsePayload(readFileSync(opts.file!, 'utf8'), { board, baseUrl: opts.baseUrl }))
+          : connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
+        async function* boards(): AsyncGenerator<BoardInput> {
+          const ahead = opts.board.map(() => undefined as Promise<SourceListing[]> | undefined);
+          for (let i = 0; i < opts.board.length; i++) {
+            for (let k = i; k < Math.min(opts.board.length, i + FETCH_AHEAD); k++) {
+              ahead[k] ??= read(opts.board[k]);
+              ahead[k]!.catch(() => {}); // settled below, in board order
+            }
+            const board = opts.board[i];
+            try {
+              const listings = await ahead[i]!;
+              if (single) progress = createProgress(`jobs ${board}`, listings.length, 'postings', opts.quiet);
+              yield { source: opts.source, board, company, expireMissing: opts.expire, listings };
+            } catch (error) {
+              failures++;
+              process.stderr.write(`jobs ${opts.source} ${board}: ${error instanceof Error ? error.message : String(error)}\n`);
+            } finally {
+              ahead[i] = undefined;
+            }
           }
-          const progress = createProgress(`jobs ${board}`, listings.length, 'postings', opts.quiet);
-          const summary = await service.importBoard(listings, {
-            source: opts.source,
-            board,
-            company,
-            expireMissing: opts.expire,
-            onBatch: (s) => progress.update(s.read),
-          });
-          progress.stop();
-          report(board, summary, opts);
-          written += summary.inserted + summary.updated + (summary.expired ?? 0);
         }
+        await service.importBoards(boards(), {
+          mergeIndex: false,
+          onGroup: (summaries) => {
+            if (single) progress?.update(summaries[0]?.read ?? 0);
+          },
+          onBoard: (input, summary) => {
+            if (!single) progress?.update(++boardsDone);
+            written += summary.inserted + summary.updated + (summary.expired ?? 0);
+            if (progress?.visible) held.push(() => report(input.board, summary, opts));
+            else report(input.board, summary, opts);
+          },
+        });
+        progress?.stop();
+        for (const print of held) print();
+        // The new listings become searchable in one sorted merge (docs/jobs.md, "Bulk imports").
+        let indexing: Progress | undefined;
+        await service.mergeStagedIndex({
+          onProgress: (p) => {
+            indexing ??= createProgress('indexing', p.total, 'index rows', opts.quiet);
+            indexing.update(p.rows);
+          },
+        });
+        indexing?.stop();
         if (opts.optimize ?? written >= OPTIMIZE_AFTER_LISTINGS) {
           const started = Date.now();
           if (!opts.quiet && !opts.json) process.stderr.write('compacting the search index…\n');

@@ -4,6 +4,8 @@ export interface Progress {
   /** Moves the bar to `done` (units: bytes or records, whatever `total` is in). */
   update(done: number, extra?: string): void;
   stop(): void;
+  /** Whether a bar is drawn (a line printed to the terminal meanwhile would run into it). */
+  readonly visible: boolean;
 }
 
 /**
@@ -11,7 +13,7 @@ export interface Progress {
  * or when `quiet` is set, so logs stay clean.
  */
 export function createProgress(label: string, total: number, unit = 'bytes', quiet = false): Progress {
-  if (quiet || !process.stderr.isTTY) return { update() {}, stop() {} };
+  if (quiet || !process.stderr.isTTY) return { update() {}, stop() {}, visible: false };
   const bar = new cliProgress.SingleBar(
     {
       format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {eta_formatted} left | {extra}`,
@@ -29,5 +31,6 @@ export function createProgress(label: string, total: number, unit = 'bytes', qui
     stop() {
       bar.stop();
     },
+    visible: true,
   };
 }

@@ -8,7 +8,7 @@ import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
 import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
-import { hasStagedEntries, mergeStagedIndex, type MergeProgress } from './staged-index.ts';
+import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 
 /**
@@ -307,8 +307,8 @@ export class JobRepository {
   }
 
   /** Makes staged listings searchable (staged-index.ts); returns how many it merged. */
-  mergeStagedIndex(onProgress?: (progress: MergeProgress) => void): Promise<number> {
-    return mergeStagedIndex(this.db, onProgress);
+  mergeStagedIndex(options?: MergeOptions): Promise<number> {
+    return mergeStagedIndex(this.db, options);
   }
 
   /**

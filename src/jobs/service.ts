@@ -11,7 +11,7 @@ import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type N
 import { NormalizerWorker } from './normalize-pool.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { JobRepository, type BatchItem } from './repository.ts';
-import type { MergeProgress } from './staged-index.ts';
+import type { MergeOptions } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
 
 /** What the jobs domain needs of the company store (CompanyService satisfies it). */
@@ -142,8 +142,8 @@ export class JobService {
   }
 
   /** Makes staged listings searchable (see staged-index.ts); returns how many it merged. */
-  mergeStagedIndex(onProgress?: (progress: MergeProgress) => void): Promise<number> {
-    return this.repository.mergeStagedIndex(onProgress);
+  mergeStagedIndex(options?: MergeOptions): Promise<number> {
+    return this.repository.mergeStagedIndex(options);
   }
 
   /** Compacts the search index after a large load (see JobRepository.optimizeSearchIndex). */

@@ -15,12 +15,15 @@ import { inTransaction } from '../db/transaction.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
 
-/** Facet rows merged per transaction on SQLite, so other writers (the API's billing) get the lock in between. */
-const CHUNK_ROWS = 200_000;
-/** Listings whose live and full-text rows are written per transaction on SQLite. */
-const CHUNK_LISTINGS = 20_000;
-/** Below this many staged listings a merge is one transaction straight from the stage (no sorted copy). */
-const SMALL_MERGE_LISTINGS = 2_000;
+export interface MergeOptions {
+  onProgress?: (progress: MergeProgress) => void;
+  /** SQLite: facet rows written per transaction (default 200,000), so other writers (the API's billing) get the lock in between. */
+  chunkRows?: number;
+  /** SQLite: listings whose live and full-text rows are written per transaction (default 20,000). */
+  chunkListings?: number;
+  /** SQLite: below this many staged listings (default 2,000) a merge is one transaction straight from the stage, without the sorted copy. */
+  smallMerge?: number;
+}
 
 const COLUMNS = 'facet, has_remote, published_at, job_id, attrs, countries';
 /** Facets with per-day counts (see hasDayCounts in repository.ts), as an SQL condition on `f.value`. */
@@ -70,12 +73,22 @@ async function writeListingRows(db: Kysely<any>, dialect: DialectName, where: st
     select ${key}, job_id, has_remote, published_at, attrs, countries from job_facets_staged s where ${where} order by 1 on conflict do nothing`, params);
 }
 
-/** Adds the day counts of the staged entries up to `last` and removes those entries: once, in one transaction. */
+/**
+ * Adds the day counts of the staged entries up to `last` and removes those entries, in one
+ * transaction, so each entry is counted once even when two merges race: SQLite runs one writer at
+ * a time; on PostgreSQL the counts come from the rows this statement itself deleted.
+ */
 async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Promise<void> {
-  await run(trx, `insert into job_facet_days (facet, has_remote, day, n)
-    select f.value, s.has_remote, s.published_at / ${DAY_MS}, count(*) from ${expanded(dialect)} where s.seq <= ? and ${HAS_DAY_COUNTS}
+  const counts = (from: string, where: string) => `insert into job_facet_days (facet, has_remote, day, n)
+    select f.value, s.has_remote, s.published_at / ${DAY_MS}, count(*) from ${from} where ${where}
     group by f.value, s.has_remote, s.published_at / ${DAY_MS}
-    on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n`, [last]);
+    on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n`;
+  if (dialect === 'postgres') {
+    await run(trx, `with gone as (delete from job_facets_staged where seq <= ? returning has_remote, published_at, facets)
+      ${counts('gone s cross join lateral json_array_elements_text(s.facets::json) f(value)', HAS_DAY_COUNTS)}`, [last]);
+    return;
+  }
+  await run(trx, counts(expanded(dialect), `s.seq <= ? and ${HAS_DAY_COUNTS}`), [last]);
   await run(trx, 'delete from job_facets_staged where seq <= ?', [last]);
 }
 
@@ -85,12 +98,13 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
  * transaction; on SQLite a large merge sorts the facet rows once into a temporary table and writes
  * everything in chunks, one transaction each.
  */
-export async function mergeStagedIndex(db: Kysely<any>, onProgress?: (progress: MergeProgress) => void): Promise<number> {
+export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = {}): Promise<number> {
+  const { onProgress, chunkRows = 200_000, chunkListings = 20_000, smallMerge = 2_000 } = options;
   const dialect = dialectOf(db);
   const stage = (await run<{ first: number | string | null; last: number | string | null; n: number | string }>(db, 'select min(seq) as first, max(seq) as last, count(*) as n from job_facets_staged')).rows[0];
   if (stage.last === null) return 0;
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
-  if (db.isTransaction || dialect === 'postgres' || listings < SMALL_MERGE_LISTINGS) {
+  if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
     await inTransaction(db, async (trx) => {
       await run(trx, `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4 on conflict do nothing`, [last]);
       await writeListingRows(trx, dialect, 's.seq <= ?', [last]);
@@ -104,13 +118,13 @@ export async function mergeStagedIndex(db: Kysely<any>, onProgress?: (progress: 
   try {
     const rows = (await run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [last])).changes;
     const total = rows + listings;
-    for (let from = 1; from <= rows; from += CHUNK_ROWS) {
-      await db.transaction().execute((trx) => run(trx, `insert into job_facets (${COLUMNS}) select ${COLUMNS} from temp.job_merge_sorted where rowid between ? and ? order by rowid on conflict do nothing`, [from, from + CHUNK_ROWS - 1]));
-      onProgress?.({ rows: Math.min(rows, from + CHUNK_ROWS - 1), total });
+    for (let from = 1; from <= rows; from += chunkRows) {
+      await db.transaction().execute((trx) => run(trx, `insert into job_facets (${COLUMNS}) select ${COLUMNS} from temp.job_merge_sorted where rowid between ? and ? order by rowid on conflict do nothing`, [from, from + chunkRows - 1]));
+      onProgress?.({ rows: Math.min(rows, from + chunkRows - 1), total });
     }
-    for (let from = first; from <= last; from += CHUNK_LISTINGS) {
-      await db.transaction().execute((trx) => writeListingRows(trx, dialect, 's.seq between ? and ?', [from, Math.min(last, from + CHUNK_LISTINGS - 1)]));
-      onProgress?.({ rows: rows + Math.min(listings, from + CHUNK_LISTINGS - first), total });
+    for (let from = first; from <= last; from += chunkListings) {
+      await db.transaction().execute((trx) => writeListingRows(trx, dialect, 's.seq between ? and ?', [from, Math.min(last, from + chunkListings - 1)]));
+      onProgress?.({ rows: rows + Math.min(listings, from + chunkListings - first), total });
     }
     await db.transaction().execute((trx) => settle(trx, dialect, last));
   } finally {

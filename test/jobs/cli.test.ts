@@ -67,6 +67,24 @@ describe('leadbase import jobs', () => {
     }
   });
 
+  it('imports several boards in one run, skips one that cannot be read, and leaves every stored listing searchable', async () => {
+    const res = await run('--source', 'lever', '--board', 'eastwind', '--board', 'nobody', '--board', 'westwind', '--base-url', server.origin, '--retries', '0', '--json', '--quiet');
+    assert.notEqual(res.status, 0);
+    assert.match(res.stderr, /jobs lever nobody: .*HTTP 404/);
+    assert.match(res.stderr, /1 of 3 boards could not be read/);
+    const reports = res.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(reports.map((r) => [r.board, r.inserted]), [['eastwind', 2], ['westwind', 2]]);
+    const handle = openDatabase(env.DATABASE_URL!);
+    try {
+      const live = await sql<{ board: string }>`select j.board from job_live l join jobs j on j.id = l.job_id where j.board in ('eastwind', 'westwind') order by 1`.execute(handle.db);
+      assert.deepEqual(live.rows.map((r) => r.board), ['eastwind', 'eastwind', 'westwind', 'westwind']);
+      const staged = await sql<{ n: number }>`select count(*) as n from job_facets_staged`.execute(handle.db);
+      assert.equal(Number(staged.rows[0].n), 0);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('reports an unreachable board and an unknown source as one-line errors', async () => {
     const missing = await run('--source', 'lever', '--board', 'nobody', '--base-url', server.origin, '--retries', '0', '--quiet');
     assert.notEqual(missing.status, 0);

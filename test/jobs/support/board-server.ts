@@ -70,6 +70,8 @@ export const BOARD_ROUTES: Record<string, Route> = {
   '/v1/boards/acmerobotics/jobs?content=true&pay_transparency=true': { body: 'greenhouse-jobs.json' },
   '/v1/boards/acmerobotics': { body: 'greenhouse-board.json' },
   '/v0/postings/northwind?mode=json': { body: 'lever-postings.json' },
+  '/v0/postings/eastwind?mode=json': { body: 'lever-postings.json' },
+  '/v0/postings/westwind?mode=json': { body: 'lever-postings.json' },
   '/posting-api/job-board/lumen?includeCompensation=true': { body: 'ashby-board.json' },
   '/api/v1/widget/accounts/helios?details=true': { body: 'workable-account.json' },
   '/v1/companies/MercyHealth/postings?limit=100&offset=0': { body: 'smartrecruiters-postings.json' },
