@@ -9,6 +9,7 @@ import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
 import { ImportSummary } from '../ingest/summary.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type NormalizeOutcome } from './listing.ts';
 import { NormalizerWorker } from './normalize-pool.ts';
+import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { JobRepository, type BatchItem } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
@@ -270,21 +271,30 @@ export class JobService {
       this.countPostings(size);
       return { pieces: group, outcomes: this.normalizePieces(group, now) };
     };
+    const endBulkWrites = await beginBulkWrites(this.db);
+    try {
+      await this.storeGroups(nextGroup, now, options);
+      if (options.mergeIndex !== false) await this.repository.mergeStagedIndex();
+    } finally {
+      await endBulkWrites();
+    }
+    return summaries;
+  }
+
+  /** Stores group after group, reading (and handing to the thread) the next group before storing one. */
+  private async storeGroups(nextGroup: () => Promise<Group | undefined>, now: number, options: ImportBoardsOptions): Promise<void> {
     let group = await nextGroup();
     while (group) {
       // Storing runs on promises that settle without a trip through the event loop: without this
       // turn, a starting normalization thread's "ready" (and every other event) would wait for the
       // whole import.
       await new Promise((resolve) => setImmediate(resolve));
-      // Read (and hand to the thread) the next group before storing this one.
       const following = await nextGroup();
       await this.storeGroup(group, await group.outcomes, now);
       options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
       for (const piece of group.pieces) if (piece.last) options.onBoard?.(piece.board, piece.summary);
       group = following;
     }
-    if (options.mergeIndex !== false) await this.repository.mergeStagedIndex();
-    return summaries;
   }
 
   /** The boards cut into pieces of at most their batch size (a board without postings is one empty piece). */

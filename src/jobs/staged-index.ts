@@ -11,6 +11,7 @@
 // that removes the staged entries they came from, so they count once.
 import { CompiledQuery, type Kysely } from 'kysely';
 import { dialectOf, type DialectName } from '../db/database.ts';
+import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
@@ -41,6 +42,22 @@ async function run<R = unknown>(db: Kysely<any>, text: string, params: unknown[]
   const compiled = dialectOf(db) === 'postgres' ? text.replace(/\?/g, () => `$${++n}`) : text;
   const result = await db.executeQuery<R>(CompiledQuery.raw(compiled, params));
   return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
+}
+
+/**
+ * Runs `fn` with a 2 MiB SQLite page cache. The sorter keeps a cache's worth of rows in memory
+ * before it writes a sorted run: with the usual 256 MiB cache one huge run sorts at about 1.4 µs a
+ * row, runs that fit the CPU caches merged afterwards at about 0.65 (measured on 3 million facet
+ * rows). The pages it drops are read again as needed.
+ */
+async function withSortRuns<T>(db: Kysely<any>, fn: () => Promise<T>): Promise<T> {
+  const before = (await run<{ cache_size: number }>(db, 'pragma cache_size')).rows[0].cache_size;
+  await run(db, 'pragma cache_size = -2048');
+  try {
+    return await fn();
+  } finally {
+    await run(db, `pragma cache_size = ${Number(before)}`);
+  }
 }
 
 /** The staged entries `s` with one row `f` per facet (`f.value`). */
@@ -113,10 +130,12 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
     return listings;
   }
   // The sorted copy is a temporary table (the connection's own): building it takes no write lock.
+  const endBulkWrites = await beginBulkWrites(db);
   await run(db, `create temp table if not exists job_merge_sorted (${COLUMNS})`);
   await run(db, 'delete from temp.job_merge_sorted');
   try {
-    const rows = (await run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [last])).changes;
+    const sorted = () => run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [last]);
+    const rows = (await withSortRuns(db, sorted)).changes;
     const total = rows + listings;
     for (let from = 1; from <= rows; from += chunkRows) {
       await db.transaction().execute((trx) => run(trx, `insert into job_facets (${COLUMNS}) select ${COLUMNS} from temp.job_merge_sorted where rowid between ? and ? order by rowid on conflict do nothing`, [from, from + chunkRows - 1]));
@@ -126,9 +145,10 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
       await db.transaction().execute((trx) => writeListingRows(trx, dialect, 's.seq between ? and ?', [from, Math.min(last, from + chunkListings - 1)]));
       onProgress?.({ rows: rows + Math.min(listings, from + chunkListings - first), total });
     }
-    await db.transaction().execute((trx) => settle(trx, dialect, last));
+    await db.transaction().execute((trx) => withSortRuns(trx, () => settle(trx, dialect, last)));
   } finally {
     await run(db, 'delete from temp.job_merge_sorted');
+    await endBulkWrites();
   }
   return listings;
 }
