@@ -367,11 +367,17 @@ export class CompanyRepository {
     }
     const byDomain = await this.idsByNormalizedDomains(items.flatMap((i) => i.domains), trx);
 
-    // Namesakes of the reports that match nothing by id or domain (see the name rules below).
-    const unmatched = items.filter(
-      (i) => !i.externalIds.some((x) => byExternal.has(`${x.kind}\u0000${x.value}`)) && !i.domains.some((d) => byDomain.has(d)),
-    );
-    const namesakes = await this.namesakes(trx, unmatched.map((i) => i.facts.normalized_name).filter((k): k is string => !!k));
+    // Namesakes of the reports that match nothing by id or domain (see the name rules below). A
+    // report with domains can only complete a namesake that has no domain: its name key is looked
+    // up in full only when a company without a domain, or another name of any company, has it.
+    const nameOnlyKeys: string[] = [];
+    const withDomainKeys: string[] = [];
+    for (const i of items) {
+      const key = i.facts.normalized_name;
+      if (!key || i.externalIds.some((x) => byExternal.has(`${x.kind}\u0000${x.value}`)) || i.domains.some((d) => byDomain.has(d))) continue;
+      (i.domains.length ? withDomainKeys : nameOnlyKeys).push(key);
+    }
+    const namesakes = await this.namesakes(trx, [...nameOnlyKeys, ...(await this.keysNamingDomainlessOrOther(trx, withDomainKeys))]);
 
     const claimed = new Map<number, string[]>();
     const groups: Group[] = [];
@@ -434,6 +440,30 @@ export class CompanyRepository {
       group.indexes.push(index);
     }
     return { groups, failed };
+  }
+
+  /** The keys that are the display name of a company without a domain, or another name of any company. */
+  private async keysNamingDomainlessOrOther(trx: Tx, keys: string[]): Promise<string[]> {
+    const unique = [...new Set(keys)];
+    const found = new Set<string>();
+    const domainless = selectByKeys<{ normalized_name: string }>(
+      trx,
+      'select normalized_name from companies where domain is null and normalized_name in (?KEYS)',
+      [],
+      unique,
+    );
+    if (domainless) {
+      for (const r of domainless) found.add(r.normalized_name);
+      for (const r of selectByKeys<{ normalized_name: string }>(trx, 'select normalized_name from company_names where normalized_name in (?KEYS)', [], unique)!) found.add(r.normalized_name);
+      return [...found];
+    }
+    for (const part of chunkKeys(unique)) {
+      if (!part.length) continue;
+      const display = await trx.selectFrom('companies').select('normalized_name').where('domain', 'is', null).where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute();
+      const other = await trx.selectFrom('company_names').select('normalized_name').where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute();
+      for (const r of [...display, ...other]) found.add(r.normalized_name);
+    }
+    return [...found];
   }
 
   /** Stored companies by name key (display names and other names), for a batch of keys at once. */

@@ -8,6 +8,7 @@ import * as people from './migrations/0005_people.ts';
 import * as jobsSearch from './migrations/0006_jobs_search.ts';
 import * as companiesImport from './migrations/0007_companies_import.ts';
 import * as jobsStagedIndex from './migrations/0008_jobs_staged_index.ts';
+import * as companiesDomainlessNames from './migrations/0009_companies_domainless_names.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0006_jobs_search': jobsSearch,
   '0007_companies_import': companiesImport,
   '0008_jobs_staged_index': jobsStagedIndex,
+  '0009_companies_domainless_names': companiesDomainlessNames,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -137,7 +137,7 @@ describe('migration 0007 on SQLite keeps every company, id counter and foreign k
 
       await migrateToLatest(handle.db);
       const indexes = await sql<{ name: string }>`select name from pragma_index_list('companies')`.execute(handle.db);
-      assert.deepEqual(indexes.rows.map((r) => r.name).sort(), ['companies_industry_id', 'companies_normalized_name']);
+      assert.deepEqual(indexes.rows.map((r) => r.name).sort(), ['companies_domainless_name', 'companies_industry_id', 'companies_normalized_name']);
       const row = await companies.findByDomain('kept.example');
       assert.equal(row?.id, kept.id);
       assert.equal((await companies.repository.fundingRoundsOf(kept.id)).length, 1);
