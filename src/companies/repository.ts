@@ -2,6 +2,7 @@
 // batch rather than per row, so a million-row import stays fast) and the lookups by key.
 import { sql, type Compilable, type ExpressionBuilder, type Transaction } from 'kysely';
 import { dialectOf, type Db } from '../db/database.ts';
+import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { PreparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { CompanyRow, CompanyTable } from './tables.ts';
@@ -53,9 +54,6 @@ const excluded = (columns: string[]) => columns.map((c) => `"${c}" = excluded."$
 
 // Facts that follow another one rather than being owned on their own.
 const FOLLOWERS: Partial<Record<keyof CompanyFacts, keyof CompanyFacts>> = { normalized_name: 'name' };
-
-/** WAL pages between checkpoints during a bulk import (4 KiB pages: about 200 MB of WAL). */
-const BULK_CHECKPOINT_PAGES = 50_000;
 
 /** Largest number of bound parameters per statement (SQLite allows 32766, PostgreSQL 65535). */
 const MAX_PARAMS = 30000;
@@ -717,23 +715,13 @@ export class CompanyRepository {
 
   /**
    * Before a large import, on SQLite: a page cache large enough to hold the hot index pages (the
-   * default 2 MiB makes every random index insert a page read once the tables grow), and a WAL
-   * checkpoint every BULK_CHECKPOINT_PAGES pages instead of every 1,000. One batch dirties
-   * thousands of random index pages, so the default interval checkpointed after every commit,
-   * copying and syncing each of those pages again per batch; spaced out, a page that several
-   * batches rewrote is copied once. Returns the step that ends the import: the rest of the WAL
-   * checkpointed now (its cost belongs to the import) and the usual interval back.
+   * default 2 MiB makes every random index insert a page read once the tables grow), and WAL
+   * checkpoints spaced out (beginBulkWrites: one batch dirties thousands of random index pages,
+   * which the default interval copied again after every commit). Returns the step that ends it.
    */
   async prepareForBulkImport(cacheMiB = 256): Promise<() => Promise<void>> {
-    if (dialectOf(this.db) !== 'sqlite') return async () => {};
-    await sql.raw(`pragma cache_size = -${Math.round(cacheMiB * 1024)}`).execute(this.db);
-    const before = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(this.db);
-    const interval = Number(before.rows[0]?.wal_autocheckpoint ?? 1000);
-    await sql.raw(`pragma wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`).execute(this.db);
-    return async () => {
-      await sql`pragma wal_checkpoint(passive)`.execute(this.db);
-      await sql.raw(`pragma wal_autocheckpoint = ${interval}`).execute(this.db);
-    };
+    if (dialectOf(this.db) === 'sqlite') await sql.raw(`pragma cache_size = -${Math.round(cacheMiB * 1024)}`).execute(this.db);
+    return beginBulkWrites(this.db);
   }
 
   /** Number of companies stored. */
