@@ -39,6 +39,21 @@ const FTS_KEYS_OF_JSON = `select ${ftsKeySql('value ->> 0', 'value ->> 1', 'valu
 
 export const DAY_MS = 86_400_000;
 
+/** The jobs columns a listing's content sets, in the order of columnValues. */
+const JOB_COLUMNS = [
+  'company_id', 'company_name', 'title', 'location', 'has_remote', 'published_at', 'experience_level', 'type_ids', 'city_ids',
+  'country_codes', 'region_ids', 'clearance_required', 'language', 'salary_min', 'salary_max', 'salary_currency', 'description',
+  'application_url', 'content_hash', 'last_seen_at',
+] as const;
+
+function columnValues({ listing: l, companyId }: BatchItem, now: number): unknown[] {
+  return [
+    companyId, l.companyName, l.title, l.location, l.hasRemote ? 1 : 0, l.publishedAt, l.experienceLevel, JSON.stringify(l.typeIds),
+    JSON.stringify(l.cityIds), JSON.stringify(l.countryCodes), JSON.stringify(l.regionIds), l.clearanceRequired ? 1 : 0, l.language,
+    l.salaryMin, l.salaryMax, l.salaryCurrency, l.description, l.applicationUrl, l.contentHash, now,
+  ];
+}
+
 export interface BatchItem {
   listing: NormalizedListing;
   companyId: number | null;
@@ -79,8 +94,13 @@ export function indexedRow(row: IndexedColumns): IndexedListing {
   return { jobId: Number(row.id), hasRemote: row.has_remote, publishedAt: Number(row.published_at), entry: indexEntryOf(facetSourceOfRow(row)) };
 }
 
-function indexedListing(source: FacetSource, jobId: number, hasRemote: boolean, publishedAt: number): IndexedListing {
-  return { jobId, hasRemote: hasRemote ? 1 : 0, publishedAt, entry: indexEntryOf(source) };
+/** A stored listing's place in the index (its facets name its company by `companyId`). */
+function indexedListing({ listing: l, companyId }: BatchItem, jobId: number): IndexedListing {
+  const source: FacetSource = {
+    typeIds: l.typeIds, cityIds: l.cityIds, countryCodes: l.countryCodes, regionIds: l.regionIds,
+    experienceLevel: l.experienceLevel, title: l.title, companyName: l.companyName, companyId,
+  };
+  return { jobId, hasRemote: l.hasRemote ? 1 : 0, publishedAt: l.publishedAt, entry: indexEntryOf(source) };
 }
 
 function chunks<T>(items: T[], size: number): T[][] {
@@ -225,25 +245,21 @@ export class JobRepository {
         result.updated++;
         if (!old.expired) removed.push(indexedRow(old));
         const l = item.listing;
-        await trx.updateTable('jobs').set({ ...this.columns(item, now), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
-        const listing = indexedListing({ ...l, companyId: item.companyId }, old.id, l.hasRemote, l.publishedAt);
+        const values = columnValues(item, now);
+        await trx.updateTable('jobs').set({ ...Object.fromEntries(JOB_COLUMNS.map((c, i) => [c, values[i]])), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
+        const listing = indexedListing(item, old.id);
         added.push(listing);
         texts.push({ listing, description: l.description });
       }
 
       if (fresh.length) {
-        const chunk = fresh;
-        const records = chunk.map((item) => ({ ...this.columns(item, now), source, board, source_id: item.listing.sourceId, expired: 0, first_seen_at: now }));
-        const names = Object.keys(records[0]);
+        const rows = fresh.map((item) => [...columnValues(item, now), source, board, item.listing.sourceId, 0, now]);
         const inserted = await insertMany<{ id: number; source_id: string }>(
-          trx, this.dialect, `insert into jobs (${names.join(', ')})`, records.map((r) => names.map((n) => r[n as keyof typeof r])), 'returning id, source_id',
+          trx, this.dialect, `insert into jobs (${JOB_COLUMNS.join(', ')}, source, board, source_id, expired, first_seen_at)`, rows, 'returning id, source_id',
         );
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
-        for (const item of chunk) {
-          const l = item.listing;
-          staged.push(indexedListing({ ...l, companyId: item.companyId }, idOf.get(l.sourceId)!, l.hasRemote, l.publishedAt));
-        }
-        result.created += chunk.length;
+        for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
+        result.created += fresh.length;
       }
 
       if (touched.length) {
@@ -257,32 +273,6 @@ export class JobRepository {
       await days.flush(trx, this.dialect);
     });
     return result;
-  }
-
-  private columns(item: BatchItem, now: number) {
-    const l = item.listing;
-    return {
-      company_id: item.companyId,
-      company_name: l.companyName,
-      title: l.title,
-      location: l.location,
-      has_remote: l.hasRemote ? 1 : 0,
-      published_at: l.publishedAt,
-      experience_level: l.experienceLevel,
-      type_ids: JSON.stringify(l.typeIds),
-      city_ids: JSON.stringify(l.cityIds),
-      country_codes: JSON.stringify(l.countryCodes),
-      region_ids: JSON.stringify(l.regionIds),
-      clearance_required: l.clearanceRequired ? 1 : 0,
-      language: l.language,
-      salary_min: l.salaryMin,
-      salary_max: l.salaryMax,
-      salary_currency: l.salaryCurrency,
-      description: l.description,
-      application_url: l.applicationUrl,
-      content_hash: l.contentHash,
-      last_seen_at: now,
-    };
   }
 
   /** Marks the board's live listings not seen since `seenSince` as expired; returns how many. */
