@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // Small helpers shared by the benchmarks: percentiles, timing, and a uniform report line.
 
 export function percentile(sortedMs: number[], p: number): number {
@@ -33,3 +34,21 @@ export async function timeCalls(count: number, fn: (i: number) => Promise<unknow
 
 export const fmt = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 export const ratio = (value: number, baseline: number) => (baseline > 0 ? `${(value / baseline).toFixed(2)}x` : 'n/a');
+
+/**
+ * CPU time of this process's main thread in milliseconds (Linux: /proc), or NaN elsewhere. On a
+ * shared machine it tells what a stage cost the importing thread, whatever the other processes
+ * were doing; process.cpuUsage() adds every worker thread.
+ */
+export function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the parenthesized command name: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+/** Linux's USER_HZ, the unit of /proc CPU times (100 on every common build). */
+const CLOCK_TICKS_PER_SECOND = 100;
