@@ -178,11 +178,18 @@ export class JobService {
       const company = listing.company ?? { name: listing.companyName };
       return this.companies && company.name?.trim() ? this.companyKeyOf(company) : null;
     });
-    // The companies not cached yet, by source: the first listing naming each one reports it.
+    // Ids for this call: from the cache, else from one upsert per source of the companies not
+    // cached yet (the first listing naming each one reports it as created).
+    const ids = new Map<string, number>();
     const wanted = new Map<string, Map<string, { company: SourceCompany; summary: BoardImportSummary }>>();
     listings.forEach(({ listing, summary }, i) => {
       const key = keys[i];
-      if (key === null || this.companyIds.has(key)) return;
+      if (key === null || ids.has(key)) return;
+      const cached = this.companyIds.get(key);
+      if (cached !== undefined) {
+        ids.set(key, cached);
+        return;
+      }
       const source = `jobs:${listing.source}`;
       const bySource = wanted.get(source) ?? new Map();
       wanted.set(source, bySource);
@@ -196,10 +203,11 @@ export class JobService {
         if (result.error) throw new CompanyInputError(result.error);
         const [key, { summary }] = entries[i];
         if (result.created) summary.companiesCreated = (summary.companiesCreated ?? 0) + 1;
+        ids.set(key, result.id);
         this.companyIds.set(key, result.id);
       });
     }
-    return keys.map((key) => (key === null ? null : this.companyIds.get(key)!));
+    return keys.map((key) => (key === null ? null : ids.get(key)!));
   }
 
   /** Counts postings and starts the normalization thread once enough were seen (without waiting for it). */
