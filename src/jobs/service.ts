@@ -38,6 +38,11 @@ function refusal(raw: SourceListing): string | null {
   return null;
 }
 
+/** How fast the share of normalization done on the importing thread follows the load (see JobService.rebalance). */
+const SHARE_STEP = 0.05;
+/** The importing thread also stores: it never takes more than this share of normalization. */
+const MAX_HERE_SHARE = 0.5;
+
 export interface BoardImportOptions {
   source: string;
   board: string;
@@ -126,6 +131,8 @@ export class JobService {
   private readonly workerAfter: number;
   private postingsSeen = 0;
   private worker?: NormalizerWorker;
+  /** Share of each group's postings this thread normalizes beside the normalization thread (rebalance). */
+  private hereShare = 0;
 
   private readonly db: Db;
 
@@ -298,7 +305,10 @@ export class JobService {
       // whole import.
       await new Promise((resolve) => setImmediate(resolve));
       const following = await nextGroup();
-      await this.storeGroup(group, await group.outcomes, now);
+      const waitStart = performance.now();
+      const outcomes = await group.outcomes;
+      if (this.readyWorker()) this.rebalance(performance.now() - waitStart);
+      await this.storeGroup(group, outcomes, now);
       options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
       for (const piece of group.pieces) if (piece.last) options.onBoard?.(piece.board, piece.summary);
       group = following;
@@ -318,15 +328,32 @@ export class JobService {
     }
   }
 
-  /** Normalization outcomes of the pieces' accepted postings: on the thread when it is ready, else here. */
-  private async normalizePieces(pieces: Piece[], now: number): Promise<NormalizeOutcome[][]> {
+  /**
+   * Normalization outcomes of the pieces' accepted postings. With the thread ready, this thread
+   * normalizes the first `hereShare` of each piece and the thread the rest (results in order);
+   * without it, all of them here.
+   */
+  private normalizePieces(pieces: Piece[], now: number): Promise<NormalizeOutcome[][]> {
     const worker = this.readyWorker();
-    return Promise.all(pieces.map((piece) => {
+    return Promise.all(pieces.map(async (piece) => {
       const ctx: NormalizeContext = { source: piece.board.source, board: piece.board.board, now, company: piece.board.company };
       const accepted = piece.postings.filter((raw) => refusal(raw) === null);
-      return worker ? worker.normalize(accepted, ctx) : accepted.map((raw) => normalizeOutcome(raw, ctx));
+      const cut = worker ? Math.round(accepted.length * this.hereShare) : accepted.length;
+      const there = worker?.normalize(accepted.slice(cut), ctx);
+      const here = accepted.slice(0, cut).map((raw) => normalizeOutcome(raw, ctx));
+      return there ? [...here, ...(await there)] : here;
     }));
   }
+
+  /**
+   * Moves the share of normalization done on this thread towards balance: up when this thread
+   * had to wait for the normalization thread's part of a group, down when it did not.
+   */
+  private rebalance(waitedMs: number): void {
+    const step = waitedMs > 1 ? SHARE_STEP : -SHARE_STEP;
+    this.hereShare = Math.min(MAX_HERE_SHARE, Math.max(0, this.hereShare + step));
+  }
+
 
   /** Links the group's companies, then writes its listings and expiries in one transaction. */
   private async storeGroup(group: Group, outcomes: NormalizeOutcome[][], now: number): Promise<void> {
