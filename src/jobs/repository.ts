@@ -2,7 +2,7 @@
 // description full-text index, kept in step in one transaction per batch.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { dialectOf, type Db, type DialectName } from '../db/database.ts';
+import { dialectOf, sqliteConnectionOf, type Db, type DialectName } from '../db/database.ts';
 import { inTransaction } from '../db/transaction.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
@@ -254,11 +254,17 @@ export class JobRepository {
 
       if (fresh.length) {
         const rows = fresh.map((item) => [...columnValues(item, now), source, board, item.listing.sourceId, 0, now]);
-        const inserted = await insertMany<{ id: number; source_id: string }>(
-          trx, this.dialect, `insert into jobs (${JOB_COLUMNS.join(', ')}, source, board, source_id, expired, first_seen_at)`, rows, 'returning id, source_id',
-        );
-        const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
-        for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
+        const head = `insert into jobs (${JOB_COLUMNS.join(', ')}, source, board, source_id, expired, first_seen_at)`;
+        const connection = sqliteConnectionOf(trx);
+        if (connection) {
+          // One prepared statement per row on the transaction's connection; its rowid is the id.
+          const statement = connection.prepare(`${head} values (${rows[0].map(() => '?').join(', ')})`);
+          fresh.forEach((item, i) => staged.push(indexedListing(item, Number(statement.run(...rows[i]).lastInsertRowid))));
+        } else {
+          const inserted = await insertMany<{ id: number; source_id: string }>(trx, this.dialect, head, rows, 'returning id, source_id');
+          const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
+          for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
+        }
         result.created += fresh.length;
       }
 
