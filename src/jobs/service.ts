@@ -266,7 +266,7 @@ export class JobService {
    * boards' vanished listings expired in one transaction (a board larger than a group spans
    * several, and is expired in its last). With the normalization thread ready, the thread
    * normalizes group N+1 while this thread stores group N. Results are the same either way, and
-   * the same as importing the boards one by one.
+   * the same as importing the boards one by one (new companies may get their ids in another order).
    */
   async importBoards(boards: Iterable<BoardInput> | AsyncIterable<BoardInput>, options: ImportBoardsOptions = {}): Promise<BoardImportSummary[]> {
     const now = options.now ?? Date.now();
