@@ -1,6 +1,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { startServer } from '../../src/server.ts';
 import { CompanyService } from '../../src/companies/service.ts';
 import { JobService, type BoardInput } from '../../src/jobs/service.ts';
 import { mergeStagedIndex } from '../../src/jobs/staged-index.ts';
@@ -118,3 +125,36 @@ for (const target of dbTargets) {
     });
   });
 }
+
+describe('staged listings left by an interrupted import', () => {
+  it('are merged when the server starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leadbase-staged-'));
+    const url = `sqlite:${join(dir, 'staged.sqlite')}`;
+    try {
+      const handle = openDatabase(url);
+      await migrateToLatest(handle.db);
+      const jobs = new JobService({ db: handle.db, workerAfter: Infinity });
+      await jobs.importBoards(boards().slice(0, 3), { now: NOW, mergeIndex: false });
+      const staged = async () => Number((await sql<{ n: number }>`select count(*) as n from job_facets_staged`.execute(handle.db)).rows[0].n);
+      assert.ok((await staged()) > 0);
+      await handle.close();
+
+      const server = await startServer(loadConfig({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }));
+      try {
+        const check = openDatabase(url);
+        try {
+          const left = async () => Number((await sql<{ n: number }>`select count(*) as n from job_facets_staged`.execute(check.db)).rows[0].n);
+          for (let i = 0; i < 100 && (await left()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+          assert.equal(await left(), 0);
+          assert.ok((await new JobService({ db: check.db }).search({}, NOW)).total_count > 0);
+        } finally {
+          await check.close();
+        }
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
