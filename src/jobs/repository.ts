@@ -1,5 +1,6 @@
 // Writes of the jobs domain: listings, their search facets, per-day facet counts and (SQLite) the
-// description full-text index, kept in step in one transaction per batch.
+// description full-text index. A rewritten or expired listing's index changes in the transaction of
+// its batch; a new listing's index entry is staged there and merged later (staged-index.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dialectOf, sqliteConnectionOf, type Db, type DialectName } from '../db/database.ts';
