@@ -245,25 +245,27 @@ function put<K extends keyof CompanyFacts>(facts: CompanyFacts, key: K, value: C
   if (value !== null && value !== undefined) facts[key] = value;
 }
 
+/** Adds a domain's normalized form to `domains` once; a value that is no domain is an error when `strict`. */
+function addDomain(domains: string[], raw: unknown, field: string, strict: boolean): void {
+  const s = text(raw);
+  if (!s) return;
+  const d = normalizeDomain(s);
+  if (!d) {
+    if (strict) throw new CompanyInputError(`${field} is not a domain: ${JSON.stringify(s)}`);
+    return;
+  }
+  if (!domains.includes(d)) domains.push(d);
+}
+
 /** Validates and normalizes one CompanyInput. Throws CompanyInputError with the reason. */
 export function prepareCompany(input: CompanyInput): PreparedCompany {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new CompanyInputError('a company must be a JSON object');
   const facts: CompanyFacts = {};
 
   const domains: string[] = [];
-  const addDomain = (raw: unknown, field: string, strict: boolean) => {
-    const s = text(raw);
-    if (!s) return;
-    const d = normalizeDomain(s);
-    if (!d) {
-      if (strict) throw new CompanyInputError(`${field} is not a domain: ${JSON.stringify(s)}`);
-      return;
-    }
-    if (!domains.includes(d)) domains.push(d);
-  };
-  addDomain(input.domain, 'domain', true);
-  addDomain(input.website, 'website', false);
-  for (const d of list(input.domains, 'domains')) addDomain(d, 'domains', true);
+  addDomain(domains, input.domain, 'domain', true);
+  addDomain(domains, input.website, 'website', false);
+  for (const d of list(input.domains, 'domains')) addDomain(domains, d, 'domains', true);
   if (domains[0]) facts.domain = domains[0];
   const website = text(input.website);
   put(facts, 'website', website ? withScheme(website) : domains[0] ? `https://${domains[0]}` : null);
