@@ -3,7 +3,8 @@
 // same run: reading + parsing + validating the file without storing it (import), and a primary-key
 // SELECT of a company row (lookups).
 // Usage: npm run bench -- companies [--rows=1000000] [--lookups=20000] [--batch=10000] [--quick] [--sqlite-only|--postgres-only]
-//        [--parallel] (parse and validate in a worker thread, as `leadbase import companies jsonl --parallel`)
+//        [--parallel|--no-parallel] (parse and validate in a worker thread or not; default as `leadbase import
+//        companies jsonl`: in a worker when the machine has 2 or more cores)
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { CompanyService } from '../src/companies/service.ts';
 import { prepareCompany } from '../src/companies/input.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport } from '../src/ingest/companies/runner.ts';
-import { prepareFileInWorker } from '../src/ingest/companies/parallel.ts';
+import { parallelByDefault, prepareFileInWorker } from '../src/ingest/companies/parallel.ts';
 import { readLines } from '../src/ingest/companies/lines.ts';
 import { parseCompanyJsonl } from '../src/ingest/companies/jsonl.ts';
 import { generateCompanies, writeCompanies } from './generate-companies.ts';
@@ -31,7 +32,7 @@ const quick = args.includes('--quick');
 const ROWS = Number(flag('--rows') ?? (quick ? 50_000 : 1_000_000));
 const LOOKUPS = Number(flag('--lookups') ?? (quick ? 5_000 : 20_000));
 const BATCH = Number(flag('--batch') ?? DEFAULT_BATCH_SIZE);
-const PARALLEL = args.includes('--parallel');
+const PARALLEL = args.includes('--parallel') || (!args.includes('--no-parallel') && parallelByDefault());
 const PG_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const targets = args.includes('--sqlite-only') || !PG_URL ? ['sqlite'] : args.includes('--postgres-only') ? ['postgres'] : ['sqlite', 'postgres'];
 
@@ -100,7 +101,7 @@ for (const target of targets) {
     console.log(`${target}: ${where}: imported ${summary.inserted.toLocaleString('en-US')} rows in ${seconds.toFixed(1)} s`);
     rows.push({
       target,
-      what: `import ${ROWS.toLocaleString('en-US')} rows (batches of ${BATCH}${PARALLEL ? ', parsed in a worker thread' : ''})`,
+      what: `import ${ROWS.toLocaleString('en-US')} rows (batches of ${BATCH}${PARALLEL ? ', parsed in a worker thread' : ', parsed on the storing thread'})`,
       value: `${fmt(rate, 0)} rows/s (CPU ${fmt(cpu, 1)} µs/row${target === 'postgres' ? ' in this process' : ''})`,
       vs: ratio(rate, parseRate),
     });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { CompanyService } from '../companies/service.ts';
 import { ImportSummary } from '../ingest/summary.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
-import { prepareFileInWorker } from '../ingest/companies/parallel.ts';
+import { parallelByDefault, prepareFileInWorker } from '../ingest/companies/parallel.ts';
 import type { FileFormat } from '../ingest/companies/prepare-worker.ts';
 import { readLines } from '../ingest/companies/lines.ts';
 import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
@@ -17,6 +17,7 @@ interface CommonOptions {
   quiet?: boolean;
   json?: boolean;
   batchSize?: string;
+  /** --parallel / --no-parallel; unset: parallelByDefault(). */
   parallel?: boolean;
 }
 
@@ -34,9 +35,9 @@ function batchSize(opts: CommonOptions): number {
 }
 
 /**
- * Streams a file into the store with a byte-based progress bar, then prints the summary. With
- * --parallel, a worker thread parses and validates while this thread writes (faster when a core is
- * free; stdin is always read here).
+ * Streams a file into the store with a byte-based progress bar, then prints the summary. A worker
+ * thread parses and validates while this thread writes, on a machine with a second core unless
+ * --no-parallel says otherwise (stdin is always read here).
  */
 async function importFile(label: string, source: string, path: string, format: FileFormat, opts: CommonOptions): Promise<void> {
   if (path !== '-' && !statSafe(path)) throw new CliError(`${path}: no such file`);
@@ -44,7 +45,7 @@ async function importFile(label: string, source: string, path: string, format: F
   await withDatabase(async ({ db }) => {
     const service = new CompanyService({ db });
     let input: { batches?: AsyncIterable<PreparedRow[]>; records?: AsyncIterable<SourceRecord>; position: () => number };
-    if (path !== '-' && opts.parallel) input = prepareFileInWorker(format, path, size);
+    if (path !== '-' && (opts.parallel ?? parallelByDefault())) input = prepareFileInWorker(format, path, size);
     else if (format === 'pdl-csv') input = readPdlCsv(path);
     else {
       const { lines, position } = readLines(path);
@@ -78,7 +79,8 @@ function common(cmd: Command): Command {
     .option('-q, --quiet', 'no progress bar')
     .option('--json', 'print the summary as JSON')
     .option('--batch-size <n>', `rows per transaction (default ${DEFAULT_BATCH_SIZE})`)
-    .option('--parallel', 'parse and validate in a worker thread while writing (jsonl and pdl files)');
+    .option('--parallel', 'parse and validate in a worker thread while writing (jsonl and pdl files; the default with 2 or more cores)')
+    .option('--no-parallel', 'parse and validate on the writing thread');
 }
 
 /** Registers `leadbase import companies …` (owned by the companies domain). */

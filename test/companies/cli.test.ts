@@ -48,7 +48,7 @@ describe('leadbase import companies (CLI)', () => {
       [6, 7, 8, 9, 10],
     );
 
-    const pdl = await run('import', 'companies', 'pdl', join(FIXTURES, 'pdl.ndjson'));
+    const pdl = await run('import', 'companies', 'pdl', join(FIXTURES, 'pdl.ndjson'), '--no-parallel');
     const csv = await run('import', 'companies', 'pdl', join(FIXTURES, 'pdl.csv'), '--parallel', '--batch-size', '2');
     assert.equal(csv.status, 0, csv.stderr);
     assert.match(csv.stdout, /read 5, inserted 1, updated 1, unchanged 1, rejected 2/);
