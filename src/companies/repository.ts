@@ -242,7 +242,10 @@ export class CompanyRepository {
     // Existing companies: fold each item's facts in, write the rows that changed.
     const existing = groups.filter((g) => g.id !== undefined);
     const rows = new Map<number, CompanyRow>();
-    for (const ids of chunkKeys(existing.map((g) => g.id!))) {
+    const existingIds = existing.map((g) => g.id!);
+    const probed = selectByKeys<CompanyRow>(trx, 'select * from companies where id in (?KEYS)', [], existingIds);
+    for (const r of probed ?? []) rows.set(r.id, r);
+    for (const ids of probed ? [] : chunkKeys(existingIds)) {
       if (!ids.length) continue;
       for (const r of await trx.selectFrom('companies').selectAll().where((eb) => oneOf(this.pg, eb, 'id', ids, 'int8')).execute()) rows.set(r.id, r);
     }
@@ -672,7 +675,9 @@ export class CompanyRepository {
     if (!relevant.length) return;
     const ids = [...new Set(relevant.map((r) => r.company_id))];
     const stored = new Set<string>();
-    for (const part of chunkKeys(ids)) {
+    const probed = selectByKeys<Record<string, unknown>>(trx, `select company_id, ${keyColumns.map((k) => `"${k}"`).join(', ')} from ${table} where company_id in (?KEYS)`, [], ids);
+    for (const f of probed ?? []) stored.add([Number(f.company_id), ...keyColumns.map((k) => f[k])].join('\u0000'));
+    for (const part of probed ? [] : chunkKeys(ids)) {
       const found = await (trx as Db)
         .selectFrom(table as 'company_names')
         .select(['company_id', ...(keyColumns as 'normalized_name'[])])
