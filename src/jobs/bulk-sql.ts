@@ -5,7 +5,7 @@
 // otherwise rows are sent in chunks of fixed sizes (256, 64, 16, 4, 1), so each table has at most
 // five statement texts, compiled once and kept by the connection's prepared-statement cache.
 import { CompiledQuery, type Kysely } from 'kysely';
-import { sqliteConnectionOf, type DialectName } from '../db/database.ts';
+import { dialectOf, sqliteConnectionOf, type DialectName } from '../db/database.ts';
 
 const SIZES = [256, 64, 16, 4, 1];
 const texts = new Map<string, string>();
@@ -53,9 +53,14 @@ export async function insertMany<R = unknown>(db: Kysely<any>, dialect: DialectN
   return out;
 }
 
-/** Runs a fixed statement text with parameters (no query building). */
-export async function run<R = unknown>(db: Kysely<any>, text: string, params: unknown[]): Promise<R[]> {
-  return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
+/**
+ * Runs a fixed statement text with parameters (no query building). `?` placeholders are numbered
+ * for PostgreSQL, so one text serves both dialects ($n placeholders pass through unchanged).
+ */
+export async function run<R = unknown>(db: Kysely<any>, text: string, params: unknown[] = []): Promise<R[]> {
+  let n = 0;
+  const compiled = dialectOf(db) === 'postgres' ? text.replace(/\?/g, () => `$${++n}`) : text;
+  return (await db.executeQuery<R>(CompiledQuery.raw(compiled, params))).rows;
 }
 
 /** A list parameter: `in (select value from json_each(?))` on SQLite, `= any(?)` on PostgreSQL. */

@@ -9,10 +9,11 @@
 // JobRepository.removeFromIndex). A merge is safe to repeat after a crash: facet, live and
 // full-text rows are written only where missing, and the day counts are added in the transaction
 // that removes the staged entries they came from, so they count once.
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { dialectOf, type DialectName } from '../db/database.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
+import { run } from './bulk-sql.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
 
@@ -36,14 +37,6 @@ export interface MergeProgress {
   total: number;
 }
 
-/** Runs a statement written with `?` placeholders (numbered for PostgreSQL). */
-async function run<R = unknown>(db: Kysely<any>, text: string, params: unknown[] = []): Promise<{ rows: R[]; changes: number }> {
-  let n = 0;
-  const compiled = dialectOf(db) === 'postgres' ? text.replace(/\?/g, () => `$${++n}`) : text;
-  const result = await db.executeQuery<R>(CompiledQuery.raw(compiled, params));
-  return { rows: result.rows, changes: Number(result.numAffectedRows ?? 0) };
-}
-
 /**
  * Runs `fn` with a 2 MiB SQLite page cache. The sorter keeps a cache's worth of rows in memory
  * before it writes a sorted run: with the usual 256 MiB cache one huge run sorts at about 1.4 µs a
@@ -51,7 +44,7 @@ async function run<R = unknown>(db: Kysely<any>, text: string, params: unknown[]
  * rows). The pages it drops are read again as needed.
  */
 async function withSortRuns<T>(db: Kysely<any>, fn: () => Promise<T>): Promise<T> {
-  const before = (await run<{ cache_size: number }>(db, 'pragma cache_size')).rows[0].cache_size;
+  const [{ cache_size: before }] = await run<{ cache_size: number }>(db, 'pragma cache_size');
   await run(db, 'pragma cache_size = -2048');
   try {
     return await fn();
@@ -71,7 +64,7 @@ const FACET_ROW = 'f.value, s.has_remote, s.published_at, s.job_id, s.attrs, s.c
 
 /** Whether any listings wait to be merged. */
 export async function hasStagedEntries(db: Kysely<any>): Promise<boolean> {
-  return (await run(db, 'select 1 from job_facets_staged limit 1')).rows.length > 0;
+  return (await run(db, 'select 1 from job_facets_staged limit 1')).length > 0;
 }
 
 /** Live rows, and on SQLite full-text rows (where the live row is still missing), of the staged listings `s` matching `where`. */
@@ -118,7 +111,7 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
 export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = {}): Promise<number> {
   const { onProgress, chunkRows = 200_000, chunkListings = 20_000, smallMerge = 2_000 } = options;
   const dialect = dialectOf(db);
-  const stage = (await run<{ first: number | string | null; last: number | string | null; n: number | string }>(db, 'select min(seq) as first, max(seq) as last, count(*) as n from job_facets_staged')).rows[0];
+  const [stage] = await run<{ first: number | string | null; last: number | string | null; n: number | string }>(db, 'select min(seq) as first, max(seq) as last, count(*) as n from job_facets_staged');
   if (stage.last === null) return 0;
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
   if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
@@ -134,8 +127,10 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   await run(db, `create temp table if not exists job_merge_sorted (${COLUMNS})`);
   await run(db, 'delete from temp.job_merge_sorted');
   try {
-    const sorted = () => run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [last]);
-    const rows = (await withSortRuns(db, sorted)).changes;
+    await withSortRuns(db, () => run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [last]));
+    // Rowids of the sorted copy run from 1, in key order.
+    const [{ n }] = await run<{ n: number | null }>(db, 'select max(rowid) as n from temp.job_merge_sorted');
+    const rows = Number(n ?? 0);
     const total = rows + listings;
     for (let from = 1; from <= rows; from += chunkRows) {
       await db.transaction().execute((trx) => run(trx, `insert into job_facets (${COLUMNS}) select ${COLUMNS} from temp.job_merge_sorted where rowid between ? and ? order by rowid on conflict do nothing`, [from, from + chunkRows - 1]));
