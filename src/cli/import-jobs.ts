@@ -107,8 +107,9 @@ export function registerImportJobs(importCommand: Command): void {
           const ahead = opts.board.map(() => undefined as Promise<SourceListing[]> | undefined);
           for (let i = 0; i < opts.board.length; i++) {
             for (let k = i; k < Math.min(opts.board.length, i + FETCH_AHEAD); k++) {
-              ahead[k] ??= read(opts.board[k]);
-              ahead[k]!.catch(() => {}); // settled below, in board order
+              if (ahead[k]) continue;
+              ahead[k] = read(opts.board[k]);
+              ahead[k]!.catch(() => {}); // a failure is reported below, in board order
             }
             const board = opts.board[i];
             try {
