@@ -207,6 +207,11 @@ for (const target of dbTargets) {
       const byWebsite = await search({ company_website: 'https://www.dailyfreight.example/careers', posted_within: 365 });
       assert.equal(byWebsite.total_count, big.total_count);
       assert.equal((await search({ company_website: 'unknown-company.example' })).total_count, 0);
+      // A description with a company-store filter: the text matches drive, each checked against its company.
+      const forklifts = await search({ job_description: 'forklifts', min_employees: 1000, posted_within: 365, per_page: 50 });
+      assert.ok(forklifts.total_count > 0);
+      assert.equal(forklifts.total_count, (await search({ job_description: 'forklifts', company_name: 'Daily Freight', posted_within: 365 })).total_count);
+      assert.ok(forklifts.results.every((j) => j.company.name === 'Daily Freight'));
     });
 
     it('re-import updates in place and expires listings that vanished from the board', async () => {
