@@ -42,6 +42,23 @@ export async function openSqlite(): Promise<TestDatabase> {
   };
 }
 
+/**
+ * Migrates a test schema. Kysely's migrator looks for its tables by introspecting every schema of
+ * the database, and that query fails with 'schema "t_…" does not exist' when another test file
+ * drops its own schema at the same moment: that one error is retried.
+ */
+async function migrateBesideOtherTests(handle: DatabaseHandle, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(handle.db);
+      return;
+    } catch (error) {
+      const other = /schema "(t_[0-9a-f]+)" does not exist/.exec(String((error as Error).message));
+      if (!other || other[1] === schema || attempt === 5) throw error;
+    }
+  }
+}
+
 /** A PostgreSQL schema of its own, so test files can run side by side on one database. */
 export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
   if (!POSTGRES_URL) throw new Error('DATABASE_URL is not set');
@@ -51,7 +68,7 @@ export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const handle = openDatabase(POSTGRES_URL, { pgSchema: schema, poolSize });
-  await migrateToLatest(handle.db);
+  await migrateBesideOtherTests(handle, schema);
   return {
     ...handle,
     url: POSTGRES_URL,
