@@ -7,7 +7,7 @@ import { PreparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
 import type { CompanyRow, CompanyTable } from './tables.ts';
 import type { CompanyFacts, PreparedCompany } from './input.ts';
-import { bulkInsert, bulkUpdate, selectByKeys, type PgType } from './bulk.ts';
+import { bulkInsert, bulkUpdate, selectByKeys, type PgType } from '../db/bulk.ts';
 
 type Tx = Transaction<Database> | Db;
 

@@ -3,7 +3,8 @@
 // its batch; a new listing's index entry is staged there and merged later (staged-index.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { dialectOf, sqliteConnectionOf, type Db, type DialectName } from '../db/database.ts';
+import { bulkInsert, type PgType } from '../db/bulk.ts';
+import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import { inTransaction } from '../db/transaction.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
 import { indexEntryOf, type IndexEntry } from './index-keys.ts';
@@ -40,12 +41,16 @@ const FTS_KEYS_OF_JSON = `select ${ftsKeySql('value ->> 0', 'value ->> 1', 'valu
 
 export const DAY_MS = 86_400_000;
 
-/** The jobs columns a listing's content sets, in the order of columnValues. */
-const JOB_COLUMNS = [
-  'company_id', 'company_name', 'title', 'location', 'has_remote', 'published_at', 'experience_level', 'type_ids', 'city_ids',
-  'country_codes', 'region_ids', 'clearance_required', 'language', 'salary_min', 'salary_max', 'salary_currency', 'description',
-  'application_url', 'content_hash', 'last_seen_at',
-] as const;
+/** The jobs columns a listing's content sets, in the order of columnValues, with their PostgreSQL types (bulkInsert). */
+const CONTENT_COLUMNS: Record<string, PgType> = {
+  company_id: 'int8', company_name: 'text', title: 'text', location: 'text', has_remote: 'int4', published_at: 'int8',
+  experience_level: 'text', type_ids: 'text', city_ids: 'text', country_codes: 'text', region_ids: 'text', clearance_required: 'int4',
+  language: 'text', salary_min: 'float8', salary_max: 'float8', salary_currency: 'text', description: 'text', application_url: 'text',
+  content_hash: 'text', last_seen_at: 'int8',
+};
+const CONTENT_NAMES = Object.keys(CONTENT_COLUMNS);
+/** A new listing's row: its content, then its identity and first sighting (the order of the values upsertBatch builds). */
+const NEW_ROW_COLUMNS: Record<string, PgType> = { ...CONTENT_COLUMNS, source: 'text', board: 'text', source_id: 'text', expired: 'int4', first_seen_at: 'int8' };
 
 function columnValues({ listing: l, companyId }: BatchItem, now: number): unknown[] {
   return [
@@ -247,7 +252,7 @@ export class JobRepository {
         if (!old.expired) removed.push(indexedRow(old));
         const l = item.listing;
         const values = columnValues(item, now);
-        await trx.updateTable('jobs').set({ ...Object.fromEntries(JOB_COLUMNS.map((c, i) => [c, values[i]])), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
+        await trx.updateTable('jobs').set({ ...Object.fromEntries(CONTENT_NAMES.map((c, i) => [c, values[i]])), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
         const listing = indexedListing(item, old.id);
         added.push(listing);
         texts.push({ listing, description: l.description });
@@ -255,17 +260,9 @@ export class JobRepository {
 
       if (fresh.length) {
         const rows = fresh.map((item) => [...columnValues(item, now), source, board, item.listing.sourceId, 0, now]);
-        const head = `insert into jobs (${JOB_COLUMNS.join(', ')}, source, board, source_id, expired, first_seen_at)`;
-        const connection = sqliteConnectionOf(trx);
-        if (connection) {
-          // One prepared statement per row on the transaction's connection; its rowid is the id.
-          const statement = connection.prepare(`${head} values (${rows[0].map(() => '?').join(', ')})`);
-          fresh.forEach((item, i) => staged.push(indexedListing(item, Number(statement.run(...rows[i]).lastInsertRowid))));
-        } else {
-          const inserted = await insertMany<{ id: number; source_id: string }>(trx, this.dialect, head, rows, 'returning id, source_id');
-          const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
-          for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
-        }
+        const inserted = await bulkInsert<{ id: number; source_id: string }>(trx, { table: 'jobs', columns: NEW_ROW_COLUMNS, values: rows, returning: ['id', 'source_id'] });
+        const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
+        for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
         result.created += fresh.length;
       }
 

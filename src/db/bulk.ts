@@ -4,7 +4,7 @@
 // batch); PostgreSQL gets one parameter per column (arrays unnested on the server), which parses
 // and plans in constant time.
 import { CompiledQuery, type Kysely } from 'kysely';
-import { dialectOf, sqliteConnectionOf } from '../db/database.ts';
+import { dialectOf, sqliteConnectionOf } from './database.ts';
 
 /** PostgreSQL array element type of each column. */
 export type PgType = 'text' | 'int8' | 'int4' | 'float8';
