@@ -6,7 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createServices } from './services.ts';
 import { buildApp } from './http/app.ts';
 import type { CreatedKey } from './keys/service.ts';
-import { IdempotencyStore } from './billing/idempotency.ts';
+import { createLogger } from './logger.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -22,7 +22,8 @@ export interface StartOptions {
 
 /** Opens storage, migrates, builds the app and listens. Used by `leadbase serve`. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const handle = openDatabase(config.databaseUrl);
+  const logger = createLogger({ level: config.logLevel });
+  const handle = openDatabase(config.databaseUrl, { logger });
   await migrateToLatest(handle.db);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
@@ -30,11 +31,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (redis) {
     // Fail at start if Redis is configured but unreachable; later outages fall back to per-instance limits.
     await redis.connect();
-    // ioredis reconnects by itself; without a listener an outage would crash the process.
-    redis.on('error', () => {});
+    // ioredis reconnects by itself; without a listener an outage would crash the process. Reconnect
+    // attempts repeat every few hundred ms, so the outage is logged once and its end once.
+    let down = false;
+    redis.on('error', (error: Error & { code?: string }) => {
+      if (down) return;
+      down = true;
+      logger.warn({ err: { message: error.message, code: error.code } }, 'Redis unreachable: rate limits are counted per instance until it returns');
+    });
+    redis.on('ready', () => {
+      if (!down) return;
+      down = false;
+      logger.info('Redis reachable again: rate limits are shared again');
+    });
   }
-  const services = createServices({ db: handle.db, dialect: handle.dialect, config, redis });
-  const app = await buildApp({ config, services });
+  const services = createServices({ db: handle.db, dialect: handle.dialect, config, redis, logger });
+  const app = await buildApp({ config, services, logger });
 
   let firstKey: CreatedKey | undefined;
   if (options.firstKey && (await services.keys.count()) === 0) {
@@ -42,9 +54,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 
   // Idempotency records live 24 hours; sweep the expired ones hourly (any instance may do it).
-  const idempotency = new IdempotencyStore(handle.db);
   const sweep = setInterval(() => {
-    idempotency.purgeExpired().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
+    services.idempotency.purgeExpired().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
   }, 60 * 60 * 1000);
   sweep.unref();
 

@@ -10,6 +10,8 @@ import { PeopleService } from './people/service.ts';
 import { JobService } from './jobs/service.ts';
 import { createEmailValidationService, type EmailValidationService } from './email/service.ts';
 import type { EmailOverrides } from './email/config.ts';
+import { IdempotencyStore } from './billing/idempotency.ts';
+import { checkHealth, type Health } from './health.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -33,6 +35,9 @@ export interface Services {
   people: PeopleService;
   jobs: JobService;
   email: EmailValidationService;
+  idempotency: IdempotencyStore;
+  /** Whether the database and Redis answer now (for /readyz); never throws. */
+  health(): Promise<Health>;
   /** Stops background work (timers, queues) before the database closes. */
   close(): Promise<void>;
 }
@@ -58,6 +63,8 @@ export function createServices(deps: ServiceDeps): Services {
     companies,
     jobs: new JobService({ db: deps.db, companies }),
     email,
+    idempotency: new IdempotencyStore(deps.db),
+    health: () => checkHealth({ db: deps.db, redis: deps.redis, logger: deps.logger }),
     people: new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl }),
     // The email engine is the one service with background work (greylist re-checks).
     close: () => email.close(),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -8,8 +8,24 @@ import type { Database } from '../db/schema.ts';
 // first request still runs is refused.
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** After this long an in-flight record is taken to belong to a request that died, and may be retried. */
-export const IN_FLIGHT_LEASE_MS = 2 * 60 * 1000;
+/**
+ * An in-flight record is leased for this long and renewed every LEASE_RENEWAL_MS by the request that
+ * holds it; once the lease lapses (that request's instance died) a retry may take the record over.
+ */
+export const IN_FLIGHT_LEASE_MS = 10_000;
+export const LEASE_RENEWAL_MS = 3_000;
+
+/** The lease was taken over by a retry: this request may no longer store a response or charge for it. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('The Idempotency-Key record was taken over by a retry of this request.');
+  }
+}
+
+/** A token naming the request that holds a record (a fencing token: a take-over replaces it). */
+export function newOwnerToken(): string {
+  return randomBytes(12).toString('base64url');
+}
 
 export interface StoredResponse {
   statusCode: number;
@@ -40,9 +56,10 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 }
 
 /** A record claimed by a request that has just started. */
-function inFlightRecord(fingerprint: string, now: number) {
+function inFlightRecord(fingerprint: string, now: number, owner: string) {
   return {
     fingerprint,
+    owner,
     state: 'in_flight' as const,
     status_code: null,
     headers: null,
@@ -56,10 +73,11 @@ function inFlightRecord(fingerprint: string, now: number) {
 export class IdempotencyStore {
   constructor(private readonly db: Db) {}
 
-  async begin(keyId: number, idemKey: string, fingerprint: string, now = Date.now()): Promise<BeginOutcome> {
+  /** Claims the key for a new request named by `owner`, or says why not. */
+  async begin(keyId: number, idemKey: string, fingerprint: string, now = Date.now(), owner = newOwnerToken()): Promise<BeginOutcome> {
     const inserted = await this.db
       .insertInto('idempotency_records')
-      .values({ key_id: keyId, idem_key: idemKey, ...inFlightRecord(fingerprint, now) })
+      .values({ key_id: keyId, idem_key: idemKey, ...inFlightRecord(fingerprint, now, owner) })
       .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
@@ -70,7 +88,7 @@ export class IdempotencyStore {
       .where('key_id', '=', keyId)
       .where('idem_key', '=', idemKey)
       .executeTakeFirst();
-    if (!existing) return this.begin(keyId, idemKey, fingerprint, now); // deleted meanwhile: try again
+    if (!existing) return this.begin(keyId, idemKey, fingerprint, now, owner); // deleted meanwhile: try again
 
     const expired = existing.expires_at <= now;
     const abandoned = existing.state === 'in_flight' && existing.locked_until <= now;
@@ -78,14 +96,15 @@ export class IdempotencyStore {
       // Take the record over; the conditions make sure only one retry wins.
       const taken = await this.db
         .updateTable('idempotency_records')
-        .set(inFlightRecord(fingerprint, now))
+        .set(inFlightRecord(fingerprint, now, owner))
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .where('created_at', '=', existing.created_at)
+        .where('locked_until', '=', existing.locked_until)
         .where('state', '=', existing.state)
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 1) return { kind: 'new' };
-      return this.begin(keyId, idemKey, fingerprint, now);
+      return this.begin(keyId, idemKey, fingerprint, now, owner);
     }
     if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
     if (existing.state === 'in_flight') return { kind: 'in_flight' };
@@ -99,19 +118,36 @@ export class IdempotencyStore {
     };
   }
 
-  /** Stores a response that was not charged (the charged ones are stored by BillingService.settle). */
-  async complete(keyId: number, idemKey: string, response: StoredResponse, now = Date.now()): Promise<void> {
-    await completeIdempotentResponse(this.db, keyId, idemKey, response, now);
-  }
-
-  /** Forgets an in-flight request that ended in a way a retry should redo (5xx, 402, 429…). */
-  async release(keyId: number, idemKey: string): Promise<void> {
-    await this.db
-      .deleteFrom('idempotency_records')
+  /** Extends the lease of a record `owner` still holds; false when a retry has taken it over. */
+  async renew(keyId: number, idemKey: string, owner: string, now = Date.now()): Promise<boolean> {
+    const res = await this.db
+      .updateTable('idempotency_records')
+      .set({ locked_until: now + IN_FLIGHT_LEASE_MS })
       .where('key_id', '=', keyId)
       .where('idem_key', '=', idemKey)
       .where('state', '=', 'in_flight')
-      .execute();
+      .where('owner', '=', owner)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Stores a response that was not charged (the charged ones are stored by BillingService.settle).
+   * With `owner`, only while that request still holds the record (LeaseLostError otherwise).
+   */
+  async complete(keyId: number, idemKey: string, response: StoredResponse, now = Date.now(), owner?: string): Promise<void> {
+    await completeIdempotentResponse(this.db, keyId, idemKey, response, now, owner);
+  }
+
+  /** Forgets an in-flight request that ended in a way a retry should redo (5xx, 402, 429…). */
+  async release(keyId: number, idemKey: string, owner?: string): Promise<void> {
+    let query = this.db
+      .deleteFrom('idempotency_records')
+      .where('key_id', '=', keyId)
+      .where('idem_key', '=', idemKey)
+      .where('state', '=', 'in_flight');
+    if (owner !== undefined) query = query.where('owner', '=', owner);
+    await query.execute();
   }
 
   async purgeExpired(now = Date.now()): Promise<number> {
@@ -126,17 +162,22 @@ export async function completeIdempotentResponse(
   idemKey: string,
   response: StoredResponse,
   now: number,
+  owner?: string,
 ): Promise<void> {
-  await db
+  let query = db
     .updateTable('idempotency_records')
     .set({
       state: 'done',
+      owner: null,
       status_code: response.statusCode,
       headers: JSON.stringify(response.headers),
       body: response.body,
       expires_at: now + IDEMPOTENCY_TTL_MS,
     })
     .where('key_id', '=', keyId)
-    .where('idem_key', '=', idemKey)
-    .execute();
+    .where('idem_key', '=', idemKey);
+  // Fenced: a request whose record a retry took over must not store (nor, in settle's transaction, charge).
+  if (owner !== undefined) query = query.where('state', '=', 'in_flight').where('owner', '=', owner);
+  const res = await query.executeTakeFirst();
+  if (owner !== undefined && Number(res.numUpdatedRows) !== 1) throw new LeaseLostError();
 }

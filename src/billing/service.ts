@@ -13,7 +13,7 @@ export interface SettleInput {
   cost: number;
   requestId: string;
   /** When the request carries an Idempotency-Key: the response to store, built from the new balance. */
-  idempotency?: { idemKey: string; render(balance: number): StoredResponse };
+  idempotency?: { idemKey: string; owner?: string; render(balance: number): StoredResponse };
   now?: number;
 }
 
@@ -78,7 +78,9 @@ export class BillingService {
         balance = row.balance;
       }
       if (input.idempotency) {
-        await completeIdempotentResponse(trx, input.keyId, input.idempotency.idemKey, input.idempotency.render(balance), now);
+        // Throws LeaseLostError when a retry took the key over meanwhile: the charge is rolled back with it.
+        const { idemKey, owner, render } = input.idempotency;
+        await completeIdempotentResponse(trx, input.keyId, idemKey, render(balance), now, owner);
       }
       return balance;
     });

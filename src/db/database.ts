@@ -18,7 +18,14 @@ export interface OpenDatabaseOptions {
   pgSchema?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** Shown in pg_stat_activity, so an operator can tell our connections apart (default "leadbase"). */
+  applicationName?: string;
+  /** Where a lost idle connection is reported; without one it is ignored (the pool replaces it). */
+  logger?: { warn(details: object, message: string): void };
 }
+
+/** How long a request waits for a PostgreSQL connection before it is answered 503. */
+const PG_CONNECT_TIMEOUT_MS = 3000;
 
 export interface DatabaseHandle {
   db: Db;
@@ -88,8 +95,20 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      application_name: options.applicationName ?? 'leadbase',
+      // While the server is unreachable, fail fast (503) instead of queueing requests for minutes.
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An idle pooled connection that the server drops (restart, failover, pg_terminate_backend) is
+    // emitted here; with no listener Node would end the process. The pool discards that client and
+    // opens a new one on demand, so there is nothing else to do.
+    const connectionLost = (error: Error) =>
+      options.logger?.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'PostgreSQL connection lost');
+    pool.on('error', connectionLost);
+    // A checked-out client has no pool listener: one lost between two queries of a transaction would
+    // also end the process. Its next query fails, the request gets 503, and the pool drops the client.
+    pool.on('connect', (client) => client.on('error', connectionLost));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
     return {

@@ -9,6 +9,7 @@ import * as jobsSearch from './migrations/0006_jobs_search.ts';
 import * as companiesImport from './migrations/0007_companies_import.ts';
 import * as jobsStagedIndex from './migrations/0008_jobs_staged_index.ts';
 import * as companiesDomainlessNames from './migrations/0009_companies_domainless_names.ts';
+import * as idempotencyOwner from './migrations/0010_idempotency_owner.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_companies_import': companiesImport,
   '0008_jobs_staged_index': jobsStagedIndex,
   '0009_companies_domainless_names': companiesDomainlessNames,
+  '0010_idempotency_owner': idempotencyOwner,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -40,8 +40,10 @@ export interface IdempotencyTable {
   headers: string | null;
   body: string | null;
   created_at: number;
-  /** An in-flight record older than this is abandoned (its request crashed) and may be taken over. */
+  /** An in-flight record whose lease ends before now is abandoned (its request crashed) and may be taken over. */
   locked_until: number;
+  /** Token of the request holding the in-flight record; null once done (and on records from before 0010). */
+  owner: string | null;
   expires_at: number;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
@@ -13,6 +13,7 @@ import metricsPlugin, { createMetrics } from './plugins/metrics.ts';
 import docsPlugin from './plugins/docs.ts';
 import { routes } from './routes/index.ts';
 import { AppError } from './errors.ts';
+import { createLogger, type Logger } from '../logger.ts';
 
 export interface BuildAppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'>;
@@ -20,14 +21,16 @@ export interface BuildAppOptions {
   /** Redis key namespace for shared rate limits (tests isolate themselves with their own). */
   rateLimitNamespace?: string;
   rateLimits?: Record<string, number>;
-  logger?: boolean | object;
+  /** false silences the app (tests); otherwise the process logger, or a new one at config.logLevel. */
+  logger?: false | Logger;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const logger = options.logger === false ? undefined : (options.logger ?? createLogger({ level: options.config.logLevel }));
   const app = Fastify({
-    logger: options.logger ?? { level: options.config.logLevel },
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: options.config.bodyLimitBytes,
     trustProxy: options.config.trustProxy,
     requestIdHeader: false,

@@ -11,7 +11,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     apiKey?: AuthenticatedKey;
     /** Set when the request carries an Idempotency-Key and owns its record. */
-    idempotency?: { idemKey: string; stored: boolean };
+    idempotency?: { idemKey: string; stored: boolean; owner: string; lease?: NodeJS.Timeout };
   }
   interface FastifyReply {
     /**

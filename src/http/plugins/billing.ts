@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../errors.ts';
 import { InsufficientCreditsError } from '../../billing/errors.ts';
 import { unitsToCredits } from '../../billing/units.ts';
+import { LeaseLostError } from '../../billing/idempotency.ts';
 import { replayableHeaders } from './idempotency.ts';
 
 export interface BillingOptions {
@@ -33,6 +34,7 @@ async function billingPlugin(app: FastifyInstance, options: BillingOptions): Pro
         idempotency: idem
           ? {
               idemKey: idem.idemKey,
+              owner: idem.owner,
               render: (after) => {
                 this.header('X-Credits-Remaining', String(unitsToCredits(after)));
                 return { statusCode: 200, headers: replayableHeaders(this.getHeaders()), body: payload };
@@ -41,6 +43,12 @@ async function billingPlugin(app: FastifyInstance, options: BillingOptions): Pro
           : undefined,
       });
     } catch (error) {
+      if (error instanceof LeaseLostError) {
+        // This attempt ran so long that a retry took its Idempotency-Key over: nothing was charged here.
+        this.removeHeader('X-Credits-Cost');
+        if (idem) idem.stored = true;
+        throw new AppError(409, 'idempotency_in_flight', 'A retry of this request took over its Idempotency-Key; this attempt was not charged.');
+      }
       if (error instanceof InsufficientCreditsError) {
         this.removeHeader('X-Credits-Cost');
         throw new AppError(

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorDetail } from '../errors.ts';
+import { isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 
 interface AjvError {
   instancePath: string;
@@ -55,6 +56,14 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
         message: error.message,
         ...(error.details ? { details: error.details } : {}),
       });
+    }
+    if (isUnavailable(error)) {
+      // The database or Redis is down or was just lost: the caller should retry, nothing was charged.
+      request.log.warn({ err: { message: error.message, code: (error as FastifyError).code }, reqId: request.id }, 'dependency unavailable');
+      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return reply
+        .status(503)
+        .send({ error: 'unavailable', message: `Service temporarily unavailable; retry in ${RETRY_AFTER_SECONDS} seconds.` });
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {

@@ -1,28 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 
-/** Liveness and readiness for load balancers and orchestrators (no key needed). */
+/**
+ * Liveness and readiness for load balancers and orchestrators (no key needed). /readyz says only
+ * "ok" or "unavailable" per dependency; why a check failed goes to the log, never to the caller.
+ */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const checks: Record<string, string> = {};
-    try {
-      await sql`select 1`.execute(app.services.db);
-      checks.database = 'ok';
-    } catch (error) {
-      checks.database = `error: ${(error as Error).message}`;
+    const { status, ...checks } = await app.services.health();
+    if (status === 'unavailable') {
+      reply.status(503).header('Retry-After', String(RETRY_AFTER_SECONDS));
+      return { error: 'unavailable', message: 'Not ready: the database is unavailable.', checks };
     }
-    if (app.services.redis) {
-      try {
-        await app.services.redis.ping();
-        checks.redis = 'ok';
-      } catch (error) {
-        checks.redis = `error: ${(error as Error).message}`;
-      }
-    }
-    const ready = Object.values(checks).every((v) => v === 'ok');
-    reply.status(ready ? 200 : 503);
-    return ready ? { status: 'ready', checks } : { error: 'unavailable', message: 'Not ready.', checks };
+    return { status, checks };
   });
 }
