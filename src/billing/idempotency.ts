@@ -12,8 +12,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * An in-flight record is leased for this long and renewed every LEASE_RENEWAL_MS by the request that
  * holds it; once the lease lapses (that request's instance died) a retry may take the record over.
  */
-export const IN_FLIGHT_LEASE_MS = 10_000;
-export const LEASE_RENEWAL_MS = 3_000;
+export const IN_FLIGHT_LEASE_MS = 5_000;
+export const LEASE_RENEWAL_MS = 1_500;
 
 /** The lease was taken over by a retry: this request may no longer store a response or charge for it. */
 export class LeaseLostError extends Error {

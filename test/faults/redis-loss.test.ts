@@ -1,0 +1,81 @@
+// A real `leadbase serve` process whose Redis (a redis-server of the test's own, on its own port)
+// goes away under it: the process keeps serving with rate limits counted per instance, /readyz says
+// the instance is degraded, and everything returns by itself when Redis does.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { freePort } from '../support/pg-cluster.ts';
+
+const REDIS_SERVER_SKIP = spawnSync('redis-server', ['--version']).status === 0 ? false : 'redis-server not installed: Redis fault test skipped';
+
+async function startRedis(port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100; i++) {
+    if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG')) return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('redis-server did not start');
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'leadbase-redis-fault-'));
+  let port: number;
+  let redis: ChildProcess;
+  let server: ServerProcess;
+
+  before(async () => {
+    port = await freePort();
+    redis = await startRedis(port, dir);
+    server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, REDIS_URL: `redis://127.0.0.1:${port}` });
+  });
+  after(async () => {
+    await server?.stop();
+    if (redis?.exitCode === null) await stopRedis(redis);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (path: string) => fetch(`${server.url}${path}`, { headers: { 'x-api-key': server.key! } });
+
+  it('keeps serving with per-instance limits, says degraded, and recovers when Redis returns', async () => {
+    assert.equal((await get('/job-types')).status, 200);
+    let ready = (await (await get('/readyz')).json()) as { status: string; checks: { redis: string } };
+    assert.deepEqual([ready.status, ready.checks.redis], ['ready', 'ok']);
+
+    await stopRedis(redis);
+    for (let i = 0; i < 20; i++) {
+      const res = await get('/job-types');
+      assert.equal(res.status, 200, await res.text());
+      assert.ok(res.headers.get('ratelimit-limit'), 'still rate limited (per instance)');
+    }
+    const readyz = await get('/readyz');
+    assert.equal(readyz.status, 200, 'an instance without Redis still serves: a load balancer keeps it');
+    ready = (await readyz.json()) as typeof ready;
+    assert.deepEqual([ready.status, ready.checks.redis], ['degraded', 'unavailable']);
+    assert.equal(server.child.exitCode, null);
+
+    redis = await startRedis(port, dir);
+    const start = Date.now();
+    for (;;) {
+      ready = (await (await get('/readyz')).json()) as typeof ready;
+      if (ready.checks.redis === 'ok') break;
+      assert.ok(Date.now() - start < 5000, 'Redis seen again within 5 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(ready.status, 'ready');
+    assert.equal((await get('/job-types')).status, 200);
+    assert.match(server.output(), /Redis unreachable/, 'the outage is logged');
+    assert.equal(server.child.exitCode, null);
+  });
+});
