@@ -73,7 +73,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   await app.register(idempotencyPlugin);
   await app.register(billingPlugin, {
-    onCharged: (operation, units) => metrics.creditsCharged.inc({ operation }, units / 1000),
+    onCharged: (operation, units) => metrics.recordCharge(operation, units),
   });
   for (const route of routes) await app.register(route);
   return app;

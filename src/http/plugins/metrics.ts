@@ -4,7 +4,8 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 
 export interface Metrics {
   registry: Registry;
-  creditsCharged: Counter<'operation'>;
+  /** Adds a charge of `millicredits` (an integer) to the operation's totals. */
+  recordCharge(operation: string, millicredits: number): void;
   rateLimitRefusals: Counter<'operation'>;
 }
 
@@ -12,14 +13,31 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'leadbase_' });
+  // Charges are summed as integer millicredits; adding 0.05 credits in floating point would show
+  // totals such as 0.44999999999999996. The credits counter is derived from the exact sum at scrape time.
+  const charged = new Map<string, number>();
+  const millicredits = new Counter({
+    name: 'leadbase_credits_charged_millicredits_total',
+    help: 'Millicredits charged (1 credit = 1000), by operation',
+    labelNames: ['operation'],
+    registers: [registry],
+  });
+  new Counter({
+    name: 'leadbase_credits_charged_total',
+    help: 'Credits charged, by operation',
+    labelNames: ['operation'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [operation, total] of charged) this.inc({ operation }, total / 1000);
+    },
+  });
   return {
     registry,
-    creditsCharged: new Counter({
-      name: 'leadbase_credits_charged_total',
-      help: 'Credits charged, by operation',
-      labelNames: ['operation'],
-      registers: [registry],
-    }),
+    recordCharge(operation, units) {
+      charged.set(operation, (charged.get(operation) ?? 0) + units);
+      millicredits.inc({ operation }, units);
+    },
     rateLimitRefusals: new Counter({
       name: 'leadbase_rate_limit_refusals_total',
       help: 'Requests refused with 429, by operation',
