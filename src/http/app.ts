@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
@@ -27,6 +28,26 @@ export interface BuildAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Requests Node's HTTP parser refuses never reach a route; they are answered in the API's envelope too. */
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'Request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request was not received in time.'],
+};
+
+function writeClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'Bad Request', 'Malformed HTTP request.'];
+  const body = JSON.stringify({ error: 'invalid_request', message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const logger = options.logger === false ? undefined : (options.logger ?? createLogger({ level: options.config.logLevel }));
   const app = Fastify({
@@ -38,6 +59,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    clientErrorHandler: writeClientError,
+    // Errors Fastify finds before routing (a URL that does not decode, an over-long parameter).
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      void reply.status(400).send({ error: 'invalid_request', message: `Invalid request: ${error.message}` });
     },
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: true } },
   });
