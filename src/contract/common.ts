@@ -1,4 +1,19 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type IntegerOptions, type StringOptions, type TSchema } from '@sinclair/typebox';
+
+/**
+ * Request strings refuse C0 control characters other than tab, line feed and carriage return, and
+ * DEL: no real name, address or search contains them, and PostgreSQL text cannot hold NUL at all.
+ */
+export const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$';
+
+/** A request string: bounded length, no control characters. Every request string field uses it. */
+export const Text = (options: StringOptions & { maxLength: number }) => Type.String({ pattern: NO_CONTROL_CHARACTERS, ...options });
+
+/** The largest value a 32-bit integer column holds (PostgreSQL integer). */
+export const INT32_MAX = 2_147_483_647;
+
+/** A request integer: bounded on both sides so that every value fits the column it is compared with. */
+export const BoundedInteger = (options: IntegerOptions & { minimum: number }) => Type.Integer({ maximum: INT32_MAX, ...options });
 
 /** A field that carries `null` when there is no data (decisions.md: "Fields with no data are null"). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable } from './common.ts';
+import { Nullable, Text } from './common.ts';
 
 const Str = Nullable(Type.String());
 const Timestamp = Nullable(Type.String({ description: 'ISO 8601 timestamp in UTC' }));
 
 export const CompanyFundingBody = Type.Object(
   {
-    company_name: Type.Optional(Type.String({ description: 'Company name', maxLength: 512 })),
-    company_domain: Type.Optional(Type.String({ description: 'Company domain (a URL or an email also works)', maxLength: 512 })),
+    company_name: Type.Optional(Text({ description: 'Company name', maxLength: 512 })),
+    company_domain: Type.Optional(Text({ description: 'Company domain (a URL or an email also works)', maxLength: 512 })),
   },
   { title: 'CompanyFundingRequest', description: 'At least one of company_name and company_domain is required.' },
 );

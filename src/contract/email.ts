@@ -1,14 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CreditsNumber, Nullable } from './common.ts';
+import { CreditsNumber, Nullable, Text } from './common.ts';
 
 export const EMAIL_STATUSES = ['valid', 'valid_catch_all', 'catch_all', 'unknown', 'invalid'] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
 export const EmailValidateBody = Type.Object(
   {
-    email: Type.String({ description: 'Address to validate', maxLength: 1024 }),
-    first_name: Type.Optional(Type.String({ description: "Person's first name", maxLength: 256 })),
-    last_name: Type.Optional(Type.String({ description: "Person's last name", maxLength: 256 })),
+    email: Text({ description: 'Address to validate', maxLength: 1024 }),
+    first_name: Type.Optional(Text({ description: "Person's first name", maxLength: 256 })),
+    last_name: Type.Optional(Text({ description: "Person's last name", maxLength: 256 })),
   },
   { title: 'EmailValidateRequest' },
 );

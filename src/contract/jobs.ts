@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IdName, Nullable } from './common.ts';
+import { IdName, Nullable, Text, BoundedInteger } from './common.ts';
 
 export const EXPERIENCE_LEVELS = ['entry', 'mid', 'senior', 'executive'] as const;
 export type ExperienceLevel = (typeof EXPERIENCE_LEVELS)[number];
@@ -14,27 +14,27 @@ const DateOnly = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
 export const JobsFinderBody = Type.Object(
   {
-    company_name: Type.Optional(Type.String({ maxLength: 512 })),
-    company_website: Type.Optional(Type.String({ maxLength: 512 })),
-    job_title: Type.Optional(Type.String({ maxLength: 512 })),
-    location: Type.Optional(Type.String({ maxLength: 512 })),
+    company_name: Type.Optional(Text({ maxLength: 512 })),
+    company_website: Type.Optional(Text({ maxLength: 512 })),
+    job_title: Type.Optional(Text({ maxLength: 512 })),
+    location: Type.Optional(Text({ maxLength: 512 })),
     experience_level: Type.Optional(Type.Union(EXPERIENCE_LEVELS.map((l) => Type.Literal(l)), { description: 'When absent, all levels are included' })),
-    job_description: Type.Optional(Type.String({ maxLength: 1024, description: 'Keywords or "quoted phrases" matched in the description' })),
+    job_description: Type.Optional(Text({ maxLength: 1024, description: 'Keywords or "quoted phrases" matched in the description' })),
     country_id: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Id from GET /job-country' })),
-    region_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Id from GET /job-regions' })),
-    job_type_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Id from GET /job-types' })),
-    company_type_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Id from GET /job-company-types' })),
-    company_industry_id: Type.Optional(Type.Integer({ minimum: 1, description: 'Id from GET /job-industries' })),
-    min_employees: Type.Optional(Type.Integer({ minimum: 0 })),
-    max_employees: Type.Optional(Type.Integer({ minimum: 0 })),
+    region_id: Type.Optional(BoundedInteger({ minimum: 1, description: 'Id from GET /job-regions' })),
+    job_type_id: Type.Optional(BoundedInteger({ minimum: 1, description: 'Id from GET /job-types' })),
+    company_type_id: Type.Optional(BoundedInteger({ minimum: 1, description: 'Id from GET /job-company-types' })),
+    company_industry_id: Type.Optional(BoundedInteger({ minimum: 1, description: 'Id from GET /job-industries' })),
+    min_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
+    max_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
     has_remote: Type.Optional(Type.Boolean({ default: false, description: 'true: remote-only listings; false: non-remote listings' })),
     posted_within: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 36500, description: 'Days since posting; default 30 when neither posted_after nor posted_before is given' }),
+      BoundedInteger({ minimum: 1, maximum: 36500, description: 'Days since posting; default 30 when neither posted_after nor posted_before is given' }),
     ),
     posted_after: Type.Optional(DateOnly),
     posted_before: Type.Optional(DateOnly),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-    per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+    page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100000, default: 1 })),
+    per_page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 50, default: 20 })),
   },
   { title: 'JobsFinderRequest' },
 );

@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CreditsNumber, Nullable } from './common.ts';
+import { CreditsNumber, Nullable, Text } from './common.ts';
 
 const Str = Nullable(Type.String());
 
 export const RoleFinderBody = Type.Object(
   {
-    company_name: Type.Optional(Type.String({ maxLength: 512 })),
-    company_domain: Type.Optional(Type.String({ maxLength: 512 })),
-    job_title: Type.String({ maxLength: 256, description: 'The title to find, such as CEO or Head of Sales' }),
+    company_name: Type.Optional(Text({ maxLength: 512 })),
+    company_domain: Type.Optional(Text({ maxLength: 512 })),
+    job_title: Text({ maxLength: 256, description: 'The title to find, such as CEO or Head of Sales' }),
   },
   { title: 'RoleFinderRequest', description: 'job_title and at least one of company_name, company_domain are required.' },
 );
@@ -31,9 +31,9 @@ export type RoleFound = Omit<RoleFinderResponse, 'credits_consumed' | 'message'>
 
 export const MobileFinderBody = Type.Object(
   {
-    profile_url: Type.Optional(Type.String({ maxLength: 512, description: 'A profile URL or public identifier' })),
-    work_email: Type.Optional(Type.String({ maxLength: 512 })),
-    personal_email: Type.Optional(Type.String({ maxLength: 512 })),
+    profile_url: Type.Optional(Text({ maxLength: 512, description: 'A profile URL or public identifier' })),
+    work_email: Type.Optional(Text({ maxLength: 512 })),
+    personal_email: Type.Optional(Text({ maxLength: 512 })),
   },
   { title: 'MobileFinderRequest', description: 'At least one of the three is required.' },
 );
@@ -53,7 +53,7 @@ export type MobileFound = { profile_url: string | null; mobile_number: number };
 
 export const ProfileEmailBody = Type.Object(
   {
-    profile_url: Type.String({ maxLength: 512, description: 'Public identifier (or URL) of the profile' }),
+    profile_url: Text({ maxLength: 512, description: 'Public identifier (or URL) of the profile' }),
   },
   { title: 'ProfileEmailRequest' },
 );

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorDetail } from '../errors.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
+import { NO_CONTROL_CHARACTERS } from '../../contract/common.ts';
 
 interface AjvError {
   instancePath: string;
@@ -17,7 +18,9 @@ function validationDetails(errors: AjvError[]): ErrorDetail[] {
       field = `${e.instancePath}/${e.params.missingProperty}`;
     }
     let message = e.message ?? 'is invalid';
-    if (e.keyword === 'enum' || (e.keyword === 'const' && e.params.allowedValue !== undefined)) {
+    if (e.keyword === 'pattern' && e.params.pattern === NO_CONTROL_CHARACTERS) {
+      message = 'must not contain control characters';
+    } else if (e.keyword === 'enum' || (e.keyword === 'const' && e.params.allowedValue !== undefined)) {
       const allowed = (e.params.allowedValues as unknown[]) ?? [e.params.allowedValue];
       message = `must be one of: ${allowed.join(', ')}`;
     }
@@ -46,6 +49,12 @@ const CONTENT_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'Request body is too large.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body.'],
 };
+
+/** PostgreSQL "data exception" errors (SQLSTATE class 22: out of range, bad characters, bad text representation). */
+function isDataException(error: unknown): boolean {
+  const { code, severity } = error as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && typeof severity === 'string' && code.startsWith('22');
+}
 
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -83,6 +92,12 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     if (status >= 400 && status < 500) {
       const code = status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
       return reply.status(status).send({ error: code, message: error.message });
+    }
+    if (isDataException(error)) {
+      // A value the schema let through that the database cannot hold or compare (PostgreSQL class 22):
+      // the request's fault, not ours, but logged in full so the schema gap can be closed.
+      request.log.error({ err: error, reqId: request.id }, 'request value refused by the database');
+      return reply.status(400).send({ error: 'invalid_request', message: 'Invalid request: a value is out of the range this API accepts.' });
     }
     // Unexpected: log it in full with the request id, answer without internals.
     request.log.error({ err: error, reqId: request.id }, 'request failed');
