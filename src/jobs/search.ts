@@ -5,6 +5,7 @@
 // checked on the driver's listings. A description drives from its full-text matches
 // (text-window.ts) unless a facet range is small. Totals are exact: one facet alone is counted from
 // per-day sums plus the two partial days; anything else is counted over the driver.
+import { checkedFilters } from './filters.ts';
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import { EXPERIENCE_LEVEL_LABELS, type ExperienceLevel, type JobListing, type JobSearchResult, type JobsFinderBody } from '../contract/jobs.ts';
@@ -128,6 +129,7 @@ export class JobSearch {
   }
 
   async search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {
+    filters = checkedFilters(filters);
     const page = filters.page ?? 1;
     const perPage = Math.min(filters.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
     const plan = await this.plan(filters, now);

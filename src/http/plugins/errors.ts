@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorDetail } from '../errors.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 import { NO_CONTROL_CHARACTERS } from '../../contract/common.ts';
+import { InvalidInputError } from '../../invalid-input.ts';
 
 interface AjvError {
   instancePath: string;
@@ -65,6 +66,9 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
         message: error.message,
         ...(error.details ? { details: error.details } : {}),
       });
+    }
+    if (error instanceof InvalidInputError) {
+      return reply.status(400).send({ error: 'invalid_request', message: error.message, details: [{ field: `/${error.field}`, message: error.message }] });
     }
     if (isUnavailable(error)) {
       // The database or Redis is down or was just lost: the caller should retry, nothing was charged.
