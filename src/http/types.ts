@@ -7,6 +7,12 @@ declare module 'fastify' {
     auth?: boolean;
     /** Name used for rate limits, usage records and metrics, e.g. "email-validate". */
     operation?: string;
+    /**
+     * Millicredits: the smallest non-zero charge the route can make. A key whose balance is below it
+     * is refused 402 before any engine work (a call that would end free must not be a way to use the
+     * engines on an empty key).
+     */
+    minimumCharge?: number;
   }
   interface FastifyRequest {
     apiKey?: AuthenticatedKey;

@@ -88,15 +88,19 @@ for (const target of dbTargets) {
       assert.equal(res.json().error, 'invalid_request');
     });
 
-    it('a balance that cannot cover 0.05 gets 402 for a charged answer, but free answers still come', async () => {
+    it('a balance below 0.05 gets 402 before any probing, even for an address whose answer would be free', async () => {
+      // Issue 11 item 8: an answer that ends free (catch_all, unknown) used to be served on an empty key,
+      // which let it drive the prober without limit. Now nothing runs below the smallest non-zero charge.
       const poor = await startTestApp(target, { database: t.database, credits: 0, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
       try {
+        const queriesBefore = world.dns.queries.length;
         const charged = await poor.post('/email-validate', { email: 'peter.gibbons@initech.test' });
         assert.equal(charged.statusCode, 402);
         assert.equal(charged.json().error, 'insufficient_credits');
         const free = await poor.post('/email-validate', { email: 'y@anything.test' });
-        assert.equal(free.statusCode, 200);
-        assert.equal(free.json().email_status, 'catch_all');
+        assert.equal(free.statusCode, 402);
+        assert.match(free.json().message, /costs at least 0\.05 credits and the balance is 0/);
+        assert.equal(world.dns.queries.length, queriesBefore, 'no DNS lookup, hence no SMTP session, was made');
       } finally {
         await poor.close();
       }

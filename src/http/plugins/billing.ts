@@ -11,6 +11,23 @@ export interface BillingOptions {
 }
 
 async function billingPlugin(app: FastifyInstance, options: BillingOptions): Promise<void> {
+  // Pay before work: after validation and idempotency (a replay is free), before the handler runs an engine.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const minimum = request.routeOptions.config.minimumCharge;
+    const key = request.apiKey;
+    if (!minimum || !key) return done();
+    app.services.billing.balance(key.id).then((balance) => {
+      if (balance >= minimum) return done();
+      done(
+        new AppError(
+          402,
+          'insufficient_credits',
+          `Insufficient credits: this call costs at least ${unitsToCredits(minimum)} credits and the balance is ${unitsToCredits(balance)}.`,
+        ),
+      );
+    }, done);
+  });
+
   app.decorateReply('settle', async function settle(this: FastifyReply, cost: number, body: object): Promise<FastifyReply> {
     const request = this.request;
     const key = request.apiKey;

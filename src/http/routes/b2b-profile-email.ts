@@ -19,7 +19,7 @@ export default async function profileEmailRoute(fastify: FastifyInstance): Promi
         body: ProfileEmailBody,
         response: { 200: ProfileEmailResponse, ...commonErrorResponses },
       },
-      config: { auth: true, operation: 'b2b-profile-email' },
+      config: { auth: true, operation: 'b2b-profile-email', minimumCharge: PRICES.profileEmailFound },
     },
     async (request, reply) => {
       const profile = requireNonBlank(request.body, 'profile_url');

@@ -25,7 +25,7 @@ export default async function companyFundingRoute(fastify: FastifyInstance): Pro
         body: CompanyFundingBody,
         response: { 200: CompanyFundingResponse, ...commonErrorResponses },
       },
-      config: { auth: true, operation: 'company-funding' },
+      config: { auth: true, operation: 'company-funding', minimumCharge: PRICES.companyFundingFound },
     },
     async (request, reply) => {
       requireOneOf(request.body, ['company_name', 'company_domain']);

@@ -1,3 +1,4 @@
+import { PRICES } from '../../billing/prices.ts';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { EmailValidateBody, EmailValidateResponse } from '../../contract/email.ts';
@@ -16,7 +17,7 @@ export default async function emailValidateRoute(fastify: FastifyInstance): Prom
         body: EmailValidateBody,
         response: { 200: EmailValidateResponse, ...commonErrorResponses },
       },
-      config: { auth: true, operation: 'email-validate' },
+      config: { auth: true, operation: 'email-validate', minimumCharge: PRICES.emailValidationCharged },
     },
     async (request, reply) => {
       const email = requireNonBlank(request.body, 'email');

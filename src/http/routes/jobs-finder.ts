@@ -15,7 +15,7 @@ export default async function jobsFinderRoute(fastify: FastifyInstance): Promise
         body: JobsFinderBody,
         response: { 200: JobsFinderResponse, ...commonErrorResponses },
       },
-      config: { auth: true, operation: 'jobs-finder' },
+      config: { auth: true, operation: 'jobs-finder', minimumCharge: PRICES.jobsFinderPerJob },
     },
     async (request, reply) => {
       const result = await app.services.jobs.search(request.body);

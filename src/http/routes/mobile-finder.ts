@@ -19,7 +19,7 @@ export default async function mobileFinderRoute(fastify: FastifyInstance): Promi
         body: MobileFinderBody,
         response: { 200: MobileFinderResponse, ...commonErrorResponses },
       },
-      config: { auth: true, operation: 'mobile-finder' },
+      config: { auth: true, operation: 'mobile-finder', minimumCharge: PRICES.mobileFinderFound },
     },
     async (request, reply) => {
       requireOneOf(request.body, ['profile_url', 'work_email', 'personal_email']);

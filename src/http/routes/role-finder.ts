@@ -19,7 +19,7 @@ export default async function roleFinderRoute(fastify: FastifyInstance): Promise
         body: RoleFinderBody,
         response: { 200: RoleFinderResponse, ...commonErrorResponses },
       },
-      config: { auth: true, operation: 'role-finder' },
+      config: { auth: true, operation: 'role-finder', minimumCharge: PRICES.roleFinderFound },
     },
     async (request, reply) => {
       const jobTitle = requireNonBlank(request.body, 'job_title');
