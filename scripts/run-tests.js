@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Finds every test/**/*.test.ts and runs them with node's test runner through tsx.
 // Usage: npm test [-- path-fragment ...] to run only files whose path contains a fragment.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -30,11 +31,47 @@ if (!process.env.REDIS_URL) {
 }
 for (const line of skipped) console.log(line);
 
+const countsDir = mkdtempSync(join(tmpdir(), 'leadbase-test-counts-'));
+const countsFile = join(countsDir, 'counts.json');
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=120000',
+    '--test-reporter=tap',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/count-reporter.mjs',
+    `--test-reporter-destination=${countsFile}`,
+    ...files,
+  ],
   { stdio: 'inherit', env: { ...process.env, LEADBASE_TEST: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
 );
-// Said again after the summary, where it is read (node counts a skipped suite as passing).
+const status = result.status ?? 1;
+let totals;
+try {
+  totals = JSON.parse(readFileSync(countsFile, 'utf8'));
+} catch {
+  totals = undefined;
+}
+rmSync(countsDir, { recursive: true, force: true });
+
+// Our own last lines: counts that agree with the exit code, skipped suites included.
 for (const line of skipped) console.log(line);
-process.exit(result.status ?? 1);
+const backends = `PostgreSQL ${process.env.DATABASE_URL?.startsWith('postgres') ? 'on' : 'off'}, Redis ${process.env.REDIS_URL ? 'on' : 'off'}`;
+if (!totals) {
+  console.log(`leadbase tests: ${files.length} files, no totals (the runner exited ${status} before reporting); exit ${status}`);
+} else {
+  for (const failure of totals.failures) console.log(`# failed: ${failure}`);
+  let failed = totals.failed;
+  // A crash or timeout that node did not report as a failing test still fails the run: say so.
+  if (status !== 0 && failed === 0) failed = 1;
+  console.log(
+    `leadbase tests: ${files.length} files, ${totals.passed} passed, ${failed} failed, ${totals.skipped} skipped tests, ` +
+      `${totals.skippedSuites} skipped suites (${backends}); exit ${failed > 0 ? status || 1 : status}`,
+  );
+  if (failed > 0 && status === 0) process.exit(1);
+}
+process.exit(status);
