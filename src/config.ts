@@ -12,6 +12,8 @@ export interface Config {
   trustProxy: boolean;
   /** How long an authenticated key is remembered per instance; revocation elsewhere takes up to this long. */
   authCacheTtlMs: number;
+  /** SQLite: how long a write waits for another process's lock before the attempt fails (importers then retry). */
+  sqliteBusyTimeoutMs: number;
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
   profileBaseUrl: string;
 }
@@ -37,6 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     starterCredits: intFromEnv(env, 'STARTER_CREDITS', 100),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     authCacheTtlMs: intFromEnv(env, 'AUTH_CACHE_TTL_MS', 5000),
+    sqliteBusyTimeoutMs: intFromEnv(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',
   };
 }

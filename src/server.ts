@@ -23,7 +23,7 @@ export interface StartOptions {
 /** Opens storage, migrates, builds the app and listens. Used by `leadbase serve`. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel });
-  const handle = openDatabase(config.databaseUrl, { logger });
+  const handle = openDatabase(config.databaseUrl, { logger, busyTimeoutMs: config.sqliteBusyTimeoutMs });
   await migrateToLatest(handle.db);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })

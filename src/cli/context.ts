@@ -1,11 +1,12 @@
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { ImportStoppedError } from '../ingest/summary.ts';
 
 /** Opens the database named by DATABASE_URL, migrates it when needed, runs `fn`, closes it. */
 export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const handle = openDatabase(config.databaseUrl);
+  const handle = openDatabase(config.databaseUrl, { busyTimeoutMs: config.sqliteBusyTimeoutMs });
   try {
     await migrateToLatest(handle.db);
     return await fn(handle, config);
@@ -16,3 +17,16 @@ export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Confi
 
 /** Errors a command reports to the operator as one line, without a stack trace. */
 export class CliError extends Error {}
+
+/**
+ * For import commands: an import the database stopped (ImportStoppedError) prints what it did so far
+ * (the summary, as text or JSON) and fails the command with the message saying how to resume.
+ */
+export function failStoppedImport(error: unknown, label: string, json: boolean | undefined): never {
+  if (error instanceof ImportStoppedError) {
+    if (json) process.stdout.write(`${JSON.stringify(error.summary.toJSON())}\n`);
+    else process.stdout.write(`${label}: ${error.summary.format()}\n`);
+    throw new CliError(error.message);
+  }
+  throw error;
+}

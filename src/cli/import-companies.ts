@@ -10,7 +10,7 @@ import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
 import { parsePdlNdjson, readPdlCsv } from '../ingest/companies/pdl.ts';
 import { readFormD } from '../ingest/companies/formd.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
-import { CliError, withDatabase } from './context.ts';
+import { CliError, failStoppedImport, withDatabase } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface CommonOptions {
@@ -60,6 +60,9 @@ async function importFile(label: string, source: string, path: string, format: F
       records: input.records,
       batchSize: size,
       onBatch: (s) => progress.update(input.position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
+    }).catch((error: unknown) => {
+      progress.stop();
+      return failStoppedImport(error, label, opts.json);
     });
     progress.stop();
     report(summary, opts, label);
@@ -128,6 +131,9 @@ export function registerImportCompanies(importCommand: Command): void {
         records: formD.records,
         batchSize: batchSize(opts),
         onBatch: () => progress.update(formD.progress().done),
+      }).catch((error: unknown) => {
+        progress.stop();
+        return failStoppedImport(error, 'companies (form d)', opts.json);
       });
       progress.stop();
       report(summary, opts, 'companies (form d)');

@@ -2,7 +2,8 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EngagementStore } from '../email/engagement.ts';
 import { importEngagementCsv } from '../email/engagement-csv.ts';
-import { CliError, withDatabase } from './context.ts';
+import { CliError, failStoppedImport, withDatabase } from './context.ts';
+import { ImportStoppedError } from '../ingest/summary.ts';
 import { createProgress } from './progress.ts';
 
 /** Registers `leadbase import engagement …` (owned by the engagement domain). */
@@ -29,6 +30,8 @@ export function registerImportEngagement(importCommand: Command): void {
         try {
           summary = await importEngagementCsv(new EngagementStore(db), file, { onProgress: (rows) => progress.update(rows, `${rows} rows`) });
         } catch (error) {
+          progress.stop();
+          if (error instanceof ImportStoppedError) failStoppedImport(error, 'engagement', opts.json);
           throw new CliError(`${file}: ${(error as Error).message}`);
         } finally {
           progress.stop();

@@ -5,6 +5,7 @@ import { PoliteFetcher } from '../ingest/jobs/fetcher.ts';
 import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
 import { JobService, type BoardImportSummary, type BoardInput } from '../jobs/service.ts';
+import { isUnavailable } from '../db/unavailable.ts';
 import { CliError, withDatabase } from './context.ts';
 import { createProgress, type Progress } from './progress.ts';
 
@@ -124,17 +125,29 @@ export function registerImportJobs(importCommand: Command): void {
             }
           }
         }
+        let boardsStored = 0;
         await service.importBoards(boards(), {
           mergeIndex: false,
           onGroup: (summaries) => {
             if (single) progress?.update(summaries[0]?.read ?? 0);
           },
           onBoard: (input, summary) => {
+            boardsStored += 1;
             if (!single) progress?.update(++boardsDone);
             written += summary.inserted + summary.updated + (summary.expired ?? 0);
             if (progress?.visible) held.push(() => report(input.board, summary, opts));
             else report(input.board, summary, opts);
           },
+        }).catch((error: unknown) => {
+          progress?.stop();
+          for (const print of held) print();
+          if (!isUnavailable(error)) throw error;
+          // A locked or unreachable database, waited out in vain: never a rejection of the postings.
+          throw new CliError(
+            `import stopped after ${boardsStored} of ${opts.board.length} boards stored: the database could not be written ` +
+              `(${(error as Error).message}). Nothing stored was lost; run the same command again to resume ` +
+              '(postings already stored are recognised and left unchanged).',
+          );
         });
         progress?.stop();
         for (const print of held) print();

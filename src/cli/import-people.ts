@@ -6,7 +6,8 @@ import { readPeopleJsonl } from '../ingest/people/jsonl.ts';
 import { parseColumnMap, readPeopleCsv } from '../ingest/people/csv.ts';
 import { runPeopleImport } from '../ingest/people/runner.ts';
 import { createProgress } from './progress.ts';
-import { CliError, withDatabase } from './context.ts';
+import { CliError, failStoppedImport, withDatabase } from './context.ts';
+import { ImportStoppedError } from '../ingest/summary.ts';
 
 interface ImportPeopleOptions {
   format?: string;
@@ -69,6 +70,8 @@ export function registerImportPeople(importCommand: Command): void {
             onBatch: (s) => progress.update(reader.position(), `${s.read} rows`),
           });
         } catch (error) {
+          progress.stop();
+          if (error instanceof ImportStoppedError) failStoppedImport(error, 'people', opts.json);
           throw new CliError(`import stopped: ${(error as Error).message}`);
         } finally {
           progress.stop();

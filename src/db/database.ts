@@ -18,6 +18,8 @@ export interface OpenDatabaseOptions {
   pgSchema?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** SQLite: how long a statement waits for another process's write lock before SQLITE_BUSY (default 5000 ms). */
+  busyTimeoutMs?: number;
   /** Shown in pg_stat_activity, so an operator can tell our connections apart (default "leadbase"). */
   applicationName?: string;
   /** Where a lost idle connection is reported; without one it is ignored (the pool replaces it). */
@@ -126,7 +128,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     // Another process (the CLI beside a running server) may hold the write lock briefly.
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // Searches and index writes touch far more pages than the default 2 MB cache holds (the jobs
     // index alone is over 1 GB at a million listings): up to 256 MiB, taken only as pages are read.
     sqlite.pragma('cache_size = -262144');

@@ -6,7 +6,9 @@
 // complaint…) are read and ignored: they are not evidence about the mailbox.
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { ImportSummary } from '../ingest/summary.ts';
+import { ImportStoppedError, ImportSummary } from '../ingest/summary.ts';
+import { retryWhileUnavailable, type WriteRetryOptions } from '../db/retry.ts';
+import { isUnavailable } from '../db/unavailable.ts';
 import type { EngagementEvent, EngagementKind, EngagementStore } from './engagement.ts';
 
 const DELIVERED = new Set(['delivered', 'delivery', 'deliver', 'sent_delivered']);
@@ -26,15 +28,27 @@ function parseTime(value: string | undefined, line: number): number | string {
 export interface EngagementImportOptions {
   batchSize?: number;
   onProgress?: (rowsRead: number) => void;
+  /** How long to wait out a locked or unreachable database before stopping. */
+  retry?: WriteRetryOptions;
 }
 
 export async function importEngagementCsv(store: EngagementStore, path: string, options: EngagementImportOptions = {}): Promise<ImportSummary> {
   const summary = new ImportSummary();
   const batchSize = options.batchSize ?? 1000;
   let batch: EngagementEvent[] = [];
+  let rowsInBatch = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const result = await store.record(batch);
+    let result;
+    try {
+      // One transaction per batch, and events carry ids: a retry or a re-run counts nothing twice.
+      result = await retryWhileUnavailable(() => store.record(batch), options.retry);
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      summary.notWritten += rowsInBatch;
+      throw new ImportStoppedError(summary, error);
+    }
+    rowsInBatch = 0;
     summary.inserted += result.counted;
     summary.unchanged += result.duplicates;
     batch = [];
@@ -47,6 +61,7 @@ export async function importEngagementCsv(store: EngagementStore, path: string, 
   for await (const row of parser as AsyncIterable<Record<string, string>>) {
     line += 1;
     summary.read += 1;
+    rowsInBatch += 1;
     if (mode === null) {
       if (!('email' in row)) throw new Error('the CSV needs an "email" column');
       if ('event' in row) mode = 'events';

@@ -1,5 +1,6 @@
 // The jobs domain as the rest of leadbase sees it: importing a board's postings (normalize, link the
 // company, upsert, expire what vanished) and the jobs-finder search.
+import { retryWhileUnavailable } from '../db/retry.ts';
 import type { Db } from '../db/database.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../companies/input.ts';
 import type { UpsertResult } from '../companies/repository.ts';
@@ -369,21 +370,33 @@ export class JobService {
       });
       return normalized;
     });
-    const companyIds = await this.linkCompanies(batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))), now);
+    // A locked or unreachable database is waited out (bounded), never counted against the postings;
+    // each attempt is whole (idempotent company links, then one transaction), and counts are taken
+    // only from the attempt that committed.
+    const companyIds = await retryWhileUnavailable(() =>
+      this.linkCompanies(batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))), now),
+    );
     let next = 0;
     const items: BatchItem[][] = batches.map((normalized) => normalized.map((listing) => ({ listing, companyId: companyIds[next++] })));
-    await inTransaction(this.db, async (trx) => {
-      const repository = new JobRepository(trx);
-      for (const [k, piece] of group.pieces.entries()) {
-        const result = await repository.upsertBatch(items[k], now);
-        piece.summary.inserted += result.created;
-        piece.summary.updated += result.updated;
-        piece.summary.unchanged += result.unchanged;
-        if (piece.last && piece.board.expireMissing !== false) {
-          piece.summary.expired = (piece.summary.expired ?? 0) + (await repository.expireUnseen(piece.board.source, piece.board.board, now, now));
+    const counts = await retryWhileUnavailable(() =>
+      inTransaction(this.db, async (trx) => {
+        const repository = new JobRepository(trx);
+        const out: { created: number; updated: number; unchanged: number; expired?: number }[] = [];
+        for (const [k, piece] of group.pieces.entries()) {
+          const result = await repository.upsertBatch(items[k], now);
+          const expired = piece.last && piece.board.expireMissing !== false ? await repository.expireUnseen(piece.board.source, piece.board.board, now, now) : undefined;
+          out.push({ ...result, expired });
         }
-      }
-    });
+        return out;
+      }),
+    );
+    for (const [k, piece] of group.pieces.entries()) {
+      const c = counts[k]!;
+      piece.summary.inserted += c.created;
+      piece.summary.updated += c.updated;
+      piece.summary.unchanged += c.unchanged;
+      if (c.expired !== undefined) piece.summary.expired = (piece.summary.expired ?? 0) + c.expired;
+    }
   }
 
   /** Stores already normalized listings of one (source, board). */

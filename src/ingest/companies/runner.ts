@@ -3,7 +3,9 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { UpsertResult } from '../../companies/repository.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../../companies/input.ts';
-import { ImportSummary } from '../summary.ts';
+import { ImportStoppedError, ImportSummary } from '../summary.ts';
+import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
+import { isUnavailable } from '../../db/unavailable.ts';
 
 /** One record read from a source: a company, or the reason the source row could not be read. */
 export type SourceRecord = { line: number; input: CompanyInput } | { line: number; error: string };
@@ -33,6 +35,8 @@ export interface RunImportOptions {
   onBatch?: (summary: ImportSummary) => void;
   summary?: ImportSummary;
   seenAt?: number;
+  /** How long to wait out a locked or unreachable database before stopping (see retryWhileUnavailable). */
+  retry?: WriteRetryOptions;
 }
 
 async function* batchesOf(records: AsyncIterable<SourceRecord>, batchSize: number): AsyncIterable<PreparedRow[]> {
@@ -64,17 +68,26 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
 }
 
 async function storeBatches(options: RunImportOptions, batches: AsyncIterable<PreparedRow[]>, summary: ImportSummary, seenAt: number): Promise<void> {
+  const upsert = (items: PreparedCompany[]) =>
+    retryWhileUnavailable(() => options.service.upsertPrepared(items, options.source, seenAt), options.retry);
+  // A locked or unreachable database is never the rows' fault: stop, keep what is stored, say how to resume.
+  const stop = (error: unknown, unwritten: number): never => {
+    summary.notWritten += unwritten;
+    throw new ImportStoppedError(summary, error);
+  };
   const write = async (current: { line: number; item: PreparedCompany }[]) => {
     if (!current.length) return;
     try {
-      const results = await options.service.upsertPrepared(current.map((b) => b.item), options.source, seenAt);
+      const results = await upsert(current.map((b) => b.item));
       results.forEach((r, i) => tally(summary, r, current[i]!.line));
-    } catch {
+    } catch (batchError) {
+      if (isUnavailable(batchError)) stop(batchError, current.length);
       // Something in the batch broke a constraint: store row by row so only the bad rows are lost.
-      for (const row of current) {
+      for (const [index, row] of current.entries()) {
         try {
-          tally(summary, (await options.service.upsertPrepared([row.item], options.source, seenAt))[0]!, row.line);
+          tally(summary, (await upsert([row.item]))[0]!, row.line);
         } catch (error) {
+          if (isUnavailable(error)) stop(error, current.length - index);
           summary.reject(row.line, reasonOf(error));
         }
       }
@@ -94,6 +107,8 @@ async function storeBatches(options: RunImportOptions, batches: AsyncIterable<Pr
     }
     await writing;
     writing = write(good);
+    // It is awaited before the next batch; until then a stop must not count as an unhandled rejection.
+    writing.catch(() => {});
   }
   await writing;
 }

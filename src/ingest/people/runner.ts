@@ -7,7 +7,9 @@ import { normalizeCompanyName } from '../../companies/normalize.ts';
 import { prepareCompany } from '../../companies/input.ts';
 import { PeopleRepository } from '../../people/repository.ts';
 import { PersonInputError, preparePerson, type PersonInput, type PreparedPerson } from '../../people/input.ts';
-import { ImportSummary, type RejectedRow } from '../summary.ts';
+import { ImportStoppedError, ImportSummary, type RejectedRow } from '../summary.ts';
+import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
+import { isUnavailable } from '../../db/unavailable.ts';
 
 /** ImportSummary plus the facts dropped from rows that were kept (a bad phone, a malformed email …). */
 export class PeopleImportSummary extends ImportSummary {
@@ -49,6 +51,8 @@ export interface PeopleImportOptions {
   onBatch?: (summary: PeopleImportSummary) => void;
   summary?: PeopleImportSummary;
   seenAt?: number;
+  /** How long to wait out a locked or unreachable database before stopping (see retryWhileUnavailable). */
+  retry?: WriteRetryOptions;
 }
 
 type CompanyRef = { name: string | null; domain: string | null };
@@ -131,7 +135,10 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
 
   const save = async (db: Db, rows: { person: PreparedPerson }[]) => {
     const items = rows.map((row) => ({ person: row.person, companyIds: row.person.positions.map((p) => cache.get(p.company) ?? null) }));
-    const results = await repository.saveMany(db, items, options.source, seenAt);
+    return repository.saveMany(db, items, options.source, seenAt);
+  };
+  // Counted only once a transaction committed, so a retried attempt is not counted twice.
+  const tally = (results: { created: boolean }[]) => {
     for (const r of results) {
       if (r.created) summary.inserted += 1;
       else summary.updated += 1;
@@ -142,19 +149,27 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
     if (!batch.length) return;
     const current = batch;
     batch = [];
-    const before = { inserted: summary.inserted, updated: summary.updated };
+    // Each attempt is one transaction (plus idempotent company look-ups), so a retry after a locked
+    // or unreachable database starts clean.
+    const store = (rows: typeof current) =>
+      retryWhileUnavailable(async () => {
+        await cache.load(rows.flatMap((r) => r.person.positions.map((p) => p.company)));
+        return options.db.transaction().execute((trx) => save(trx, rows));
+      }, options.retry);
+    const stop = (error: unknown, unwritten: number): never => {
+      summary.notWritten += unwritten;
+      throw new ImportStoppedError(summary, error);
+    };
     try {
-      await cache.load(current.flatMap((r) => r.person.positions.map((p) => p.company)));
-      await options.db.transaction().execute((trx) => save(trx, current));
-    } catch {
+      tally(await store(current));
+    } catch (batchError) {
+      if (isUnavailable(batchError)) stop(batchError, current.length);
       // Something in the batch failed: store row by row so only the bad rows are lost.
-      summary.inserted = before.inserted;
-      summary.updated = before.updated;
-      for (const row of current) {
+      for (const [index, row] of current.entries()) {
         try {
-          await cache.load(row.person.positions.map((p) => p.company));
-          await options.db.transaction().execute((trx) => save(trx, [row]));
+          tally(await store([row]));
         } catch (error) {
+          if (isUnavailable(error)) stop(error, current.length - index);
           summary.reject(row.line, reasonOf(error));
         }
       }

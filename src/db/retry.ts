@@ -1,0 +1,42 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isUnavailable } from './unavailable.ts';
+
+/** How an importer waits out a database that is busy (SQLite locked by a server) or briefly unreachable. */
+export interface WriteRetryOptions {
+  /** Total time to keep trying before giving up (default 60 s, or IMPORT_LOCK_WAIT_MS). */
+  maxWaitMs?: number;
+  /** First pause; each next one doubles, up to maxDelayMs (defaults 100 ms and 5 s). */
+  firstDelayMs?: number;
+  maxDelayMs?: number;
+  /** Called before each pause (progress lines say the import is waiting, not stuck). */
+  onWait?: (error: unknown, delayMs: number) => void;
+}
+
+export function defaultMaxWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.IMPORT_LOCK_WAIT_MS);
+  return Number.isSafeInteger(value) && value >= 0 ? value : 60_000;
+}
+
+/**
+ * Runs `write` until it succeeds, retrying (bounded exponential backoff with jitter) while the
+ * error says the database is busy or unreachable. Any other error is thrown at once; so is the
+ * last "unavailable" error once maxWaitMs has passed. `write` must be a whole transaction, so a
+ * failed attempt left nothing behind.
+ */
+export async function retryWhileUnavailable<T>(write: () => Promise<T>, options: WriteRetryOptions = {}): Promise<T> {
+  const maxWaitMs = options.maxWaitMs ?? defaultMaxWaitMs();
+  const started = Date.now();
+  let delay = options.firstDelayMs ?? 100;
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      const waited = Date.now() - started;
+      if (!isUnavailable(error) || waited >= maxWaitMs) throw error;
+      const pause = Math.min(delay * (0.5 + Math.random() / 2), maxWaitMs - waited);
+      options.onWait?.(error, pause);
+      await sleep(pause);
+      delay = Math.min(delay * 2, options.maxDelayMs ?? 5000);
+    }
+  }
+}
