@@ -1,10 +1,12 @@
 import { loadConfig, type Config } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import { ImportStoppedError } from '../ingest/summary.ts';
 
 /** Opens the database named by DATABASE_URL, migrates it when needed, runs `fn`, closes it. */
 export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
+  // Loaded here rather than at the top: `leadbase --help` should not pay for the storage modules.
+  const { openDatabase } = await import('../db/database.ts');
+  const { migrateToLatest } = await import('../db/migrate.ts');
   const config = loadConfig();
   const handle = openDatabase(config.databaseUrl, { busyTimeoutMs: config.sqliteBusyTimeoutMs });
   try {

@@ -1,17 +1,27 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 export type DialectName = 'sqlite' | 'postgres';
 
-// BIGINT (int8) and NUMERIC come back from pg as strings by default; our bigints are
-// millisecond instants and millicredits, far below 2^53, so numbers are exact.
-pg.types.setTypeParser(20, (value) => Number(value));
-pg.types.setTypeParser(1700, (value) => Number(value));
+let pgModule: typeof pg | undefined;
+
+/** The pg driver, loaded on first use: an embedded (SQLite) process never pays for it. */
+function loadPg(): typeof pg {
+  if (!pgModule) {
+    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
+    // BIGINT (int8) and NUMERIC come back from pg as strings by default; our bigints are
+    // millisecond instants and millicredits, far below 2^53, so numbers are exact.
+    pgModule.types.setTypeParser(20, (value) => Number(value));
+    pgModule.types.setTypeParser(1700, (value) => Number(value));
+  }
+  return pgModule;
+}
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
@@ -94,7 +104,7 @@ function withStatementCache(sqlite: SQLite.Database): SqliteConnection {
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: url,
       max: options.poolSize ?? 10,
       application_name: options.applicationName ?? 'leadbase',

@@ -3,12 +3,12 @@
 // waits for it to start); while idle it does not keep the process alive; if it fails, whatever it
 // still owed is normalized on the calling thread.
 import type { Worker } from 'node:worker_threads';
-import { startTsWorker } from '../ts-worker.ts';
+import { siblingModule, startTsWorker } from '../ts-worker.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
 import type { NormalizeReply, NormalizeRequest } from './normalize-worker.ts';
 
-const WORKER_URL = new URL('./normalize-worker.ts', import.meta.url);
+const WORKER_URL = siblingModule('./normalize-worker', import.meta.url);
 
 interface Pending {
   raws: SourceListing[];

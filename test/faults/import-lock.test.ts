@@ -28,7 +28,7 @@ async function* companies(): AsyncIterable<SourceRecord> {
 }
 async function* people(): AsyncIterable<PersonSourceRecord> {
   for (let i = 0; i < ROWS; i++) {
-    yield { line: i + 1, input: { id: `p${i}`, full_name: `Person Number${i}`, positions: [{ title: 'Engineer', company: { name: `Locked Co ${i}` } }] } };
+    yield { line: i + 1, input: { id: `p${i}`, full_name: `Person Number${i}`, positions: [{ title: 'Engineer', company_name: `Locked Co ${i}` }] } };
   }
 }
 

@@ -1,10 +1,10 @@
 // Runs the parse-and-validate half of a file import in a worker thread (prepare-worker.ts).
 import { availableParallelism } from 'node:os';
-import { startTsWorker } from '../../ts-worker.ts';
+import { siblingModule, startTsWorker } from '../../ts-worker.ts';
 import type { FileFormat, PrepareWorkerData, WorkerMessage } from './prepare-worker.ts';
 import type { PreparedRow } from './runner.ts';
 
-const WORKER_URL = new URL('./prepare-worker.ts', import.meta.url);
+const WORKER_URL = siblingModule('./prepare-worker', import.meta.url);
 
 export interface PreparedStream {
   batches: AsyncIterable<PreparedRow[]>;

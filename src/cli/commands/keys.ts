@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { unitsToCredits } from '../../billing/units.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../../http/rate-limits.ts';
+import { CliError, withDatabase } from '../context.ts';
+import { credits, iso, positiveId } from '../arguments.ts';
+
+/** `leadbase keys …`: create, list, revoke keys and set their limits. */
+export function registerKeys(program: Command): void {
+  const keys = program.command('keys').description('Create, list and revoke API keys');
+  keys
+    .command('create')
+    .description('Create a key; prints it once (only its hash is stored)')
+    .requiredOption('-n, --name <name>', 'a label for the key, such as the team or customer')
+    .option('-c, --credits <credits>', 'starting credits (up to 3 decimals)', credits, 0)
+    .option('--json', 'print a JSON object {id, name, key, prefix, credits}')
+    .action(async (opts: { name: string; credits: number; json?: boolean }) =>
+      withDatabase(async ({ db }) => {
+        const { KeyService } = await import('../../keys/service.ts');
+        const created = await new KeyService(db).create(opts.name, opts.credits);
+        if (opts.json) {
+          console.log(JSON.stringify({ id: created.id, name: created.name, key: created.key, prefix: created.prefix, credits: unitsToCredits(created.credits) }));
+        } else {
+          console.log(`key ${created.id} "${created.name}" with ${unitsToCredits(created.credits)} credits:\n\n  ${created.key}\n\nStore it now: it is not shown again.`);
+        }
+      }),
+    );
+  keys
+    .command('list')
+    .description('List keys (never their secrets)')
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) =>
+      withDatabase(async ({ db }) => {
+        const { KeyService } = await import('../../keys/service.ts');
+        const rows = (await new KeyService(db).list()).map((k) => ({
+          id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          credits: unitsToCredits(k.balance),
+          created_at: iso(k.created_at),
+          revoked_at: k.revoked_at === null ? null : iso(k.revoked_at),
+          rate_limits: k.rate_limits ? (JSON.parse(k.rate_limits) as Record<string, number>) : {},
+        }));
+        if (opts.json) return console.log(JSON.stringify(rows));
+        if (rows.length === 0) return console.log('no keys yet: leadbase keys create --name NAME --credits C');
+        console.table(
+          rows.map((r) => ({
+            ...r,
+            prefix: `${r.prefix}…`,
+            revoked_at: r.revoked_at ?? '',
+            rate_limits: Object.entries(r.rate_limits).map(([op, n]) => `${op}=${n}/min`).join(' '),
+          })),
+        );
+      }),
+    );
+  keys
+    .command('revoke')
+    .description('Revoke a key: it is refused from then on (its ledger is kept)')
+    .argument('<id>', 'key id (see keys list)', positiveId)
+    .action(async (id: number) =>
+      withDatabase(async ({ db }) => {
+        const { KeyService } = await import('../../keys/service.ts');
+        if (!(await new KeyService(db).revoke(id))) throw new CliError(`no active key with id ${id}`);
+        console.log(`key ${id} revoked`);
+      }),
+    );
+
+  keys
+    .command('limit')
+    .description("Give a key its own requests-per-minute limit for one endpoint (\"higher limits on request\")")
+    .argument('<id>', 'key id', positiveId)
+    .argument('<operation>', `endpoint name: ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`)
+    .argument('[per-minute]', 'the new limit; omit with --reset', positiveId)
+    .option('--reset', 'go back to the default limit of that endpoint')
+    .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean }) =>
+      withDatabase(async ({ db }) => {
+        const { KeyService } = await import('../../keys/service.ts');
+        if (!(operation in RATE_LIMITS_PER_MINUTE)) throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
+        if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');
+        const limits = await new KeyService(db).setRateLimit(id, operation, opts.reset ? null : perMinute!);
+        const effective = limits[operation] ?? RATE_LIMITS_PER_MINUTE[operation];
+        console.log(`key ${id}: ${operation} limited to ${effective} requests per minute${opts.reset ? ' (default)' : ''}`);
+      }),
+    );
+
+}
