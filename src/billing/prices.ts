@@ -1,4 +1,4 @@
-// What each operation costs, in millicredits (spec part 8.2, decisions.md).
+// What each operation costs, in millicredits (docs/contract.md, Endpoints and Charges).
 export const PRICES = {
   emailValidationCharged: 50,
   companyFundingFound: 4000,

@@ -1,4 +1,4 @@
-// The company fields of the email-validation result (spec 2.1, decisions.md).
+// The company fields of the email-validation result (docs/contract.md, Values).
 import type { CompanyRow } from './tables.ts';
 
 export interface CompanyLocation {

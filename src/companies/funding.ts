@@ -1,4 +1,4 @@
-// Composes the company-funding result (spec 2.3) from the stored facts of one company.
+// Composes the company-funding result from the stored facts of one company.
 import type { Selectable } from 'kysely';
 import type { FundingResult } from '../contract/companies.ts';
 import type {

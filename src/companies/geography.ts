@@ -1,4 +1,4 @@
-// Country names, codes and continents for company locations (decisions.md: lower-case text,
+// Country names, codes and continents for company locations (docs/contract.md, Values: lower-case text,
 // continent one of africa, antarctica, asia, europe, north america, oceania, south america).
 import { createRequire } from 'node:module';
 

@@ -104,7 +104,7 @@ export function normalizeCompanyName(name: string): string {
   return words.join(' ');
 }
 
-/** decisions.md company_size labels, smallest first, with their upper bounds. */
+/** company_size labels (docs/contract.md, Values), smallest first, with their upper bounds. */
 export const SIZE_LABELS: { label: string; max: number }[] = [
   { label: '1-10', max: 10 },
   { label: '11-50', max: 50 },
@@ -145,7 +145,7 @@ export function normalizeSizeLabel(text: string | null | undefined): string | nu
 export const COMPANY_TYPES = ['private', 'public', 'public_subsidiary', 'nonprofit', 'educational', 'government'] as const;
 export type CompanyType = (typeof COMPANY_TYPES)[number];
 
-/** decisions.md company_type from the words sources use ("Public Company", "non-profit", "Privately Held"…). */
+/** company_type (docs/contract.md, Values) from the words sources use ("Public Company", "non-profit", "Privately Held"…). */
 export function normalizeCompanyType(text: string | null | undefined): CompanyType | null {
   if (!text) return null;
   const t = String(text).toLowerCase().replace(/[^a-z]+/g, ' ').trim();

@@ -103,13 +103,13 @@ export class CompanyService {
     return new Set(prepared.filter((p) => !known.has(p.item_key)).map((p) => p.item_key)).size;
   }
 
-  /** Company fields of the email-validation result (spec 2.1), or null when the domain is unknown. */
+  /** Company fields of the email-validation result, or null when the domain is unknown. */
   async enrichmentByDomain(domain: string): Promise<CompanyEnrichment | null> {
     const company = await this.findByDomain(domain);
     return company ? toEnrichment(company) : null;
   }
 
-  /** The spec 2.3 result (without credits_consumed), or null when no funding data is found. */
+  /** The company-funding result (without credits_consumed), or null when no funding data is found. */
   async funding(query: { company_name?: string | null; company_domain?: string | null }): Promise<FundingResult | null> {
     const company = await this.resolve(query);
     if (!company) return null;

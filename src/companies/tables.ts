@@ -21,13 +21,13 @@ export interface CompanyTable {
   industry: string | null;
   /** Id into job_industries (src/lookups/data.ts JOB_INDUSTRIES) when the industry text maps to one. */
   industry_id: number | null;
-  /** decisions.md size label: 1-10 … 10001+. */
+  /** Size label (docs/contract.md, Values): 1-10 … 10001+. */
   size_label: string | null;
   employee_count: number | null;
   /** Free text such as "+12% YoY". */
   employee_growth: string | null;
   founded_year: number | null;
-  /** decisions.md company_type: private, public, public_subsidiary, nonprofit, educational, government. */
+  /** company_type (docs/contract.md, Values): private, public, public_subsidiary, nonprofit, educational, government. */
   company_type: string | null;
   /** Operating status (for example active, acquired, closed). */
   status: string | null;

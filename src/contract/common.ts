@@ -15,12 +15,12 @@ export const INT32_MAX = 2_147_483_647;
 /** A request integer: bounded on both sides so that every value fits the column it is compared with. */
 export const BoundedInteger = (options: IntegerOptions & { minimum: number }) => Type.Integer({ maximum: INT32_MAX, ...options });
 
-/** A field that carries `null` when there is no data (decisions.md: "Fields with no data are null"). */
+/** A field that carries `null` when there is no data (docs/contract.md, Values). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ErrorResponse = Type.Object(
   {
-    error: Type.String({ description: 'Machine-readable error code, see decisions.md' }),
+    error: Type.String({ description: 'Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable' }),
     message: Type.String({ description: 'Human-readable explanation' }),
     details: Type.Optional(
       Type.Array(

@@ -31,7 +31,7 @@ export const CompanyLocation = Type.Object(
 );
 export type CompanyLocation = Static<typeof CompanyLocation>;
 
-/** The company part of an email validation result (spec 2.1), null fields where unknown. */
+/** The company part of an email validation result, null fields where unknown. */
 export const EmailCompanyFields = {
   company_name: Nullable(Type.String()),
   company_industry: Nullable(Type.String()),

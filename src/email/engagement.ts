@@ -29,7 +29,7 @@ export interface RecordSummary {
   invalidAddresses: number;
 }
 
-/** Hard-bounce rate must stay under this for valid_catch_all (spec 2.2). */
+/** Hard-bounce rate must stay under this for valid_catch_all (docs/email.md). */
 export const MAX_HARD_BOUNCE_RATE = 0.05;
 
 export function normalizeEngagementAddress(address: string): { address: string; domain: string } | null {

@@ -1,4 +1,4 @@
-// Result messages and prices of email validation (decisions.md, spec 8.2).
+// Result messages and prices of email validation (docs/contract.md, Email validation messages and Charges).
 import type { EmailStatus } from '../contract/email.ts';
 
 export const EMAIL_MESSAGES: Record<EmailStatus, string> = {

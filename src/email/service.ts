@@ -1,5 +1,5 @@
 // Email validation: syntax → MX lookup → SMTP probe → classification, with catch-all detection,
-// engagement evidence, provider/gateway identification and company enrichment (spec 2.1, 2.2).
+// engagement evidence, provider/gateway identification and company enrichment.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db, DialectName } from '../db/database.ts';

@@ -1,4 +1,4 @@
-// Every failure leaves the API as {"error": code, "message": text, "details"?: [...]} (decisions.md).
+// Every failure leaves the API as {"error": code, "message": text, "details"?: [...]} (docs/contract.md, Errors).
 
 export interface ErrorDetail {
   field: string;
@@ -23,7 +23,7 @@ export class InvalidRequestError extends AppError {
   }
 }
 
-/** Spec part 7 rules of the form "at least one of these fields". Blank strings do not count. */
+/** Rules of the form "at least one of these fields". Blank strings do not count. */
 export function requireOneOf(body: Record<string, unknown>, fields: string[]): void {
   const present = fields.some((f) => typeof body[f] === 'string' && (body[f] as string).trim() !== '');
   if (!present) {

@@ -1,4 +1,4 @@
-// Requests per minute per API key and endpoint: spec part 8.1, decisions.md for the rest.
+// Requests per minute per API key and endpoint (docs/contract.md, Endpoints and Rate limits).
 export const RATE_LIMITS_PER_MINUTE: Record<string, number> = {
   'email-validate': 1000,
   'company-funding': 300,

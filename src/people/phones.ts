@@ -64,7 +64,7 @@ export function declaredType(text: string | null | undefined): PhoneType | null 
   return null;
 }
 
-/** The wire form of spec 2.5: the E.164 digits as a number ("+14155552671" → 14155552671). */
+/** The wire form of a mobile number (docs/contract.md, Values): the E.164 digits as a number ("+14155552671" → 14155552671). */
 export function mobileNumberOf(e164: string): number {
   return Number(e164.replace(/\D/g, ''));
 }

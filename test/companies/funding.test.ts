@@ -22,7 +22,7 @@ for (const target of dbTargets) {
     });
     after(async () => t?.close());
 
-    it('composes the spec 2.3 result from the stored facts', async () => {
+    it('composes the company-funding result from the stored facts', async () => {
       const r = (await t.services.companies.funding({ company_domain: 'https://stripe.com' }))!;
       assert.ok(Value.Check(FundingResult, r), JSON.stringify([...Value.Errors(FundingResult, r)].slice(0, 3)));
       assert.equal(r.basicInfo.companyName, 'Stripe, Inc.');

@@ -34,7 +34,7 @@ for (const target of dbTargets) {
 
     const balance = async () => (await t.get('/credits')).json().credits as number;
 
-    it('valid: the spec 2.1 fields, company data, 0.05 credits charged', async () => {
+    it('valid: every result field, company data, 0.05 credits charged', async () => {
       const res = await t.post('/email-validate', { email: 'peter.gibbons@initech.test', first_name: 'Peter', last_name: 'Gibbons' });
       assert.equal(res.statusCode, 200);
       const body = res.json();

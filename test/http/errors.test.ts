@@ -13,7 +13,7 @@ function assertEnvelope(res: { statusCode: number; body: string; headers: Record
   return body;
 }
 
-describe('error envelope (decisions.md)', () => {
+describe('error envelope (docs/contract.md, Errors)', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
@@ -34,7 +34,7 @@ describe('error envelope (decisions.md)', () => {
     assertEnvelope(await t.post('/jobs-finder', []), 400, 'invalid_request');
   });
 
-  it('400 for missing required fields and the rules of spec part 7', async () => {
+  it('400 for missing required fields and the required-field rules', async () => {
     const email = assertEnvelope(await t.post('/email-validate', {}), 400, 'invalid_request');
     assert.deepEqual(email.details, [{ field: '/email', message: "must have required property 'email'" }]);
     const funding = assertEnvelope(await t.post('/company-funding', {}), 400, 'invalid_request');

@@ -5,7 +5,7 @@ import { startTestApp } from '../support/app.ts';
 
 for (const target of dbTargets) {
   describe(`lookup lists (${target.name})`, { skip: target.skip }, () => {
-    it('serves the lists of spec 2.5 and decisions.md from the database, free', async () => {
+    it('serves the lookup lists from the database, free', async () => {
       const t = await startTestApp(target, { credits: 0 });
       try {
         const types = (await t.get('/job-types')).json();

@@ -6,7 +6,7 @@ import { startTestApp } from '../support/app.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../../src/http/rate-limits.ts';
 
 describe('rate limits (in memory)', () => {
-  it('uses the spec limits, sends RateLimit-* and X-RateLimit-* headers, refuses with 429 and Retry-After', async () => {
+  it('uses the contract limits, sends RateLimit-* and X-RateLimit-* headers, refuses with 429 and Retry-After', async () => {
     assert.equal(RATE_LIMITS_PER_MINUTE['email-validate'], 1000);
     assert.equal(RATE_LIMITS_PER_MINUTE['company-funding'], 300);
     assert.equal(RATE_LIMITS_PER_MINUTE['jobs-finder'], 200);

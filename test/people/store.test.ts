@@ -94,7 +94,7 @@ for (const target of dbTargets) {
     });
 
     describe('role finder', () => {
-      it('finds the CEO by domain, with the result fields of spec 2.5', async () => {
+      it('finds the CEO by domain, with the role result fields', async () => {
         assert.deepEqual(await people.findRole({ company_domain: 'https://www.acme-robotics.com/about', job_title: 'Chief Executive Officer' }), {
           name: 'Dr. Maria de la Cruz',
           profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz',

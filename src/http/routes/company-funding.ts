@@ -8,7 +8,7 @@ import { requireOneOf } from '../errors.ts';
 const FOUND = 'Funding data found.';
 const NOT_FOUND = 'No funding data found for this company.';
 
-/** decisions.md "Not found": every result field null, 0 credits. */
+/** docs/contract.md, "Not found": every result field null, 0 credits. */
 const notFoundBody = () => ({
   ...Object.fromEntries(Object.keys(FundingResult.properties).map((k) => [k, null])),
   message: NOT_FOUND,

@@ -19,7 +19,7 @@ export default async function jobsFinderRoute(fastify: FastifyInstance): Promise
     },
     async (request, reply) => {
       const result = await app.services.jobs.search(request.body);
-      // A page past the end serves nothing and costs nothing (decisions.md).
+      // A page past the end serves nothing and costs nothing (docs/contract.md, Not found).
       return reply.settle(PRICES.jobsFinderPerJob * result.results.length, result);
     },
   );
