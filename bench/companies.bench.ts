@@ -34,13 +34,16 @@ const LOOKUPS = Number(flag('--lookups') ?? (quick ? 5_000 : 20_000));
 const BATCH = Number(flag('--batch') ?? DEFAULT_BATCH_SIZE);
 const PARALLEL = args.includes('--parallel') || (!args.includes('--no-parallel') && parallelByDefault());
 const PG_URL = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
-const targets = args.includes('--sqlite-only') || !PG_URL ? ['sqlite'] : args.includes('--postgres-only') ? ['postgres'] : ['sqlite', 'postgres'];
+const targets =
+  args.includes('--sqlite-only') || !PG_URL ? ['sqlite'] : args.includes('--postgres-only') ? ['postgres'] : ['sqlite', 'postgres'];
 
 const dir = mkdtempSync(join(tmpdir(), 'leadbase-bench-companies-'));
 const file = join(dir, 'companies.jsonl');
 let started = Date.now();
 await writeCompanies(file, ROWS);
-console.log(`generated ${ROWS.toLocaleString('en-US')} companies (${(statSync(file).size / 1e6).toFixed(0)} MB JSONL, ~20% with 1-3 funding rounds) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `generated ${ROWS.toLocaleString('en-US')} companies (${(statSync(file).size / 1e6).toFixed(0)} MB JSONL, ~20% with 1-3 funding rounds) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 
 // CPU time of this process (every thread) per row: less sensitive to a busy machine than wall time.
 const cpuMicros = () => {
@@ -72,7 +75,7 @@ samples.sort(() => Math.random() - 0.5);
 
 async function open(target: string): Promise<{ handle: DatabaseHandle; cleanup: () => Promise<void>; where: string }> {
   const db = await openBenchDatabase(target, { dir, pgUrl: PG_URL, schemaPrefix: 'bench' });
-  return { handle: db.handle, where: db.where, cleanup: db.drop };
+  return { handle: db.handle, where: db.where, cleanup: () => db.drop() };
 }
 
 interface Row {
@@ -82,7 +85,12 @@ interface Row {
   vs: string;
 }
 const rows: Row[] = [
-  { target: '-', what: 'read + parse + validate, no storage (import baseline)', value: `${fmt(parseRate, 0)} rows/s (CPU ${fmt(parseCpu, 1)} µs/row)`, vs: '1.00x' },
+  {
+    target: '-',
+    what: 'read + parse + validate, no storage (import baseline)',
+    value: `${fmt(parseRate, 0)} rows/s (CPU ${fmt(parseCpu, 1)} µs/row)`,
+    vs: '1.00x',
+  },
 ];
 
 for (const target of targets) {
@@ -92,7 +100,9 @@ for (const target of targets) {
     const service = new CompanyService({ db: handle.db });
     started = performance.now();
     cpuStarted = cpuMicros();
-    const input = PARALLEL ? { batches: prepareFileInWorker('jsonl', file, BATCH).batches } : { records: parseCompanyJsonl(readLines(file).lines) };
+    const input = PARALLEL
+      ? { batches: prepareFileInWorker('jsonl', file, BATCH).batches }
+      : { records: parseCompanyJsonl(readLines(file).lines) };
     const summary = await runCompanyImport({ service, source: 'jsonl', ...input, batchSize: BATCH });
     const seconds = (performance.now() - started) / 1000;
     const rate = summary.read / seconds;
@@ -110,27 +120,32 @@ for (const target of targets) {
     const maxId = await service.repository.count();
     for (let i = 0; i < 200; i++) {
       await service.getById(1 + (i % maxId));
-      await service.findByDomain(samples[i % samples.length]!.domain);
-      await service.matchByName(samples[i % samples.length]!.name);
+      await service.findByDomain(samples[i % samples.length].domain);
+      await service.matchByName(samples[i % samples.length].name);
     }
     const byId = summarize(await timeCalls(samples.length, (i) => service.getById(1 + ((i * 7919) % maxId))));
     const byDomain = summarize(
       await timeCalls(samples.length, async (i) => {
-        if (!(await service.findByDomain(samples[i]!.domain))) throw new Error(`domain ${samples[i]!.domain} not found`);
+        if (!(await service.findByDomain(samples[i].domain))) throw new Error(`domain ${samples[i].domain} not found`);
       }),
     );
     const byEmail = summarize(
       await timeCalls(samples.length, async (i) => {
-        if (!(await service.findByDomain(`someone@${samples[i]!.domain}`))) throw new Error('email domain not found');
+        if (!(await service.findByDomain(`someone@${samples[i].domain}`))) throw new Error('email domain not found');
       }),
     );
     const byName = summarize(
       await timeCalls(samples.length, async (i) => {
-        if (!(await service.matchByName(samples[i]!.name))) throw new Error(`name ${samples[i]!.name} not matched`);
+        if (!(await service.matchByName(samples[i].name))) throw new Error(`name ${samples[i].name} not matched`);
       }),
     );
     const line = (what: string, s: ReturnType<typeof summarize>) =>
-      rows.push({ target, what: `${what} (${s.count} lookups)`, value: `p50 ${fmt(s.p50, 3)} ms, p99 ${fmt(s.p99, 3)} ms`, vs: `p50 ${ratio(s.p50, byId.p50)}, p99 ${ratio(s.p99, byId.p99)}` });
+      rows.push({
+        target,
+        what: `${what} (${s.count} lookups)`,
+        value: `p50 ${fmt(s.p50, 3)} ms, p99 ${fmt(s.p99, 3)} ms`,
+        vs: `p50 ${ratio(s.p50, byId.p50)}, p99 ${ratio(s.p99, byId.p99)}`,
+      });
     line('primary-key SELECT of a company row (lookup baseline)', byId);
     line('findByDomain(domain)', byDomain);
     line('findByDomain(email)', byEmail);
@@ -140,7 +155,9 @@ for (const target of targets) {
   }
 }
 
-console.log(`\ncompanies benchmark: ${ROWS.toLocaleString('en-US')} synthetic companies, ${samples.length} lookups of each kind, sequential, one process`);
+console.log(
+  `\ncompanies benchmark: ${ROWS.toLocaleString('en-US')} synthetic companies, ${samples.length} lookups of each kind, sequential, one process`,
+);
 console.log('| storage | measurement | result | vs baseline |');
 console.log('|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.target} | ${r.what} | ${r.value} | ${r.vs} |`);

@@ -67,7 +67,7 @@ async function runPool(items: Item[], concurrency: number, fn: (email: string) =
       while (next < items.length) {
         const i = next++;
         const t0 = performance.now();
-        predicted[i] = await fn(items[i]!.email);
+        predicted[i] = await fn(items[i].email);
         latencies.push(performance.now() - t0);
       }
     }),
@@ -119,7 +119,9 @@ async function main(): Promise<void> {
   });
   const ready = await new Promise<{ dns: string; domains: FleetDomain[] }>((resolve, reject) => {
     fleet.once('message', (m) => resolve(m as { dns: string; domains: FleetDomain[] }));
-    fleet.once('exit', (code) => reject(new Error(`the MX fleet exited (${code}); it needs port 25 on 127.0.0.2…, i.e. root or CAP_NET_BIND_SERVICE`)));
+    fleet.once('exit', (code) =>
+      reject(new Error(`the MX fleet exited (${code}); it needs port 25 on 127.0.0.2…, i.e. root or CAP_NET_BIND_SERVICE`)),
+    );
   });
   const resetGreylist = () => fleet.send({ resetGreylist: true });
   // The baseline resolves MX records with node's global resolver.
@@ -129,9 +131,15 @@ async function main(): Promise<void> {
   const coldSet = workload(domains, 0, PER_DOMAIN);
   const warmSet = workload(domains, PER_DOMAIN, PER_DOMAIN);
   const kinds = domains.reduce<Record<string, number>>((acc, d) => ((acc[d.kind] = (acc[d.kind] ?? 0) + 1), acc), {});
-  console.log(`fleet: ${DOMAINS} domains (${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(', ')}), ${LATENCY_MS} ms per reply, port 25 on 127.0.0.2-${DOMAINS + 1}`);
+  console.log(
+    `fleet: ${DOMAINS} domains (${Object.entries(kinds)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ')}), ${LATENCY_MS} ms per reply, port 25 on 127.0.0.2-${DOMAINS + 1}`,
+  );
   console.log(`workload: ${coldSet.length} addresses per pass (${PER_DOMAIN} per domain, interleaved), concurrency ${CONCURRENCY}`);
-  console.log(`per-domain politeness: ${process.argv.includes('--polite') ? 'production default (300 new transactions/min per domain)' : 'raised to 60000/min for the fleet (--polite keeps the default)'}\n`);
+  console.log(
+    `per-domain politeness: ${process.argv.includes('--polite') ? 'production default (300 new transactions/min per domain)' : 'raised to 60000/min for the fleet (--polite keeps the default)'}\n`,
+  );
 
   const dir = mkdtempSync(join(tmpdir(), 'leadbase-email-bench-'));
   const handle = openDatabase(`sqlite:${join(dir, 'bench.sqlite')}`);
@@ -152,9 +160,19 @@ async function main(): Promise<void> {
     },
     recheckWorker: false,
   });
-  const ours = async (email: string) => (await service.validate({ email })).email_status as Status;
+  const ours = async (email: string) => (await service.validate({ email })).email_status;
   const baseline = async (email: string) =>
-    baselineStatus(await deepValidate({ email, sender: 'verify@bench.leadbase.test', validateRegex: true, validateMx: true, validateTypo: false, validateDisposable: false, validateSMTP: true }));
+    baselineStatus(
+      await deepValidate({
+        email,
+        sender: 'verify@bench.leadbase.test',
+        validateRegex: true,
+        validateMx: true,
+        validateTypo: false,
+        validateDisposable: false,
+        validateSMTP: true,
+      }),
+    );
 
   try {
     // Warm-up of both code paths (JIT), on addresses outside the measured sets.
@@ -163,7 +181,12 @@ async function main(): Promise<void> {
     await runPool(workload(domains.slice(0, 5), 900, 1), 5, baseline);
     service.clearCaches();
 
-    const rounds: { oursCold: ReturnType<typeof report>; oursWarm: ReturnType<typeof report>; baseCold: ReturnType<typeof report>; baseWarm: ReturnType<typeof report> }[] = [];
+    const rounds: {
+      oursCold: ReturnType<typeof report>;
+      oursWarm: ReturnType<typeof report>;
+      baseCold: ReturnType<typeof report>;
+      baseWarm: ReturnType<typeof report>;
+    }[] = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
       if (ROUNDS > 1) console.log(`${round > 1 ? '\n' : ''}round ${round} of ${ROUNDS}`);
       if (round > 1) service.clearCaches();
@@ -175,21 +198,25 @@ async function main(): Promise<void> {
       const baseCold = report('deep-email-validator (same set)', coldSet, await runPool(coldSet, CONCURRENCY, baseline));
       resetGreylist();
       const baseWarm = report('deep-email-validator (warm set)', warmSet, await runPool(warmSet, CONCURRENCY, baseline));
-      console.log(`throughput ratio vs deep-email-validator: cold ${ratio(oursCold.rate, baseCold.rate)}, warm ${ratio(oursWarm.rate, baseWarm.rate)}`);
+      console.log(
+        `throughput ratio vs deep-email-validator: cold ${ratio(oursCold.rate, baseCold.rate)}, warm ${ratio(oursWarm.rate, baseWarm.rate)}`,
+      );
       rounds.push({ oursCold, oursWarm, baseCold, baseWarm });
     }
     if (ROUNDS > 1) {
       const median = (values: number[]) => {
         const sorted = [...values].sort((a, b) => a - b);
         const mid = sorted.length / 2;
-        return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+        return Number.isInteger(mid) ? (sorted[mid - 1] + sorted[mid]) / 2 : sorted[Math.floor(mid)];
       };
       const coldRatios = rounds.map((r) => r.oursCold.rate / r.baseCold.rate);
       const warmRatios = rounds.map((r) => r.oursWarm.rate / r.baseWarm.rate);
       console.log(`\nratios by round: cold ${coldRatios.map((v) => fmt(v)).join(', ')}; warm ${warmRatios.map((v) => fmt(v)).join(', ')}`);
-      console.log(`median ratio of ${ROUNDS} rounds: cold ${fmt(median(coldRatios))}x, warm ${fmt(median(warmRatios))}x; after the first round: cold ${fmt(median(coldRatios.slice(1)))}x, warm ${fmt(median(warmRatios.slice(1)))}x`);
+      console.log(
+        `median ratio of ${ROUNDS} rounds: cold ${fmt(median(coldRatios))}x, warm ${fmt(median(warmRatios))}x; after the first round: cold ${fmt(median(coldRatios.slice(1)))}x, warm ${fmt(median(warmRatios.slice(1)))}x`,
+      );
     }
-    const { oursCold, oursWarm, baseCold, baseWarm } = rounds[0]!;
+    const { oursCold, oursWarm, baseCold, baseWarm } = rounds[0];
     if (ROUNDS > 1) console.log('\nconfusion tables of round 1 (the correct counts of every round are above)');
     console.log(`\nleadbase, cold — confusion (rows: fleet truth, columns: answer):\n${oursCold.confusion.markdown}`);
     console.log(`\nleadbase, warm:\n${oursWarm.confusion.markdown}`);

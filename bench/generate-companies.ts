@@ -4,10 +4,73 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { seededRandom as random } from './support/random.ts';
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'bri', 'cor', 'dex', 'fin', 'gra', 'hel', 'jun', 'kel', 'lum', 'mor', 'nov', 'pax', 'qui', 'ros', 'sol', 'tri', 'ul', 'ver', 'wix', 'yal', 'zen', 'ax'];
-const WORDS = ['Labs', 'Systems', 'Analytics', 'Health', 'Robotics', 'Foods', 'Energy', 'Logistics', 'Media', 'Capital', 'Software', 'Bio', 'Motors', 'Networks', 'Studio', 'Works'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ru',
+  'ta',
+  'vo',
+  'zi',
+  'bri',
+  'cor',
+  'dex',
+  'fin',
+  'gra',
+  'hel',
+  'jun',
+  'kel',
+  'lum',
+  'mor',
+  'nov',
+  'pax',
+  'qui',
+  'ros',
+  'sol',
+  'tri',
+  'ul',
+  'ver',
+  'wix',
+  'yal',
+  'zen',
+  'ax',
+];
+const WORDS = [
+  'Labs',
+  'Systems',
+  'Analytics',
+  'Health',
+  'Robotics',
+  'Foods',
+  'Energy',
+  'Logistics',
+  'Media',
+  'Capital',
+  'Software',
+  'Bio',
+  'Motors',
+  'Networks',
+  'Studio',
+  'Works',
+];
 const SUFFIXES = ['Inc.', 'LLC', 'Ltd', 'GmbH', 'Corp.', '', '', ''];
-const INDUSTRIES = ['computer software', 'internet', 'financial services', 'hospital & health care', 'biotechnology', 'retail', 'marketing and advertising', 'construction', 'automotive', 'food & beverages', 'telecommunications', 'real estate', 'education management', 'logistics and supply chain'];
+const INDUSTRIES = [
+  'computer software',
+  'internet',
+  'financial services',
+  'hospital & health care',
+  'biotechnology',
+  'retail',
+  'marketing and advertising',
+  'construction',
+  'automotive',
+  'food & beverages',
+  'telecommunications',
+  'real estate',
+  'education management',
+  'logistics and supply chain',
+];
 const PLACES: [string, string, string][] = [
   ['san francisco', 'california', 'united states'],
   ['new york', 'new york', 'united states'],
@@ -34,10 +97,10 @@ export interface GeneratedCompany {
 /** The i-th synthetic company: names and domains are unique (the index is part of them). */
 export function* generateCompanies(count: number, seed = 42, fundingFraction = 0.2): Generator<GeneratedCompany> {
   const rnd = random(seed);
-  const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)]!;
+  const pick = <T>(list: T[]) => list[Math.floor(rnd() * list.length)];
   for (let i = 0; i < count; i++) {
     const stem = `${pick(SYLLABLES)}${pick(SYLLABLES)}${i.toString(36)}`;
-    const brand = stem[0]!.toUpperCase() + stem.slice(1);
+    const brand = stem[0].toUpperCase() + stem.slice(1);
     const word = pick(WORDS);
     const suffix = pick(SUFFIXES);
     const name = [brand, word, suffix].filter(Boolean).join(' ');

@@ -5,7 +5,6 @@
 //   npm run bench -- jobs-normalize                 50,000 listings (--quick: 20,000)
 //   npm run bench -- jobs-normalize --listings=N
 import { normalizeListing } from '../src/jobs/listing.ts';
-import type { SourceListing } from '../src/ingest/jobs/types.ts';
 import { generateBoards, type GeneratedBoard } from './support/jobs-generator.ts';
 import { fmt, ratio } from './support/stats.ts';
 
@@ -26,7 +25,9 @@ function generate(): GeneratedBoard[] {
   return [...generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW })];
 }
 
-console.log(`jobs normalization benchmark: ${LISTINGS.toLocaleString('en')} synthetic listings over ${COMPANIES.toLocaleString('en')} boards, median of ${ROUNDS} rounds`);
+console.log(
+  `jobs normalization benchmark: ${LISTINGS.toLocaleString('en')} synthetic listings over ${COMPANIES.toLocaleString('en')} boards, median of ${ROUNDS} rounds`,
+);
 
 // Warm-up: the city index loads on first use and the JIT settles.
 for (const board of generateBoards({ listings: 5000, companies: 100, now: NOW, seed: 7 })) {
@@ -44,7 +45,8 @@ for (let round = 0; round < ROUNDS; round++) {
   const t = performance.now();
   let sink = 0;
   for (const board of boards) {
-    for (const raw of board.listings as SourceListing[]) sink += normalizeListing(raw, { source: board.source, board: board.board, now: NOW }).description.length;
+    for (const raw of board.listings)
+      sink += normalizeListing(raw, { source: board.source, board: board.board, now: NOW }).description.length;
   }
   normalizeWall.push(performance.now() - t);
   normalizeCpu.push((cpuMicros() - c) / LISTINGS);
@@ -57,9 +59,11 @@ console.log(`mean description: ${htmlBytes.toFixed(0)} bytes of HTML`);
 const gen = median(generatorCpu);
 const norm = median(normalizeCpu);
 const rate = LISTINGS / (median(normalizeWall) / 1000);
-console.log([
-  '| measure | value | vs baseline |',
-  '|---|---|---|',
-  `| baseline: generating the postings | ${fmt(gen, 1)} µs CPU per listing | 1.00x |`,
-  `| normalizeListing, one thread | ${fmt(norm, 1)} µs CPU per listing, ${fmt(rate, 0)} listings/s | ${ratio(norm, gen)} |`,
-].join('\n'));
+console.log(
+  [
+    '| measure | value | vs baseline |',
+    '|---|---|---|',
+    `| baseline: generating the postings | ${fmt(gen, 1)} µs CPU per listing | 1.00x |`,
+    `| normalizeListing, one thread | ${fmt(norm, 1)} µs CPU per listing, ${fmt(rate, 0)} listings/s | ${ratio(norm, gen)} |`,
+  ].join('\n'),
+);

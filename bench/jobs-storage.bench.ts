@@ -29,7 +29,11 @@ try {
   const jobs = new JobService({ db: handle.db, companies: new CompanyService({ db: handle.db }) });
   const boards: { source: string; board: string; listings: NormalizedListing[] }[] = [];
   for (const b of generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW })) {
-    boards.push({ source: b.source, board: b.board, listings: b.listings.map((raw) => normalizeListing(raw, { source: b.source, board: b.board, now: NOW })) });
+    boards.push({
+      source: b.source,
+      board: b.board,
+      listings: b.listings.map((raw) => normalizeListing(raw, { source: b.source, board: b.board, now: NOW })),
+    });
   }
   let stored = 0;
   const cpu0 = process.cpuUsage();

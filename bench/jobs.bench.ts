@@ -32,7 +32,9 @@ const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DAT
 const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
-console.log(`jobs benchmark: ${LISTINGS.toLocaleString('en')} listings over ${COMPANIES.toLocaleString('en')} company boards, ${QUERIES} timed calls per query of the mix`);
+console.log(
+  `jobs benchmark: ${LISTINGS.toLocaleString('en')} listings over ${COMPANIES.toLocaleString('en')} company boards, ${QUERIES} timed calls per query of the mix`,
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'leadbase-jobs-bench-'));
 
@@ -44,10 +46,41 @@ async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: ()
 const MIX: [string, (i: number) => JobsFinderBody][] = [
   ['no filter (defaults)', () => ({})],
   ['country', (i) => ({ country_id: ['US', 'GB', 'DE', 'CA', 'FR', 'IN'][i % 6] })],
-  ['title', (i) => ({ job_title: ['data engineer', 'software engineer', 'registered nurse', 'account executive', 'product manager', 'senior backend engineer'][i % 6] })],
-  ['phrase in description', (i) => ({ job_description: ['"machine learning"', '"security clearance"', '"forklift operation"', '"month-end close"', '"penetration testing"'][i % 5] })],
-  ['combined filters', (i) => ({ country_id: ['US', 'GB', 'DE'][i % 3], job_title: ['engineer', 'manager', 'analyst'][i % 3], experience_level: 'senior', job_type_id: 1, posted_within: 14 })],
-  ['combined + description', (i) => ({ region_id: [5, 3][i % 2], job_description: ['kubernetes', '"data pipelines"', 'react'][i % 3], job_type_id: 1 })],
+  [
+    'title',
+    (i) => ({
+      job_title: [
+        'data engineer',
+        'software engineer',
+        'registered nurse',
+        'account executive',
+        'product manager',
+        'senior backend engineer',
+      ][i % 6],
+    }),
+  ],
+  [
+    'phrase in description',
+    (i) => ({
+      job_description: ['"machine learning"', '"security clearance"', '"forklift operation"', '"month-end close"', '"penetration testing"'][
+        i % 5
+      ],
+    }),
+  ],
+  [
+    'combined filters',
+    (i) => ({
+      country_id: ['US', 'GB', 'DE'][i % 3],
+      job_title: ['engineer', 'manager', 'analyst'][i % 3],
+      experience_level: 'senior',
+      job_type_id: 1,
+      posted_within: 14,
+    }),
+  ],
+  [
+    'combined + description',
+    (i) => ({ region_id: [5, 3][i % 2], job_description: ['kubernetes', '"data pipelines"', 'react'][i % 3], job_type_id: 1 }),
+  ],
   ['deep page (500 × 20)', (i) => ({ page: 500 + (i % 3), per_page: 20 })],
 ];
 
@@ -70,61 +103,71 @@ for (const dialect of dialects) {
     let ingestMainCpuMs = NaN;
     let mergeMainCpuMs = NaN;
     if (!reuse) {
-
-    // Ingest baseline: the same postings as bare rows (JSON) into an unindexed table, same batch size.
-    await sql`create table bench_baseline (id integer primary key, payload text not null)`.execute(handle.db);
-    const baselineCount = Math.min(LISTINGS, 100_000);
-    let baselineMs = 0;
-    for (const board of generateBoards({ listings: baselineCount, companies: Math.max(1, Math.round(COMPANIES * baselineCount / LISTINGS)), now: NOW })) {
-      const t = performance.now();
-      for (let i = 0; i < board.listings.length; i += 500) {
-        const chunk = board.listings.slice(i, i + 500).map((l) => ({ id: ++baselineRows, payload: JSON.stringify(l) }));
-        await handle.db.transaction().execute((trx) => trx.insertInto('bench_baseline' as never).values(chunk as never).execute());
-      }
-      baselineMs += performance.now() - t;
-    }
-    baselineRate = baselineRows / (baselineMs / 1000);
-    await sql`drop table bench_baseline`.execute(handle.db);
-
-    // Ingest: every board through the real import path (JobService.importBoards, as `leadbase import
-    // jobs` runs it), the time spent generating boards excluded.
-    let generationMs = 0;
-    let lastReport = Date.now();
-    const generated = generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW });
-    function* timedBoards() {
-      for (;;) {
+      // Ingest baseline: the same postings as bare rows (JSON) into an unindexed table, same batch size.
+      await sql`create table bench_baseline (id integer primary key, payload text not null)`.execute(handle.db);
+      const baselineCount = Math.min(LISTINGS, 100_000);
+      let baselineMs = 0;
+      for (const board of generateBoards({
+        listings: baselineCount,
+        companies: Math.max(1, Math.round((COMPANIES * baselineCount) / LISTINGS)),
+        now: NOW,
+      })) {
         const t = performance.now();
-        const next = generated.next();
-        generationMs += performance.now() - t;
-        if (next.done) return;
-        yield { source: next.value.source, board: next.value.board, listings: next.value.listings };
-      }
-    }
-    const cpuStart = process.cpuUsage();
-    const mainCpuStart = mainThreadCpuMs();
-    const ingestStart = performance.now();
-    await jobs.importBoards(timedBoards(), {
-      now: NOW,
-      mergeIndex: false,
-      onBoard: (_, summary) => {
-        imported += summary.inserted;
-        rejected += summary.rejectedTotal;
-        if (Date.now() - lastReport > 15_000) {
-          lastReport = Date.now();
-          process.stderr.write(`  ${dialect}: ${imported.toLocaleString('en')} listings, ${fmt(imported / ((performance.now() - ingestStart - generationMs) / 1000), 0)}/s\n`);
+        for (let i = 0; i < board.listings.length; i += 500) {
+          const chunk = board.listings.slice(i, i + 500).map((l) => ({ id: ++baselineRows, payload: JSON.stringify(l) }));
+          await handle.db.transaction().execute((trx) =>
+            trx
+              .insertInto('bench_baseline' as never)
+              .values(chunk as never)
+              .execute(),
+          );
         }
-      },
-    });
-    // As `leadbase import jobs` does: the boards' new listings become searchable in one sorted merge.
-    const mergeStart = performance.now();
-    const mergeCpuStart = mainThreadCpuMs();
-    await jobs.mergeStagedIndex();
-    mergeMs = performance.now() - mergeStart;
-    mergeMainCpuMs = mainThreadCpuMs() - mergeCpuStart;
-    ingestMainCpuMs = mainThreadCpuMs() - mainCpuStart - generationMs;
-    ingestMs = performance.now() - ingestStart - generationMs;
-    const cpu = process.cpuUsage(cpuStart);
-    ingestCpuSeconds = (cpu.user + cpu.system) / 1e6;
+        baselineMs += performance.now() - t;
+      }
+      baselineRate = baselineRows / (baselineMs / 1000);
+      await sql`drop table bench_baseline`.execute(handle.db);
+
+      // Ingest: every board through the real import path (JobService.importBoards, as `leadbase import
+      // jobs` runs it), the time spent generating boards excluded.
+      let generationMs = 0;
+      let lastReport = Date.now();
+      const generated = generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW });
+      function* timedBoards() {
+        for (;;) {
+          const t = performance.now();
+          const next = generated.next();
+          generationMs += performance.now() - t;
+          if (next.done) return;
+          yield { source: next.value.source, board: next.value.board, listings: next.value.listings };
+        }
+      }
+      const cpuStart = process.cpuUsage();
+      const mainCpuStart = mainThreadCpuMs();
+      const ingestStart = performance.now();
+      await jobs.importBoards(timedBoards(), {
+        now: NOW,
+        mergeIndex: false,
+        onBoard: (_, summary) => {
+          imported += summary.inserted;
+          rejected += summary.rejectedTotal;
+          if (Date.now() - lastReport > 15_000) {
+            lastReport = Date.now();
+            process.stderr.write(
+              `  ${dialect}: ${imported.toLocaleString('en')} listings, ${fmt(imported / ((performance.now() - ingestStart - generationMs) / 1000), 0)}/s\n`,
+            );
+          }
+        },
+      });
+      // As `leadbase import jobs` does: the boards' new listings become searchable in one sorted merge.
+      const mergeStart = performance.now();
+      const mergeCpuStart = mainThreadCpuMs();
+      await jobs.mergeStagedIndex();
+      mergeMs = performance.now() - mergeStart;
+      mergeMainCpuMs = mainThreadCpuMs() - mergeCpuStart;
+      ingestMainCpuMs = mainThreadCpuMs() - mainCpuStart - generationMs;
+      ingestMs = performance.now() - ingestStart - generationMs;
+      const cpu = process.cpuUsage(cpuStart);
+      ingestCpuSeconds = (cpu.user + cpu.system) / 1e6;
     }
     const ingestRate = imported / (ingestMs / 1000);
     // After the load, what production does after a large import: the importer compacts the search
@@ -143,7 +186,9 @@ for (const dialect of dialects) {
     const page = () => ids.slice((k = (k + 20) % (ids.length - 20)), k + 20);
     // Warm-up: prepared statements and page cache.
     for (const [, body] of MIX) for (let i = 0; i < 10; i++) await jobs.search(body(i), NOW);
-    const baseline = summarize(await timeCalls(QUERIES, () => handle.db.selectFrom('jobs').selectAll().where('id', 'in', page()).execute()));
+    const baseline = summarize(
+      await timeCalls(QUERIES, () => handle.db.selectFrom('jobs').selectAll().where('id', 'in', page()).execute()),
+    );
 
     const size = dialect === 'sqlite' ? `, database file ${(statSync(reuse || join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     const lines = [
@@ -161,7 +206,9 @@ for (const dialect of dialects) {
       const totals: number[] = [];
       const s = summarize(await timeCalls(QUERIES, async (i) => totals.push((await jobs.search(body(i), NOW)).total_count)));
       const avgTotal = Math.round(totals.reduce((a, b) => a + b, 0) / totals.length);
-      lines.push(`| ${name} (mean total_count ${avgTotal.toLocaleString('en')}), p50 / p95 / p99 | ${fmt(s.p50, 2)} / ${fmt(s.p95, 2)} / ${fmt(s.p99, 2)} ms | ${ratio(s.p95, baseline.p95)} at p95 |`);
+      lines.push(
+        `| ${name} (mean total_count ${avgTotal.toLocaleString('en')}), p50 / p95 / p99 | ${fmt(s.p50, 2)} / ${fmt(s.p95, 2)} / ${fmt(s.p99, 2)} ms | ${ratio(s.p95, baseline.p95)} at p95 |`,
+      );
     }
     console.log(lines.join('\n'));
     results.push(...lines);

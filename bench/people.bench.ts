@@ -35,7 +35,9 @@ const file = join(dir, 'people.jsonl');
 let generated = Date.now();
 const bytes = await writePeopleJsonl(file, PEOPLE, COMPANIES);
 generated = Date.now() - generated;
-console.log(`people benchmark: ${PEOPLE.toLocaleString('en')} people over ${COMPANIES.toLocaleString('en')} companies, ${(bytes / 1e6).toFixed(0)} MB of JSONL (generated in ${(generated / 1000).toFixed(1)} s), ${LOOKUPS} lookups per finder`);
+console.log(
+  `people benchmark: ${PEOPLE.toLocaleString('en')} people over ${COMPANIES.toLocaleString('en')} companies, ${(bytes / 1e6).toFixed(0)} MB of JSONL (generated in ${(generated / 1000).toFixed(1)} s), ${LOOKUPS} lookups per finder`,
+);
 
 // Import baseline: read and parse every line and prepare each person, store nothing.
 let t0 = Date.now();
@@ -60,7 +62,14 @@ for (const dialect of dialects) {
     const people = new PeopleService({ db: handle.db, companies });
 
     t0 = Date.now();
-    const summary = await runPeopleImport({ db: handle.db, companies, source: 'bench', records: readPeopleJsonl(file).records, defaultCountry: 'US', batchSize: 1000 });
+    const summary = await runPeopleImport({
+      db: handle.db,
+      companies,
+      source: 'bench',
+      records: readPeopleJsonl(file).records,
+      defaultCountry: 'US',
+      batchSize: 1000,
+    });
     const importSeconds = (Date.now() - t0) / 1000;
     const importRate = summary.read / importSeconds;
     if (summary.rejectedTotal) console.log(`  (${summary.rejectedTotal} rows rejected, first: ${summary.rejected[0]?.reason})`);
@@ -72,11 +81,22 @@ for (const dialect of dialects) {
     // Warm-up: prepared statements and page cache.
     for (let i = 0; i < 200; i++) await people.findRole({ company_domain: companyDomain(pick(COMPANIES)), job_title: 'CEO' });
 
-    const baseline = summarize(await timeCalls(LOOKUPS, () => handle.db.selectFrom('people').selectAll().where('id', '=', 1 + pick(PEOPLE)).executeTakeFirst()));
+    const baseline = summarize(
+      await timeCalls(LOOKUPS, () =>
+        handle.db
+          .selectFrom('people')
+          .selectAll()
+          .where('id', '=', 1 + pick(PEOPLE))
+          .executeTakeFirst(),
+      ),
+    );
     let roleFound = 0;
     const role = summarize(
       await timeCalls(LOOKUPS, async (i) => {
-        const found = await people.findRole({ company_domain: companyDomain(pick(COMPANIES)), job_title: ROLE_QUERIES[i % ROLE_QUERIES.length]! });
+        const found = await people.findRole({
+          company_domain: companyDomain(pick(COMPANIES)),
+          job_title: ROLE_QUERIES[i % ROLE_QUERIES.length],
+        });
         if (found) roleFound += 1;
       }),
     );
@@ -90,7 +110,10 @@ for (const dialect of dialects) {
     const mobile = summarize(
       await timeCalls(LOOKUPS, async (i) => {
         const p = pick(PEOPLE);
-        const query = i % 2 === 0 ? { profile_url: profileId(p) } : { work_email: JSON.parse(person(p, PEOPLE, COMPANIES).line).emails[0]?.email ?? 'none@example.com' };
+        const query =
+          i % 2 === 0
+            ? { profile_url: profileId(p) }
+            : { work_email: JSON.parse(person(p, PEOPLE, COMPANIES).line).emails[0]?.email ?? 'none@example.com' };
         if (await people.findMobile(query)) mobileFound += 1;
       }),
     );
@@ -99,11 +122,19 @@ for (const dialect of dialects) {
     console.log('| measure | value | vs baseline |');
     console.log('|---|---|---|');
     console.log(`| baseline: read + parse + prepare JSONL, no storage | ${fmt(parseRate, 0)} rows/s | 1.00x |`);
-    console.log(`| import (${summary.inserted} inserted, ${summary.rejectedTotal} rejected) | ${fmt(importRate, 0)} rows/s in ${fmt(importSeconds, 0)} s | ${ratio(importRate, parseRate)} |`);
+    console.log(
+      `| import (${summary.inserted} inserted, ${summary.rejectedTotal} rejected) | ${fmt(importRate, 0)} rows/s in ${fmt(importSeconds, 0)} s | ${ratio(importRate, parseRate)} |`,
+    );
     console.log(`| baseline: person by primary key p50 / p99 | ${fmt(baseline.p50, 3)} / ${fmt(baseline.p99, 3)} ms | 1.00x / 1.00x |`);
-    console.log(`| role finder by domain p50 / p99 (${roleFound}/${LOOKUPS} found) | ${fmt(role.p50, 3)} / ${fmt(role.p99, 3)} ms | ${ratio(role.p50, baseline.p50)} / ${ratio(role.p99, baseline.p99)} |`);
-    console.log(`| role finder by name p50 / p99 (${roleByNameFound}/${LOOKUPS} found) | ${fmt(roleByName.p50, 3)} / ${fmt(roleByName.p99, 3)} ms | ${ratio(roleByName.p50, baseline.p50)} / ${ratio(roleByName.p99, baseline.p99)} |`);
-    console.log(`| mobile finder p50 / p99 (${mobileFound}/${LOOKUPS} found) | ${fmt(mobile.p50, 3)} / ${fmt(mobile.p99, 3)} ms | ${ratio(mobile.p50, baseline.p50)} / ${ratio(mobile.p99, baseline.p99)} |`);
+    console.log(
+      `| role finder by domain p50 / p99 (${roleFound}/${LOOKUPS} found) | ${fmt(role.p50, 3)} / ${fmt(role.p99, 3)} ms | ${ratio(role.p50, baseline.p50)} / ${ratio(role.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| role finder by name p50 / p99 (${roleByNameFound}/${LOOKUPS} found) | ${fmt(roleByName.p50, 3)} / ${fmt(roleByName.p99, 3)} ms | ${ratio(roleByName.p50, baseline.p50)} / ${ratio(roleByName.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| mobile finder p50 / p99 (${mobileFound}/${LOOKUPS} found) | ${fmt(mobile.p50, 3)} / ${fmt(mobile.p99, 3)} ms | ${ratio(mobile.p50, baseline.p50)} / ${ratio(mobile.p99, baseline.p99)} |`,
+    );
   } finally {
     await drop();
   }

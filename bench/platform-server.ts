@@ -21,7 +21,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => pr
 
 if (mode === 'bare') {
   const app = Fastify({ logger: false });
-  const body = [{ id: 1, name: 'Full Time' }, { id: 2, name: 'Part Time' }, { id: 3, name: 'Temporary' }];
+  const body = [
+    { id: 1, name: 'Full Time' },
+    { id: 2, name: 'Part Time' },
+    { id: 3, name: 'Temporary' },
+  ];
   app.get('/constant', async () => body);
   app.get('/__bench/cpu', async () => cpuMicros());
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

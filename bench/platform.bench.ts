@@ -12,10 +12,12 @@ const ROUNDS = quick ? 2 : 5;
 const CONNECTIONS = 50;
 
 async function startServer(mode: 'bare' | 'leadbase'): Promise<{ child: ChildProcess; address: string; key?: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'platform-server.ts'), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'platform-server.ts'), mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const m = out.match(/READY (\S+)(?: (\S+))?/);
       if (m) resolve({ child, address: m[1], key: m[2] });
@@ -39,9 +41,21 @@ async function serverCpuMicros(url: string): Promise<number> {
 
 async function round(target: Target, seconds: number) {
   const before = await serverCpuMicros(target.cpuUrl);
-  const r = await autocannon({ url: target.url, method: target.method, headers: target.headers, connections: CONNECTIONS, duration: seconds });
+  const r = await autocannon({
+    url: target.url,
+    method: target.method,
+    headers: target.headers,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   const cpu = (await serverCpuMicros(target.cpuUrl)) - before;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors, cpuPerRequest: cpu / Math.max(1, r.requests.total) };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors,
+    cpuPerRequest: cpu / Math.max(1, r.requests.total),
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -52,9 +66,30 @@ const bare = await startServer('bare');
 const ours = await startServer('leadbase');
 const headers = { 'x-api-key': ours.key! };
 const targets: Target[] = [
-  { name: 'bare Fastify, constant JSON (baseline)', url: `${bare.address}/constant`, method: 'GET', headers: {}, cpuUrl: `${bare.address}/__bench/cpu`, rounds: [] },
-  { name: 'GET /job-types (auth + rate limit)', url: `${ours.address}/job-types`, method: 'GET', headers, cpuUrl: `${ours.address}/__bench/cpu`, rounds: [] },
-  { name: 'POST /credits (auth + rate limit + billing balance)', url: `${ours.address}/credits`, method: 'POST', headers, cpuUrl: `${ours.address}/__bench/cpu`, rounds: [] },
+  {
+    name: 'bare Fastify, constant JSON (baseline)',
+    url: `${bare.address}/constant`,
+    method: 'GET',
+    headers: {},
+    cpuUrl: `${bare.address}/__bench/cpu`,
+    rounds: [],
+  },
+  {
+    name: 'GET /job-types (auth + rate limit)',
+    url: `${ours.address}/job-types`,
+    method: 'GET',
+    headers,
+    cpuUrl: `${ours.address}/__bench/cpu`,
+    rounds: [],
+  },
+  {
+    name: 'POST /credits (auth + rate limit + billing balance)',
+    url: `${ours.address}/credits`,
+    method: 'POST',
+    headers,
+    cpuUrl: `${ours.address}/__bench/cpu`,
+    rounds: [],
+  },
 ];
 for (const t of targets) await round(t, 1); // warm-up
 for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
@@ -66,7 +101,9 @@ console.log(
   `platform benchmark: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${ROUND_S} s per target, targets alternating; medians; ` +
     'SQLite database with 1 key; servers in their own processes, autocannon in this one',
 );
-console.log('| target | req/s (median) | p50 ms | p99 ms | non-2xx | req/s vs baseline | server CPU µs/request | capacity vs baseline (CPU) |');
+console.log(
+  '| target | req/s (median) | p50 ms | p99 ms | non-2xx | req/s vs baseline | server CPU µs/request | capacity vs baseline (CPU) |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 const baselineCpu = median(targets[0].rounds.map((r) => r.cpuPerRequest));
 for (const t of targets) {
@@ -78,5 +115,9 @@ for (const t of targets) {
       `${fmt(cpu, 1)} | ${fmt(baselineCpu / cpu, 2)}x |`,
   );
 }
-console.log('req/s vs baseline: median of the per-round ratios. Capacity (CPU): baseline CPU per request / this target\'s, which this shared VM\'s noisy neighbours disturb far less than wall-clock throughput.');
-console.log(`baseline median ${fmt(baseline, 0)} req/s; per-round req/s: ${targets.map((t) => `${t.name.split(' (')[0]}: ${t.rounds.map((r) => fmt(r.rps, 0)).join(', ')}`).join('; ')}`);
+console.log(
+  "req/s vs baseline: median of the per-round ratios. Capacity (CPU): baseline CPU per request / this target's, which this shared VM's noisy neighbours disturb far less than wall-clock throughput.",
+);
+console.log(
+  `baseline median ${fmt(baseline, 0)} req/s; per-round req/s: ${targets.map((t) => `${t.name.split(' (')[0]}: ${t.rounds.map((r) => fmt(r.rps, 0)).join(', ')}`).join('; ')}`,
+);

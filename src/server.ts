@@ -37,7 +37,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     redis.on('error', (error: Error & { code?: string }) => {
       if (down) return;
       down = true;
-      logger.warn({ err: { message: error.message, code: error.code } }, 'Redis unreachable: rate limits are counted per instance until it returns');
+      logger.warn(
+        { err: { message: error.message, code: error.code } },
+        'Redis unreachable: rate limits are counted per instance until it returns',
+      );
     });
     redis.on('ready', () => {
       if (!down) return;
@@ -54,9 +57,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 
   // Idempotency records live 24 hours; sweep the expired ones hourly (any instance may do it).
-  const sweep = setInterval(() => {
-    services.idempotency.purgeExpired().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
-  }, 60 * 60 * 1000);
+  const sweep = setInterval(
+    () => {
+      services.idempotency.purgeExpired().catch((error) => app.log.warn({ err: error }, 'idempotency sweep failed'));
+    },
+    60 * 60 * 1000,
+  );
   sweep.unref();
 
   const address = await app.listen({ port: config.port, host: config.host });

@@ -47,7 +47,10 @@ export class ChaosDatabase {
   /** Terminates every connection the instances hold to this database; returns how many. */
   terminateBackends = () =>
     this.admin(async (c) => {
-      const res = await c.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'leadbase'", [this.name]);
+      const res = await c.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = 'leadbase'",
+        [this.name],
+      );
       return res.rowCount ?? 0;
     });
 }
@@ -64,9 +67,18 @@ export class ChaosRedis {
     return spawnSync('redis-server', ['--version']).status === 0;
   }
   async start(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir], { stdio: 'ignore' });
+    this.child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.dir],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 100; i++) {
-      if (spawnSync('redis-cli', ['-p', String(this.port), 'ping']).stdout?.toString().includes('PONG')) return;
+      if (
+        spawnSync('redis-cli', ['-p', String(this.port), 'ping'])
+          .stdout?.toString()
+          .includes('PONG')
+      )
+        return;
       await sleep(50);
     }
     throw new Error('the chaos redis-server did not start');

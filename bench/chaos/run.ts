@@ -53,7 +53,10 @@ if (opts.help) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const only = (opts.only?.split(',').map((s) => s.trim()).filter(Boolean) ?? [...SCENARIOS]) as Scenario[];
+const only = (opts.only
+  ?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean) ?? [...SCENARIOS]) as Scenario[];
 const unknown = only.filter((s) => !SCENARIOS.includes(s));
 if (unknown.length) {
   process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}\n${HELP}`);
@@ -80,10 +83,10 @@ const results: Result[] = [];
 let turn = 0;
 function nextInstance(): Instance {
   for (let i = 0; i < instances.length; i++) {
-    const instance = instances[turn++ % instances.length]!;
+    const instance = instances[turn++ % instances.length];
     if (instance.alive) return instance;
   }
-  return instances[0]!;
+  return instances[0];
 }
 
 function post(instance: Instance, path: string, key: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
@@ -99,7 +102,7 @@ async function pool<T>(items: T[], concurrency: number, task: (item: T) => Promi
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) await task(items[next++]!);
+      while (next < items.length) await task(items[next++]);
     }),
   );
 }
@@ -123,7 +126,8 @@ async function charges(): Promise<Result> {
   let other = 0;
   await pool(calls, 30, async (k) => {
     const answer = await post(nextInstance(), '/jobs-finder', k.key, SEARCH);
-    if (answer.status === 200) served.set(k.id, (served.get(k.id) ?? 0) + (JSON.parse(answer.body) as { credits_consumed: number }).credits_consumed);
+    if (answer.status === 200)
+      served.set(k.id, (served.get(k.id) ?? 0) + (JSON.parse(answer.body) as { credits_consumed: number }).credits_consumed);
     else if (answer.status === 402) refused += 1;
     else other += 1;
   });
@@ -141,7 +145,14 @@ async function charges(): Promise<Result> {
     scenario: 'charges',
     criterion: 'ledger = balance = what the 200s said, never negative, the rest 402',
     pass: exact && negative === 0 && other === 0 && charged === 150,
-    figures: { requests: calls.length, served: charged, 'refused 402': refused, other, 'ledgers exact': exact ? 'yes' : 'no', 'negative balances': negative },
+    figures: {
+      requests: calls.length,
+      served: charged,
+      'refused 402': refused,
+      other,
+      'ledgers exact': exact ? 'yes' : 'no',
+      'negative balances': negative,
+    },
   };
 }
 
@@ -154,7 +165,7 @@ async function kill9(): Promise<Result> {
   const retries = new Map<string, number>();
   let longestWaitMs = 0;
   let paidWithoutCharge = 0;
-  const victim = instances[0]!;
+  const victim = instances[0];
   let killedAt = 0;
   const killer = (async () => {
     await sleep(800);
@@ -205,7 +216,10 @@ function load(key: string, concurrency: number) {
   let lastOkAt = 0;
   const workers = Array.from({ length: concurrency }, async (_, i) => {
     while (running) {
-      const answer = i % 2 ? await post(nextInstance(), '/jobs-finder', key, SEARCH) : await call(`${nextInstance().url}/credits`, { headers: { 'x-api-key': key } });
+      const answer =
+        i % 2
+          ? await post(nextInstance(), '/jobs-finder', key, SEARCH)
+          : await call(`${nextInstance().url}/credits`, { headers: { 'x-api-key': key } });
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
       if (answer.status === 200) lastOkAt = Date.now();
       if (answer.status >= 500 && answer.status !== 503) statuses.set(-1, (statuses.get(-1) ?? 0) + 1);
@@ -297,7 +311,22 @@ async function redisStop(): Promise<Result> {
 }
 
 const HOSTILE_VALUES: unknown[] = [
-  'a\u0000b', '\u0007', 'x'.repeat(5000), '\ud800', "' OR 1=1 --", 2147483648, -1e308, 1e308, 1.5, -1, null, true, [], {}, { $gt: '' }, '9'.repeat(400),
+  'a\u0000b',
+  '\u0007',
+  'x'.repeat(5000),
+  '\ud800',
+  "' OR 1=1 --",
+  2147483648,
+  -1e308,
+  1e308,
+  1.5,
+  -1,
+  null,
+  true,
+  [],
+  {},
+  { $gt: '' },
+  '9'.repeat(400),
 ];
 const RAW_REQUESTS = [
   'GET / HTTP/1.1\r\nHost: x\r\nX-Big: ' + 'a'.repeat(20_000) + '\r\n\r\n',
@@ -313,7 +342,7 @@ function rawCall(url: string, request: string): Promise<Answer> {
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let data = '';
-    socket.on('data', (d) => (data += d));
+    socket.on('data', (d: Buffer) => (data += d.toString()));
     socket.on('error', () => undefined);
     socket.on('close', () => {
       const last = data.split(/(?=HTTP\/1\.1 \d{3} )/).at(-1) ?? '';
@@ -327,12 +356,24 @@ function rawCall(url: string, request: string): Promise<Answer> {
 
 async function fuzz(): Promise<Result> {
   const key = await newKey(1_000_000);
-  const doc = JSON.parse((await call(`${instances[0]!.url}/openapi.json`)).body) as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>> };
+  const doc = JSON.parse((await call(`${instances[0].url}/openapi.json`)).body) as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } }>
+    >;
+  };
   const routes = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), fields: Object.keys(op.requestBody?.content['application/json']?.schema.properties ?? {}) })),
+    Object.entries(methods).map(([method, op]) => ({
+      path,
+      method: method.toUpperCase(),
+      fields: Object.keys(op.requestBody?.content['application/json']?.schema.properties ?? {}),
+    })),
   );
-  routes.push({ path: '/webhooks/postmark', method: 'POST', fields: ['Email', 'RecordType'] }, { path: '/nope', method: 'DELETE', fields: [] });
-  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+  routes.push(
+    { path: '/webhooks/postmark', method: 'POST', fields: ['Email', 'RecordType'] },
+    { path: '/nope', method: 'DELETE', fields: [] },
+  );
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   let fiveXX = 0;
   let notEnveloped = 0;
   let noAnswer = 0;
@@ -356,7 +397,11 @@ async function fuzz(): Promise<Result> {
       if (Math.random() < 0.9) headers['x-api-key'] = Math.random() < 0.9 ? key.key : 'lb_wrong';
       if (Math.random() < 0.1) headers['idempotency-key'] = Math.random() < 0.5 ? 'x'.repeat(300) : `fuzz-${i}`;
       what = `${route.method} ${route.path} ${payload.slice(0, 60)}`;
-      answer = await call(`${instance.url}${route.path}`, { method: route.method, headers, body: route.method === 'GET' ? undefined : payload });
+      answer = await call(`${instance.url}${route.path}`, {
+        method: route.method,
+        headers,
+        body: route.method === 'GET' ? undefined : payload,
+      });
     }
     if (answer.status === 0) noAnswer += 1;
     else if (answer.status >= 500) fiveXX += 1;
@@ -418,7 +463,7 @@ async function setUp(): Promise<void> {
   await redis.start();
   const env = { DATABASE_URL: database.url, REDIS_URL: redis.url };
   for (let i = 0; i < instanceCount; i++) instances.push(new Instance(i, env));
-  await instances[0]!.start(); // migrates the new database
+  await instances[0].start(); // migrates the new database
   await Promise.all(instances.slice(1).map((i) => i.start()));
   handle = openDatabase(database.url, { poolSize: 4 });
   // Listings to search: one page of one listing costs 1 credit.
@@ -451,7 +496,9 @@ async function tearDown(): Promise<void> {
 function table(rows: Result[]): string {
   const lines = ['| scenario | result | figures | criterion |', '|---|---|---|---|'];
   for (const r of rows) {
-    const figures = Object.entries(r.figures).map(([k, v]) => `${k}: ${v}`).join('; ');
+    const figures = Object.entries(r.figures)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; ');
     lines.push(`| ${r.scenario} | ${r.pass ? 'pass' : '**FAIL**'} | ${figures} | ${r.criterion} |`);
   }
   return lines.join('\n');
@@ -473,12 +520,16 @@ try {
 }
 const exits = instances.reduce((n, i) => n + i.unexpectedExits, 0);
 if (opts.json) {
-  process.stdout.write(`${JSON.stringify({ instances: instanceCount, seconds: Math.round((Date.now() - started) / 1000), unexpectedExits: exits, results }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ instances: instanceCount, seconds: Math.round((Date.now() - started) / 1000), unexpectedExits: exits, results }, null, 2)}\n`,
+  );
 } else {
-  process.stdout.write(`\nleadbase chaos: ${instanceCount} instances, PostgreSQL ${new URL(adminUrl).host}, own Redis, ${Math.round((Date.now() - started) / 1000)} s\n\n${table(results)}\n\nunexpected process exits over the whole run: ${exits}\n`);
+  process.stdout.write(
+    `\nleadbase chaos: ${instanceCount} instances, PostgreSQL ${new URL(adminUrl).host}, own Redis, ${Math.round((Date.now() - started) / 1000)} s\n\n${table(results)}\n\nunexpected process exits over the whole run: ${exits}\n`,
+  );
 }
 if (crashed) {
-  process.stderr.write(`chaos: the run stopped: ${crashed instanceof Error ? crashed.stack : String(crashed)}\n`);
+  process.stderr.write(`chaos: the run stopped: ${crashed instanceof Error ? crashed.stack : JSON.stringify(crashed)}\n`);
   process.exit(1);
 }
 process.exit(results.every((r) => r.pass) && exits === 0 ? 0 : 1);

@@ -48,15 +48,85 @@ const ROLES: [string, string[]][] = [
   ['Solutions Architect', ['cloud architecture', 'pre-sales', 'technical workshops', 'integrations', 'AWS']],
   ['Chef', ['menu development', 'food safety', 'kitchen management', 'inventory', 'plating']],
 ];
-const SENIORITY: [string, number][] = [['', 40], ['Senior ', 22], ['Junior ', 8], ['Lead ', 6], ['Principal ', 3], ['Staff ', 3], ['Head of ', 2], ['Intern - ', 3], ['', 13]];
-const TYPES: [string, number][] = [['Full-time', 78], ['Part-time', 8], ['Contract', 7], ['Temporary', 3], ['Internship', 3], ['Freelance', 1]];
+const SENIORITY: [string, number][] = [
+  ['', 40],
+  ['Senior ', 22],
+  ['Junior ', 8],
+  ['Lead ', 6],
+  ['Principal ', 3],
+  ['Staff ', 3],
+  ['Head of ', 2],
+  ['Intern - ', 3],
+  ['', 13],
+];
+const TYPES: [string, number][] = [
+  ['Full-time', 78],
+  ['Part-time', 8],
+  ['Contract', 7],
+  ['Temporary', 3],
+  ['Internship', 3],
+  ['Freelance', 1],
+];
 const SOURCES = ['greenhouse', 'lever', 'ashby', 'workable', 'smartrecruiters', 'recruitee', 'personio', 'jsonld'];
-const SYLLABLES = ['ac', 'me', 'lu', 'mo', 'ra', 'ven', 'tor', 'qui', 'sol', 'nex', 'ar', 'bit', 'cor', 'dyn', 'el', 'fin', 'gal', 'hex', 'io', 'jet', 'kin', 'lex', 'mar', 'nor', 'opt', 'pix', 'quan', 'ryn', 'sky', 'tri', 'ul', 'vox', 'wav', 'xen', 'yo', 'zen'];
-const SUFFIXES = ['Labs', 'Systems', 'Health', 'Logistics', 'Analytics', 'Robotics', 'Energy', 'Software', 'Group', 'Foods', 'Capital', 'Media', 'Bio', 'Cloud', 'Works'];
+const SYLLABLES = [
+  'ac',
+  'me',
+  'lu',
+  'mo',
+  'ra',
+  'ven',
+  'tor',
+  'qui',
+  'sol',
+  'nex',
+  'ar',
+  'bit',
+  'cor',
+  'dyn',
+  'el',
+  'fin',
+  'gal',
+  'hex',
+  'io',
+  'jet',
+  'kin',
+  'lex',
+  'mar',
+  'nor',
+  'opt',
+  'pix',
+  'quan',
+  'ryn',
+  'sky',
+  'tri',
+  'ul',
+  'vox',
+  'wav',
+  'xen',
+  'yo',
+  'zen',
+];
+const SUFFIXES = [
+  'Labs',
+  'Systems',
+  'Health',
+  'Logistics',
+  'Analytics',
+  'Robotics',
+  'Energy',
+  'Software',
+  'Group',
+  'Foods',
+  'Capital',
+  'Media',
+  'Bio',
+  'Cloud',
+  'Works',
+];
 
 const OTHER_LANG: Record<string, string> = {
   de: 'Wir suchen eine engagierte Persönlichkeit für unser wachsendes Team. Du arbeitest eng mit Kolleginnen und Kollegen aus verschiedenen Abteilungen zusammen und übernimmst Verantwortung für spannende Projekte. Wir bieten flexible Arbeitszeiten, ein modernes Büro und zahlreiche Weiterbildungsmöglichkeiten.',
-  fr: "Nous recherchons une personne motivée pour rejoindre notre équipe en pleine croissance. Vous travaillerez avec des collègues de plusieurs départements et serez responsable de projets passionnants. Nous offrons des horaires flexibles, des bureaux modernes et de nombreuses possibilités de formation.",
+  fr: 'Nous recherchons une personne motivée pour rejoindre notre équipe en pleine croissance. Vous travaillerez avec des collègues de plusieurs départements et serez responsable de projets passionnants. Nous offrons des horaires flexibles, des bureaux modernes et de nombreuses possibilités de formation.',
   es: 'Buscamos una persona motivada para unirse a nuestro equipo en crecimiento. Trabajarás con compañeros de varios departamentos y serás responsable de proyectos interesantes. Ofrecemos horario flexible, oficinas modernas y muchas oportunidades de formación.',
 };
 
@@ -67,11 +137,44 @@ interface CityPick {
 
 function loadCities(): { picks: CityPick[]; cumulative: number[] } {
   const text = readFileSync(new URL('../../src/jobs/geo-data/cities.tsv', import.meta.url), 'utf8');
-  const rows = text.split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
-  const top = rows.filter((r) => Number(r[8]) >= 400_000).sort((a, b) => Number(b[8]) - Number(a[8])).slice(0, 400);
-  const countryNames: Record<string, string> = { US: 'United States', GB: 'United Kingdom', DE: 'Germany', FR: 'France', IN: 'India', CA: 'Canada', ES: 'Spain', NL: 'Netherlands', AU: 'Australia', BR: 'Brazil' };
+  const rows = text
+    .split('\n')
+    .slice(1)
+    .filter(Boolean)
+    .map((l) => l.split('\t'));
+  const top = rows
+    .filter((r) => Number(r[8]) >= 400_000)
+    .sort((a, b) => Number(b[8]) - Number(a[8]))
+    .slice(0, 400);
+  const countryNames: Record<string, string> = {
+    US: 'United States',
+    GB: 'United Kingdom',
+    DE: 'Germany',
+    FR: 'France',
+    IN: 'India',
+    CA: 'Canada',
+    ES: 'Spain',
+    NL: 'Netherlands',
+    AU: 'Australia',
+    BR: 'Brazil',
+  };
   // Job boards are skewed to the US and Europe far beyond population: weight by country too.
-  const countryWeight: Record<string, number> = { US: 12, GB: 5, DE: 5, CA: 4, FR: 3, NL: 3, AU: 3, IN: 2, ES: 2, IE: 3, SE: 2, CH: 2, PL: 2, SG: 3 };
+  const countryWeight: Record<string, number> = {
+    US: 12,
+    GB: 5,
+    DE: 5,
+    CA: 4,
+    FR: 3,
+    NL: 3,
+    AU: 3,
+    IN: 2,
+    ES: 2,
+    IE: 3,
+    SE: 2,
+    CH: 2,
+    PL: 2,
+    SG: 3,
+  };
   const picks: CityPick[] = [];
   const cumulative: number[] = [];
   let total = 0;
@@ -135,10 +238,15 @@ export function* generateBoards(options: JobsGeneratorOptions): Generator<Genera
     for (let i = 0; i < size; i++) {
       const [role, skills] = ROLES[Math.floor(rand() * ROLES.length)];
       const prefix = weighted(rand, SENIORITY);
-      const title = prefix === 'Head of ' ? `Head of ${role.replace(/ (Engineer|Manager|Developer|Specialist|Analyst)$/, '')}` : `${prefix}${role}`;
+      const title =
+        prefix === 'Head of ' ? `Head of ${role.replace(/ (Engineer|Manager|Developer|Specialist|Analyst)$/, '')}` : `${prefix}${role}`;
       const remote = rand() < 0.15;
       const city = rand() < 0.7 ? home : pickCity();
-      const location = remote ? (rand() < 0.5 ? `Remote - ${city.country === 'US' ? 'US' : city.label.split(', ')[1]}` : 'Remote') : city.label;
+      const location = remote
+        ? rand() < 0.5
+          ? `Remote - ${city.country === 'US' ? 'US' : city.label.split(', ')[1]}`
+          : 'Remote'
+        : city.label;
       const ageDays = Math.min(365, -Math.log(1 - rand()) * 40);
       const lang = rand() < 0.05 ? (['de', 'fr', 'es'] as const)[Math.floor(rand() * 3)] : 'en';
       const s = [...skills].sort(() => rand() - 0.5);
@@ -147,7 +255,9 @@ export function* generateBoards(options: JobsGeneratorOptions): Generator<Genera
         `<h3>What you will do</h3><ul><li>Own ${s[0]} and ${s[1]} end to end</li><li>Work with ${s[2]} every day</li><li>Improve our ${s[3]} practices</li></ul>`,
         `<h3>What we look for</h3><ul><li>${1 + Math.floor(rand() * 9)}+ years of experience with ${s[0]}</li><li>Experience with ${s[4]}</li><li>Clear written communication</li></ul>`,
         rand() < 0.02 ? '<p>Applicants must hold an active Secret security clearance.</p>' : '',
-        lang !== 'en' ? `<p>${OTHER_LANG[lang]}</p>` : '<p>We offer health insurance, a learning budget, flexible hours and a modern office. We are an equal opportunity employer and value diversity.</p>',
+        lang !== 'en'
+          ? `<p>${OTHER_LANG[lang]}</p>`
+          : '<p>We offer health insurance, a learning budget, flexible hours and a modern office. We are an equal opportunity employer and value diversity.</p>',
       ];
       const salaried = rand() < 0.4;
       const base = 40_000 + Math.floor(rand() * 160) * 1000;
@@ -161,7 +271,9 @@ export function* generateBoards(options: JobsGeneratorOptions): Generator<Genera
         descriptionHtml: lang === 'en' ? paragraphs.join('\n') : `<p>${OTHER_LANG[lang]}</p>${paragraphs.slice(1, 4).join('\n')}`,
         applyUrl: `https://jobs.${domain}/${board}-${i}`,
         language: source === 'greenhouse' || source === 'smartrecruiters' ? lang : null,
-        salary: salaried ? { min: base, max: base + 20_000 + Math.floor(rand() * 40) * 1000, currency: city.country === 'US' ? 'USD' : 'EUR' } : null,
+        salary: salaried
+          ? { min: base, max: base + 20_000 + Math.floor(rand() * 40) * 1000, currency: city.country === 'US' ? 'USD' : 'EUR' }
+          : null,
         company: { name: companyName, website: `https://${domain}` },
       });
     }

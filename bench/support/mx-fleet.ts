@@ -48,9 +48,13 @@ function rcptReply(kind: DomainKind, address: string, greylisted: Set<string>, i
       }
       return mailboxExists(local) ? '250 2.1.5 Ok' : `550 5.1.1 <${address}>: Recipient address rejected: User unknown`;
     case 'm365':
-      return mailboxExists(local) ? '250 2.1.5 Recipient OK' : '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [contoso.mail.protection.outlook.com]';
+      return mailboxExists(local)
+        ? '250 2.1.5 Recipient OK'
+        : '550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [contoso.mail.protection.outlook.com]';
     default:
-      return mailboxExists(local) ? '250 2.1.5 Ok' : `550 5.1.1 <${address}>: Recipient address rejected: User unknown in virtual mailbox table`;
+      return mailboxExists(local)
+        ? '250 2.1.5 Ok'
+        : `550 5.1.1 <${address}>: Recipient address rejected: User unknown in virtual mailbox table`;
   }
 }
 
@@ -69,14 +73,14 @@ function serve(socket: Socket, d: FleetDomain, latencyMs: number, greylisted: Se
     // Replies due together leave in one write, as an MTA flushes its pipelined replies.
     let out = '';
     let close = false;
-    while (queue.length && queue[0]!.due <= now) {
+    while (queue.length && queue[0].due <= now) {
       const item = queue.shift()!;
       out += `${item.text}\r\n`;
       close ||= item.close;
     }
     if (out && !socket.destroyed) socket.write(out);
     if (close) socket.end();
-    if (queue.length) timer = setTimeout(flush, queue[0]!.due - now);
+    if (queue.length) timer = setTimeout(flush, queue[0].due - now);
   };
   const reply = (text: string, close = false) => {
     queue.push({ due: Date.now() + latencyMs, text, close });

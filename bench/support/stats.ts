@@ -22,7 +22,7 @@ export function summarize(samplesMs: number[]): LatencySummary {
 }
 
 /** Runs `fn` `count` times sequentially, returning each call's latency in ms. */
-export async function timeCalls(count: number, fn: (i: number) => Promise<unknown> | unknown): Promise<number[]> {
+export async function timeCalls(count: number, fn: (i: number) => unknown): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < count; i++) {
     const start = process.hrtime.bigint();

@@ -33,17 +33,13 @@ export interface StoredResponse {
   body: string;
 }
 
-export type BeginOutcome =
-  | { kind: 'new' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'mismatch' }
-  | { kind: 'in_flight' };
+export type BeginOutcome = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'mismatch' } | { kind: 'in_flight' };
 
 /** Stable JSON: object keys sorted, so the same body written twice has one fingerprint. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value as object)
+    const entries = Object.keys(value)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
@@ -52,7 +48,9 @@ function canonicalJson(value: unknown): string {
 }
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /** A record claimed by a request that has just started. */

@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /** Adds a grant to a key's balance and the ledger, inside the caller's transaction. */
-export async function recordGrant(trx: Kysely<Database>, keyId: number, units: number, note: string | null, now = Date.now()): Promise<number> {
+export async function recordGrant(
+  trx: Kysely<Database>,
+  keyId: number,
+  units: number,
+  note: string | null,
+  now = Date.now(),
+): Promise<number> {
   if (!Number.isSafeInteger(units) || units <= 0) throw new Error('a grant must be a positive whole number of units');
   const row = await trx
     .updateTable('api_keys')

@@ -13,7 +13,7 @@ export interface SettleInput {
   cost: number;
   requestId: string;
   /** When the request carries an Idempotency-Key: the response to store, built from the new balance. */
-  idempotency?: { idemKey: string; owner?: string; render(balance: number): StoredResponse };
+  idempotency?: { idemKey: string; owner?: string; render: (balance: number) => StoredResponse };
   now?: number;
 }
 

@@ -59,7 +59,8 @@ async function importFile(label: string, source: string, path: string, format: F
       batches: input.batches,
       records: input.records,
       batchSize: size,
-      onBatch: (s) => progress.update(input.position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
+      onBatch: (s) =>
+        progress.update(input.position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
     }).catch((error: unknown) => {
       progress.stop();
       return failStoppedImport(error, label, opts.json);
@@ -146,7 +147,7 @@ export function registerImportCompanies(importCommand: Command): void {
       .description("RSS or Atom feeds into a company's news or press releases (the company must be stored already)")
       .option('--domain <domain>', "the company's domain (default: the feed's own site)")
       .option('--name <name>', "the company's name, when no domain is given")
-      .option('--kind <kind>', 'news or press_release (default: press_release for a feed on the company\'s own site, else news)'),
+      .option('--kind <kind>', "news or press_release (default: press_release for a feed on the company's own site, else news)"),
   ).action(async (sources: string[], opts: CommonOptions & { domain?: string; name?: string; kind?: string }) => {
     if (opts.kind && opts.kind !== 'news' && opts.kind !== 'press_release') throw new CliError('--kind must be news or press_release');
     await withDatabase(async ({ db }) => {
@@ -177,7 +178,10 @@ export function registerImportCompanies(importCommand: Command): void {
 /** A feed from a file or an http(s) URL. */
 async function readSource(source: string): Promise<string> {
   if (/^https?:\/\//i.test(source)) {
-    const response = await fetch(source, { headers: { accept: 'application/rss+xml, application/atom+xml, application/xml, text/xml' }, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(source, {
+      headers: { accept: 'application/rss+xml, application/atom+xml, application/xml, text/xml' },
+      signal: AbortSignal.timeout(30_000),
+    });
     if (!response.ok) throw new CliError(`${source}: HTTP ${response.status}`);
     return response.text();
   }

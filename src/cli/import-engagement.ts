@@ -28,7 +28,9 @@ export function registerImportEngagement(importCommand: Command): void {
         const progress = createProgress('engagement', 0, 'rows', opts.quiet);
         let summary;
         try {
-          summary = await importEngagementCsv(new EngagementStore(db), file, { onProgress: (rows) => progress.update(rows, `${rows} rows`) });
+          summary = await importEngagementCsv(new EngagementStore(db), file, {
+            onProgress: (rows) => progress.update(rows, `${rows} rows`),
+          });
         } catch (error) {
           progress.stop();
           if (error instanceof ImportStoppedError) failStoppedImport(error, 'engagement', opts.json);
@@ -37,7 +39,8 @@ export function registerImportEngagement(importCommand: Command): void {
           progress.stop();
         }
         if (opts.json) process.stdout.write(`${JSON.stringify(summary.toJSON())}\n`);
-        else process.stdout.write(`engagement: ${summary.format()}\n(inserted = events counted, unchanged = already known or not evidence)\n`);
+        else
+          process.stdout.write(`engagement: ${summary.format()}\n(inserted = events counted, unchanged = already known or not evidence)\n`);
       });
     });
 }

@@ -40,9 +40,13 @@ const FETCH_AHEAD = 4;
 
 function report(board: string, summary: BoardImportSummary, opts: ImportJobsOptions): void {
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ board, ...summary.toJSON(), expired: summary.expired ?? 0, companies_created: summary.companiesCreated ?? 0 })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ board, ...summary.toJSON(), expired: summary.expired ?? 0, companies_created: summary.companiesCreated ?? 0 })}\n`,
+    );
   } else {
-    process.stdout.write(`jobs ${opts.source} ${board}: ${summary.format()}, expired ${summary.expired ?? 0}, companies created ${summary.companiesCreated ?? 0}\n`);
+    process.stdout.write(
+      `jobs ${opts.source} ${board}: ${summary.format()}, expired ${summary.expired ?? 0}, companies created ${summary.companiesCreated ?? 0}\n`,
+    );
   }
 }
 
@@ -52,7 +56,12 @@ export function registerImportJobs(importCommand: Command): void {
     .command('jobs')
     .description('Import job postings from a public job-board API or a saved payload (see docs/jobs.md)')
     .requiredOption('--source <source>', `one of ${JOB_SOURCES.join(', ')}`)
-    .option('--board <token>', 'board token, company slug, or careers-page URL for jsonld (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option(
+      '--board <token>',
+      'board token, company slug, or careers-page URL for jsonld (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--file <path>', 'read a saved payload (the shape the board API returns) instead of fetching')
     .option('--base-url <url>', "override the source's API origin (mirrors, tests)")
     .option('--company-name <name>', 'the board owner, for sources whose postings name no company')
@@ -62,7 +71,10 @@ export function registerImportJobs(importCommand: Command): void {
     .option('--timeout-ms <n>', 'per-request timeout (default 15000)')
     .option('--retries <n>', 'retries of a failed request, with exponential backoff (default 3)')
     .option('--optimize', 'compact the search index when the import ends, whatever its size')
-    .option('--no-optimize', `never compact it (default: only after ${OPTIMIZE_AFTER_LISTINGS.toLocaleString('en')} or more listings written)`)
+    .option(
+      '--no-optimize',
+      `never compact it (default: only after ${OPTIMIZE_AFTER_LISTINGS.toLocaleString('en')} or more listings written)`,
+    )
     .option('-q, --quiet', 'no progress bar')
     .option('--json', 'print each summary as JSON')
     .action(async (opts: ImportJobsOptions) => {
@@ -87,9 +99,15 @@ export function registerImportJobs(importCommand: Command): void {
         timeoutMs: Math.max(1, positiveInt(opts.timeoutMs, '--timeout-ms', 15_000, 600_000)),
         retries: positiveInt(opts.retries, '--retries', 3, 10),
       });
-      const company = opts.companyName || opts.companyWebsite
-        ? { name: opts.companyName ?? new URL(opts.companyWebsite!.includes('://') ? opts.companyWebsite! : `https://${opts.companyWebsite}`).hostname, website: opts.companyWebsite ?? null }
-        : null;
+      const company =
+        opts.companyName || opts.companyWebsite
+          ? {
+              name:
+                opts.companyName ??
+                new URL(opts.companyWebsite!.includes('://') ? opts.companyWebsite! : `https://${opts.companyWebsite}`).hostname,
+              website: opts.companyWebsite ?? null,
+            }
+          : null;
       await withDatabase(async ({ db }) => {
         const service = new JobService({ db, companies: new CompanyService({ db }) });
         let failures = 0;
@@ -101,9 +119,10 @@ export function registerImportJobs(importCommand: Command): void {
         const held: (() => void)[] = [];
         // Boards are fetched a few ahead of the one being stored (the fetcher bounds requests in
         // flight); a board that cannot be read is reported and skipped.
-        const read = (board: string): Promise<SourceListing[]> => opts.file
-          ? Promise.resolve().then(() => connector.parsePayload(readFileSync(opts.file!, 'utf8'), { board, baseUrl: opts.baseUrl }))
-          : connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
+        const read = (board: string): Promise<SourceListing[]> =>
+          opts.file
+            ? Promise.resolve().then(() => connector.parsePayload(readFileSync(opts.file!, 'utf8'), { board, baseUrl: opts.baseUrl }))
+            : connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
         async function* boards(): AsyncGenerator<BoardInput> {
           const ahead = opts.board.map(() => undefined as Promise<SourceListing[]> | undefined);
           for (let i = 0; i < opts.board.length; i++) {
@@ -126,29 +145,31 @@ export function registerImportJobs(importCommand: Command): void {
           }
         }
         let boardsStored = 0;
-        await service.importBoards(boards(), {
-          mergeIndex: false,
-          onGroup: (summaries) => {
-            if (single) progress?.update(summaries[0]?.read ?? 0);
-          },
-          onBoard: (input, summary) => {
-            boardsStored += 1;
-            if (!single) progress?.update(++boardsDone);
-            written += summary.inserted + summary.updated + (summary.expired ?? 0);
-            if (progress?.visible) held.push(() => report(input.board, summary, opts));
-            else report(input.board, summary, opts);
-          },
-        }).catch((error: unknown) => {
-          progress?.stop();
-          for (const print of held) print();
-          if (!isUnavailable(error)) throw error;
-          // A locked or unreachable database, waited out in vain: never a rejection of the postings.
-          throw new CliError(
-            `import stopped after ${boardsStored} of ${opts.board.length} boards stored: the database could not be written ` +
-              `(${(error as Error).message}). Nothing stored was lost; run the same command again to resume ` +
-              '(postings already stored are recognised and left unchanged).',
-          );
-        });
+        await service
+          .importBoards(boards(), {
+            mergeIndex: false,
+            onGroup: (summaries) => {
+              if (single) progress?.update(summaries[0]?.read ?? 0);
+            },
+            onBoard: (input, summary) => {
+              boardsStored += 1;
+              if (!single) progress?.update(++boardsDone);
+              written += summary.inserted + summary.updated + (summary.expired ?? 0);
+              if (progress?.visible) held.push(() => report(input.board, summary, opts));
+              else report(input.board, summary, opts);
+            },
+          })
+          .catch((error: unknown) => {
+            progress?.stop();
+            for (const print of held) print();
+            if (!isUnavailable(error)) throw error;
+            // A locked or unreachable database, waited out in vain: never a rejection of the postings.
+            throw new CliError(
+              `import stopped after ${boardsStored} of ${opts.board.length} boards stored: the database could not be written ` +
+                `(${(error as Error).message}). Nothing stored was lost; run the same command again to resume ` +
+                '(postings already stored are recognised and left unchanged).',
+            );
+          });
         progress?.stop();
         for (const print of held) print();
         // The new listings become searchable in one sorted merge (docs/jobs.md, "Bulk imports").
@@ -164,7 +185,8 @@ export function registerImportJobs(importCommand: Command): void {
           const started = Date.now();
           if (!opts.quiet && !opts.json) process.stderr.write('compacting the search index…\n');
           await service.optimizeSearchIndex();
-          if (!opts.quiet && !opts.json) process.stderr.write(`search index compacted in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+          if (!opts.quiet && !opts.json)
+            process.stderr.write(`search index compacted in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
         }
         if (failures) throw new CliError(`${failures} of ${opts.board.length} boards could not be read`);
       });

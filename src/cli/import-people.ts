@@ -37,7 +37,8 @@ export function registerImportPeople(importCommand: Command): void {
       if (format !== 'jsonl' && format !== 'csv') throw new CliError(`--format must be jsonl or csv, got "${opts.format}"`);
       if (opts.map && format !== 'csv') throw new CliError('--map applies to CSV files only');
       const country = opts.defaultCountry?.toUpperCase() ?? null;
-      if (country && !isPhoneCountry(country)) throw new CliError(`--default-country "${opts.defaultCountry}" is not a known two-letter country code`);
+      if (country && !isPhoneCountry(country))
+        throw new CliError(`--default-country "${opts.defaultCountry}" is not a known two-letter country code`);
       const batchSize = Number(opts.batchSize ?? 500);
       if (!Number.isInteger(batchSize) || batchSize < 1) throw new CliError('--batch-size must be a positive whole number');
       let columnMap;
@@ -78,7 +79,8 @@ export function registerImportPeople(importCommand: Command): void {
         }
         const seconds = (Date.now() - started) / 1000;
         if (opts.json) console.log(JSON.stringify({ ...summary.toJSON(), seconds }));
-        else console.log(`${summary.format()}\n${(summary.read / Math.max(seconds, 0.001)).toFixed(0)} rows/s over ${seconds.toFixed(1)} s`);
+        else
+          console.log(`${summary.format()}\n${(summary.read / Math.max(seconds, 0.001)).toFixed(0)} rows/s over ${seconds.toFixed(1)} s`);
       });
     });
 }

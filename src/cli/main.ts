@@ -32,7 +32,9 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   const program = new Command();
   program
     .name('leadbase')
-    .description('Self-hostable prepaid-credit data API for B2B sales prospecting.\nStorage comes from DATABASE_URL (default sqlite:./data/leadbase.sqlite); every command migrates it when needed.')
+    .description(
+      'Self-hostable prepaid-credit data API for B2B sales prospecting.\nStorage comes from DATABASE_URL (default sqlite:./data/leadbase.sqlite); every command migrates it when needed.',
+    )
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: false });
   registerServe(program);

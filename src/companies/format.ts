@@ -16,11 +16,11 @@ export function formatMoneyShort(amount: number | null | undefined): string | nu
   const sign = amount < 0 ? '-' : '';
   const abs = Math.abs(amount);
   for (let i = 0; i < SCALES.length; i++) {
-    const [scale, suffix] = SCALES[i]!;
+    const [scale, suffix] = SCALES[i];
     if (abs >= scale) {
       const value = Math.round((abs / scale) * 10) / 10;
       if (value >= 1000 && i > 0) {
-        const [upScale, upSuffix] = SCALES[i - 1]!;
+        const [upScale, upSuffix] = SCALES[i - 1];
         return `${sign}$${trim(Math.round((abs / upScale) * 10) / 10)}${upSuffix}`;
       }
       return `${sign}$${trim(value)}${suffix}`;
@@ -47,12 +47,27 @@ export function formatCurrency(amount: number | null | undefined, currency = 'US
 }
 
 const WORD_SCALES: Record<string, number> = {
-  k: 1e3, thousand: 1e3, m: 1e6, mm: 1e6, mn: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9, t: 1e12, trillion: 1e12,
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mm: 1e6,
+  mn: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  trillion: 1e12,
 };
 
 /** Parses "$2.2B", "2,500,000", "USD 15 million", "1.5bn" into a number; null when it is not an amount. */
 export function parseMoney(text: string): number | null {
-  const t = text.trim().toLowerCase().replace(/^(usd|us\$|\$)\s*/, '').replace(/\s*(usd|dollars)$/, '').replace(/,/g, '');
+  const t = text
+    .trim()
+    .toLowerCase()
+    .replace(/^(usd|us\$|\$)\s*/, '')
+    .replace(/\s*(usd|dollars)$/, '')
+    .replace(/,/g, '');
   const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/.exec(t);
   if (!m) return null;
   const value = Number(m[1]);

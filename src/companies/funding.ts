@@ -50,7 +50,9 @@ const OWNERSHIP: Record<string, string> = {
 
 function headquarters(c: CompanyRow): FundingResult['basicInfo']['headquarters'] {
   if (!c.locality && !c.region && !c.country && !c.street_address) return null;
-  const cityLine = [titleCase(c.locality), [titleCase(c.region), c.postal_code?.toUpperCase()].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  const cityLine = [titleCase(c.locality), [titleCase(c.region), c.postal_code?.toUpperCase()].filter(Boolean).join(' ')]
+    .filter(Boolean)
+    .join(', ');
   const fullAddress = [titleCase(c.street_address), titleCase(c.address_line_2), cityLine, titleCase(c.country)].filter(Boolean).join(', ');
   return { city: titleCase(c.locality), state: titleCase(c.region), country: titleCase(c.country), fullAddress: fullAddress || null };
 }
@@ -82,7 +84,13 @@ export function composeFunding(c: CompanyRow, f: CompanyFactsBundle): FundingRes
   const last = rounds[0];
   const leadership: FundingResult['leadership'] = { ceo: null };
   for (const l of f.leaders) {
-    (leadership as Record<string, unknown>)[l.role] = { firstName: l.first_name, lastName: l.last_name, designation: l.designation, prof: l.prof_url, social_b: l.social_b_url };
+    (leadership as Record<string, unknown>)[l.role] = {
+      firstName: l.first_name,
+      lastName: l.last_name,
+      designation: l.designation,
+      prof: l.prof_url,
+      social_b: l.social_b_url,
+    };
   }
   const industries = c.industry ? [titleCase(c.industry)!] : [];
   const mapped = c.industry_id ? JOB_INDUSTRIES.find((i) => i.id === c.industry_id)?.name : undefined;
@@ -109,7 +117,7 @@ export function composeFunding(c: CompanyRow, f: CompanyFactsBundle): FundingRes
       primaryDomain: c.domain,
       phone: c.phone,
       status: c.status,
-      ownership: c.ownership ?? (c.company_type ? OWNERSHIP[c.company_type] ?? null : null),
+      ownership: c.ownership ?? (c.company_type ? (OWNERSHIP[c.company_type] ?? null) : null),
       founded: c.founded_year === null ? null : String(c.founded_year),
       followers: c.followers,
       headquarters: headquarters(c),
@@ -170,7 +178,8 @@ export function summarize(c: CompanyRow, r: FundingResult, rounds: Selectable<Fu
   if (place) first += `, headquartered in ${place}`;
   sentences.push(`${first}.`);
   const industry = r.industryAndSectors.industries[0];
-  const employees = c.employee_count !== null ? `about ${NUMBER.format(c.employee_count)} employees` : c.size_label ? `${c.size_label} employees` : '';
+  const employees =
+    c.employee_count !== null ? `about ${NUMBER.format(c.employee_count)} employees` : c.size_label ? `${c.size_label} employees` : '';
   if (industry && employees) sentences.push(`It operates in ${industry.toLowerCase()} with ${employees}.`);
   else if (industry) sentences.push(`It operates in ${industry.toLowerCase()}.`);
   else if (employees) sentences.push(`It has ${employees}.`);
@@ -195,7 +204,8 @@ export function summarize(c: CompanyRow, r: FundingResult, rounds: Selectable<Fu
   const ceo = r.leadership.ceo;
   const ceoName = ceo ? [ceo.firstName, ceo.lastName].filter(Boolean).join(' ') : '';
   if (ceoName) sentences.push(`${ceoName} is the ${ceo?.designation ?? 'CEO'}.`);
-  if (r.acquisitions.length) sentences.push(`It has made ${r.acquisitions.length} recorded acquisition${r.acquisitions.length === 1 ? '' : 's'}.`);
+  if (r.acquisitions.length)
+    sentences.push(`It has made ${r.acquisitions.length} recorded acquisition${r.acquisitions.length === 1 ? '' : 's'}.`);
   if (r.topCompetitors.length) sentences.push(`Competitors include ${listText(r.topCompetitors.slice(0, 3).map((x) => x.name!))}.`);
   return sentences.join(' ');
 }

@@ -79,26 +79,80 @@ export function lookupCountry(text: string | null | undefined): CountryInfo | nu
 
 // US state and Canadian province codes, as SEC filings and many registries write them.
 const US_STATES: Record<string, string> = {
-  AL: 'alabama', AK: 'alaska', AZ: 'arizona', AR: 'arkansas', CA: 'california', CO: 'colorado', CT: 'connecticut',
-  DE: 'delaware', DC: 'district of columbia', FL: 'florida', GA: 'georgia', HI: 'hawaii', ID: 'idaho', IL: 'illinois',
-  IN: 'indiana', IA: 'iowa', KS: 'kansas', KY: 'kentucky', LA: 'louisiana', ME: 'maine', MD: 'maryland',
-  MA: 'massachusetts', MI: 'michigan', MN: 'minnesota', MS: 'mississippi', MO: 'missouri', MT: 'montana',
-  NE: 'nebraska', NV: 'nevada', NH: 'new hampshire', NJ: 'new jersey', NM: 'new mexico', NY: 'new york',
-  NC: 'north carolina', ND: 'north dakota', OH: 'ohio', OK: 'oklahoma', OR: 'oregon', PA: 'pennsylvania',
-  RI: 'rhode island', SC: 'south carolina', SD: 'south dakota', TN: 'tennessee', TX: 'texas', UT: 'utah',
-  VT: 'vermont', VA: 'virginia', WA: 'washington', WV: 'west virginia', WI: 'wisconsin', WY: 'wyoming',
-  PR: 'puerto rico', GU: 'guam', VI: 'virgin islands',
+  AL: 'alabama',
+  AK: 'alaska',
+  AZ: 'arizona',
+  AR: 'arkansas',
+  CA: 'california',
+  CO: 'colorado',
+  CT: 'connecticut',
+  DE: 'delaware',
+  DC: 'district of columbia',
+  FL: 'florida',
+  GA: 'georgia',
+  HI: 'hawaii',
+  ID: 'idaho',
+  IL: 'illinois',
+  IN: 'indiana',
+  IA: 'iowa',
+  KS: 'kansas',
+  KY: 'kentucky',
+  LA: 'louisiana',
+  ME: 'maine',
+  MD: 'maryland',
+  MA: 'massachusetts',
+  MI: 'michigan',
+  MN: 'minnesota',
+  MS: 'mississippi',
+  MO: 'missouri',
+  MT: 'montana',
+  NE: 'nebraska',
+  NV: 'nevada',
+  NH: 'new hampshire',
+  NJ: 'new jersey',
+  NM: 'new mexico',
+  NY: 'new york',
+  NC: 'north carolina',
+  ND: 'north dakota',
+  OH: 'ohio',
+  OK: 'oklahoma',
+  OR: 'oregon',
+  PA: 'pennsylvania',
+  RI: 'rhode island',
+  SC: 'south carolina',
+  SD: 'south dakota',
+  TN: 'tennessee',
+  TX: 'texas',
+  UT: 'utah',
+  VT: 'vermont',
+  VA: 'virginia',
+  WA: 'washington',
+  WV: 'west virginia',
+  WI: 'wisconsin',
+  WY: 'wyoming',
+  PR: 'puerto rico',
+  GU: 'guam',
+  VI: 'virgin islands',
 };
 const CA_PROVINCES: Record<string, string> = {
-  A0: 'alberta', A1: 'british columbia', A2: 'manitoba', A3: 'new brunswick', A4: 'newfoundland and labrador',
-  A5: 'nova scotia', A6: 'ontario', A7: 'prince edward island', A8: 'quebec', A9: 'saskatchewan', B0: 'yukon',
+  A0: 'alberta',
+  A1: 'british columbia',
+  A2: 'manitoba',
+  A3: 'new brunswick',
+  A4: 'newfoundland and labrador',
+  A5: 'nova scotia',
+  A6: 'ontario',
+  A7: 'prince edward island',
+  A8: 'quebec',
+  A9: 'saskatchewan',
+  B0: 'yukon',
 };
 
 /** A US state or (EDGAR-coded) Canadian province: its lower-case name and country code, or null. */
 export function lookupUsStateOrProvince(code: string | null | undefined): { region: string; countryCode: string } | null {
   if (!code) return null;
   const c = code.trim().toUpperCase();
-  if (US_STATES[c]) return { region: US_STATES[c]!, countryCode: 'US' };
-  if (CA_PROVINCES[c]) return { region: CA_PROVINCES[c]!, countryCode: 'CA' };
+  if (US_STATES[c]) return { region: US_STATES[c], countryCode: 'US' };
+  if (CA_PROVINCES[c]) return { region: CA_PROVINCES[c], countryCode: 'CA' };
   return null;
 }

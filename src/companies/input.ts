@@ -287,7 +287,8 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
 
   const externalIds: PreparedCompany['externalIds'] = [];
   if (input.external_ids !== null && input.external_ids !== undefined) {
-    if (typeof input.external_ids !== 'object' || Array.isArray(input.external_ids)) throw new CompanyInputError('external_ids must be an object');
+    if (typeof input.external_ids !== 'object' || Array.isArray(input.external_ids))
+      throw new CompanyInputError('external_ids must be an object');
     for (const [kind, value] of Object.entries(input.external_ids)) {
       const v = text(value, 300);
       if (v) externalIds.push({ kind: kind.toLowerCase(), value: v });
@@ -301,7 +302,9 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
     facts.industry = industry;
     put(facts, 'industry_id', industryIdFor(industry));
   }
-  const sectors = list(input.sectors, 'sectors').map((s) => text(s, 200)).filter((s): s is string => !!s);
+  const sectors = list(input.sectors, 'sectors')
+    .map((s) => text(s, 200))
+    .filter((s): s is string => !!s);
   if (sectors.length) facts.sectors = JSON.stringify(sectors);
   const employees = integer(input.employee_count, 'employee_count', 0, 10_000_000);
   put(facts, 'employee_count', employees);
@@ -314,7 +317,10 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
   put(facts, 'founded_year', integer(input.founded_year, 'founded_year', 1000, new Date().getUTCFullYear() + 1));
   if (input.company_type) {
     const type = normalizeCompanyType(String(input.company_type));
-    if (!type) throw new CompanyInputError(`company_type is not one of private, public, public_subsidiary, nonprofit, educational, government: ${JSON.stringify(input.company_type)}`);
+    if (!type)
+      throw new CompanyInputError(
+        `company_type is not one of private, public, public_subsidiary, nonprofit, educational, government: ${JSON.stringify(input.company_type)}`,
+      );
     facts.company_type = type;
   }
   put(facts, 'status', text(input.status, 100));
@@ -324,7 +330,10 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
   put(facts, 'revenue', money(input.revenue, 'revenue'));
   put(facts, 'total_funding', money(input.total_funding, 'total_funding'));
   const stack = Array.isArray(input.technology_stack)
-    ? input.technology_stack.map((s) => text(s, 200)).filter(Boolean).join(', ')
+    ? input.technology_stack
+        .map((s) => text(s, 200))
+        .filter(Boolean)
+        .join(', ')
     : text(input.technology_stack, 5000);
   put(facts, 'technology_stack', stack || null);
 
@@ -359,9 +368,12 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
     if (!r || typeof r !== 'object') throw new CompanyInputError(`funding_rounds[${i}] must be an object`);
     const round = text(r.round, 200);
     const announced = parseDate(r.date, `funding_rounds[${i}].date`);
-    const investors = list(r.investors, `funding_rounds[${i}].investors`).map((s) => text(s, 300)).filter((s): s is string => !!s);
+    const investors = list(r.investors, `funding_rounds[${i}].investors`)
+      .map((s) => text(s, 300))
+      .filter((s): s is string => !!s);
     const ref = text(r.ref, 300) ?? `${round ?? ''}|${announced === null ? '' : new Date(announced).toISOString().slice(0, 10)}`;
-    if (!round && announced === null && r.amount === undefined) throw new CompanyInputError(`funding_rounds[${i}] has no round, date or amount`);
+    if (!round && announced === null && r.amount === undefined)
+      throw new CompanyInputError(`funding_rounds[${i}] has no round, date or amount`);
     return {
       round,
       announced_at: announced,
@@ -456,5 +468,5 @@ export function prepareArticle(a: ArticleInput, kind: 'news' | 'press_release', 
 function handleFromUrl(url: string | null): string | null {
   if (!url) return null;
   const m = /^(?:[a-z]+:\/\/)?[^/]+\/@?([A-Za-z0-9_.-]+)\/?$/i.exec(url);
-  return m ? m[1]! : null;
+  return m ? m[1] : null;
 }

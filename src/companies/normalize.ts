@@ -44,7 +44,7 @@ function validHost(host: string): string | null {
   const labels = host.split('.');
   if (labels.length < 2) return null;
   if (!labels.every((l) => LABEL.test(l))) return null;
-  if (!TOP_LABEL.test(labels[labels.length - 1]!)) return null;
+  if (!TOP_LABEL.test(labels[labels.length - 1])) return null;
   return host;
 }
 
@@ -58,10 +58,65 @@ function hostOf(url: string): string {
 
 // Legal-form words dropped from the end of a name (after punctuation is gone, so "L.L.C." is "llc").
 const LEGAL_SUFFIXES = new Set([
-  'inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'cos', 'llc', 'llp', 'lllp', 'lp', 'pllc', 'pc', 'ltd',
-  'limited', 'plc', 'gmbh', 'mbh', 'ag', 'kg', 'kgaa', 'ohg', 'ug', 'ev', 'sa', 'sas', 'sasu', 'sarl', 'sl', 'slu', 'srl',
-  'spa', 'sca', 'bv', 'nv', 'vof', 'oy', 'oyj', 'ab', 'publ', 'as', 'asa', 'aps', 'a/s', 'pty', 'pte', 'pvt', 'private',
-  'kk', 'gk', 'ulc', 'se', 'sae', 'sro', 'doo', 'ltda', 'sab', 'de', 'cv',
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'cos',
+  'llc',
+  'llp',
+  'lllp',
+  'lp',
+  'pllc',
+  'pc',
+  'ltd',
+  'limited',
+  'plc',
+  'gmbh',
+  'mbh',
+  'ag',
+  'kg',
+  'kgaa',
+  'ohg',
+  'ug',
+  'ev',
+  'sa',
+  'sas',
+  'sasu',
+  'sarl',
+  'sl',
+  'slu',
+  'srl',
+  'spa',
+  'sca',
+  'bv',
+  'nv',
+  'vof',
+  'oy',
+  'oyj',
+  'ab',
+  'publ',
+  'as',
+  'asa',
+  'aps',
+  'a/s',
+  'pty',
+  'pte',
+  'pvt',
+  'private',
+  'kk',
+  'gk',
+  'ulc',
+  'se',
+  'sae',
+  'sro',
+  'doo',
+  'ltda',
+  'sab',
+  'de',
+  'cv',
 ]);
 // Words dropped only when a real legal form after them was dropped ("S.A. de C.V.", "Private Limited").
 const WEAK_SUFFIXES = new Set(['de', 'private', 'publ']);
@@ -89,7 +144,7 @@ export function normalizeCompanyName(name: string): string {
   let strippedStrong = false;
   for (;;) {
     if (words.length <= 1) break;
-    const last = words[words.length - 1]!;
+    const last = words[words.length - 1];
     if (LEGAL_SUFFIXES.has(last) && (!WEAK_SUFFIXES.has(last) || strippedStrong)) {
       words.pop();
       if (!WEAK_SUFFIXES.has(last)) strippedStrong = true;
@@ -128,7 +183,11 @@ export function sizeLabelForCount(count: number | null | undefined): string | nu
  */
 export function normalizeSizeLabel(text: string | null | undefined): string | null {
   if (text === null || text === undefined) return null;
-  const t = String(text).toLowerCase().replace(/,/g, '').replace(/employees?/g, '').replace(/\s+/g, '');
+  const t = String(text)
+    .toLowerCase()
+    .replace(/,/g, '')
+    .replace(/employees?/g, '')
+    .replace(/\s+/g, '');
   if (!t) return null;
   const open = /^(\d+)(?:\+|-max|-|andmore|ormore)$/.exec(t);
   if (open) return sizeLabelForCount(Number(open[1]));
@@ -148,7 +207,10 @@ export type CompanyType = (typeof COMPANY_TYPES)[number];
 /** company_type (docs/contract.md, Values) from the words sources use ("Public Company", "non-profit", "Privately Held"…). */
 export function normalizeCompanyType(text: string | null | undefined): CompanyType | null {
   if (!text) return null;
-  const t = String(text).toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+  const t = String(text)
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ' ')
+    .trim();
   if (!t) return null;
   if (/subsidiary/.test(t)) return 'public_subsidiary';
   if (/\bnon ?profit|not for profit|charity|foundation\b|nonprofit/.test(t)) return 'nonprofit';

@@ -1,6 +1,6 @@
 // Storage of companies: batched upserts (one transaction per batch, a handful of statements per
 // batch rather than per row, so a million-row import stays fast) and the lookups by key.
-import { sql, type Compilable, type ExpressionBuilder, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import { dialectOf, type Db } from '../db/database.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { PreparedQuery } from '../db/prepared-query.ts';
@@ -24,7 +24,7 @@ export interface UpsertResult {
 /** How much a source is trusted: a fact is replaced only by a source of equal or higher rank. */
 const SOURCE_RANK: Record<string, number> = { jsonl: 3, pdl: 2, 'sec-formd': 2 };
 export function sourceRank(source: string): number {
-  return SOURCE_RANK[source.split(':')[0]!] ?? 1;
+  return SOURCE_RANK[source.split(':')[0]] ?? 1;
 }
 
 /** field_sources JSON: source → when it was last seen and which facts it currently owns. */
@@ -36,11 +36,44 @@ type FieldSources = Record<string, { seen_at: number; fields: string[] }>;
 const ALL_SET_FACTS = '*';
 
 const FACT_COLUMNS = [
-  'name', 'normalized_name', 'domain', 'website', 'short_name', 'description', 'industry', 'industry_id', 'size_label',
-  'employee_count', 'employee_growth', 'founded_year', 'company_type', 'status', 'ownership', 'phone', 'followers',
-  'revenue', 'total_funding', 'technology_stack', 'sectors', 'location_name', 'locality', 'region', 'metro', 'country',
-  'country_code', 'continent', 'street_address', 'address_line_2', 'postal_code', 'geo', 'prof_url', 'prof_id',
-  'social_a_url', 'social_b_url', 'social_b_handle', 'code_host_url',
+  'name',
+  'normalized_name',
+  'domain',
+  'website',
+  'short_name',
+  'description',
+  'industry',
+  'industry_id',
+  'size_label',
+  'employee_count',
+  'employee_growth',
+  'founded_year',
+  'company_type',
+  'status',
+  'ownership',
+  'phone',
+  'followers',
+  'revenue',
+  'total_funding',
+  'technology_stack',
+  'sectors',
+  'location_name',
+  'locality',
+  'region',
+  'metro',
+  'country',
+  'country_code',
+  'continent',
+  'street_address',
+  'address_line_2',
+  'postal_code',
+  'geo',
+  'prof_url',
+  'prof_id',
+  'social_a_url',
+  'social_b_url',
+  'social_b_handle',
+  'code_host_url',
 ] as const satisfies readonly (keyof CompanyFacts)[];
 const INT_COLUMNS = new Set(['industry_id', 'employee_count', 'founded_year', 'followers']);
 const FLOAT_COLUMNS = new Set(['revenue', 'total_funding']);
@@ -79,12 +112,16 @@ const uniqueBy = <T>(rows: T[], key: (r: T) => string): T[] => (rows.length ? [.
  * returning undefined). A loop rather than flatMap: most lists are empty, and flatMap made an array
  * per item and list.
  */
-function listRows<T, R>(all: { id: number; item: PreparedCompany }[], list: (item: PreparedCompany) => T[], row: (id: number, entry: T) => R | undefined): R[] {
+function listRows<T, R>(
+  all: { id: number; item: PreparedCompany }[],
+  list: (item: PreparedCompany) => T[],
+  row: (id: number, entry: T) => R | undefined,
+): R[] {
   const out: R[] = [];
   for (const { id, item } of all) {
     const entries = list(item);
     for (let i = 0; i < entries.length; i++) {
-      const r = row(id, entries[i]!);
+      const r = row(id, entries[i]);
       if (r !== undefined) out.push(r);
     }
   }
@@ -114,7 +151,7 @@ export class CompanyRepository {
     // The hot lookups, built once. Parameters: [domain].
     this.byDomainQuery = new PreparedQuery(
       db,
-      db.selectFrom('company_domains as d').innerJoin('companies as c', 'c.id', 'd.company_id').selectAll('c').where('d.domain', '=', '') as Compilable<CompanyRow>,
+      db.selectFrom('company_domains as d').innerJoin('companies as c', 'c.id', 'd.company_id').selectAll('c').where('d.domain', '=', ''),
       1,
     );
     // Display names are matched on companies.normalized_name, other names and aliases in
@@ -134,7 +171,7 @@ export class CompanyRepository {
             .select(['n.name as matched_name', 'n.kind as matched_kind'])
             .where('n.normalized_name', '=', ''),
         )
-        .limit(1) as Compilable<CompanyRow & { matched_name: string; matched_kind: string }>,
+        .limit(1),
       3,
     );
   }
@@ -149,10 +186,19 @@ export class CompanyRepository {
   async idsByNormalizedDomains(domains: string[], db: Tx | Db = this.db): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
     const keys = [...new Set(domains)];
-    const probed = selectByKeys<{ domain: string; company_id: number }>(db, 'select domain, company_id from company_domains where domain in (?KEYS)', [], keys);
+    const probed = selectByKeys<{ domain: string; company_id: number }>(
+      db,
+      'select domain, company_id from company_domains where domain in (?KEYS)',
+      [],
+      keys,
+    );
     for (const part of probed ? [] : chunkKeys(keys)) {
       if (!part.length) continue;
-      const found = await db.selectFrom('company_domains').select(['domain', 'company_id']).where((eb) => oneOf(this.pg, eb, 'domain', part, 'text')).execute();
+      const found = await db
+        .selectFrom('company_domains')
+        .select(['domain', 'company_id'])
+        .where((eb) => oneOf(this.pg, eb, 'domain', part, 'text'))
+        .execute();
       for (const f of found) ids.set(f.domain, Number(f.company_id));
     }
     for (const f of probed ?? []) ids.set(f.domain, Number(f.company_id));
@@ -170,7 +216,7 @@ export class CompanyRepository {
     const byId = new Map<number, { company: CompanyRow; names: { name: string; kind: string }[] }>();
     for (const r of rows) {
       const { matched_name, matched_kind, ...company } = r;
-      const entry = byId.get(Number(company.id)) ?? { company: company as CompanyRow, names: [] };
+      const entry = byId.get(Number(company.id)) ?? { company: company, names: [] };
       entry.names.push({ name: matched_name, kind: matched_kind === 'display' ? 'name' : matched_kind });
       byId.set(Number(company.id), entry);
     }
@@ -189,7 +235,13 @@ export class CompanyRepository {
   }
 
   async domainsOf(companyId: number) {
-    return this.db.selectFrom('company_domains').selectAll().where('company_id', '=', companyId).orderBy('is_primary', 'desc').orderBy('domain').execute();
+    return this.db
+      .selectFrom('company_domains')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .orderBy('is_primary', 'desc')
+      .orderBy('domain')
+      .execute();
   }
   async namesOf(companyId: number) {
     return this.db.selectFrom('company_names').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
@@ -247,7 +299,12 @@ export class CompanyRepository {
     for (const r of probed ?? []) rows.set(r.id, r);
     for (const ids of probed ? [] : chunkKeys(existingIds)) {
       if (!ids.length) continue;
-      for (const r of await trx.selectFrom('companies').selectAll().where((eb) => oneOf(this.pg, eb, 'id', ids, 'int8')).execute()) rows.set(r.id, r);
+      for (const r of await trx
+        .selectFrom('companies')
+        .selectAll()
+        .where((eb) => oneOf(this.pg, eb, 'id', ids, 'int8'))
+        .execute())
+        rows.set(r.id, r);
     }
     const changedIds = new Set<number>();
     // Primary domains this batch gives out that no company held when it looked: each must become
@@ -263,7 +320,7 @@ export class CompanyRepository {
       for (const item of g.items) mergeFacts(row, sources, changes, item.facts, source, rank);
       if (row.normalized_name !== previousName.normalized_name) {
         // The old display name stays findable, as a name of the company.
-        g.items[0]!.names.push({ ...previousName, kind: 'name' });
+        g.items[0].names.push({ ...previousName, kind: 'name' });
       }
       if (row.domain === null) {
         // Becomes the primary domain only when no other company holds it.
@@ -287,7 +344,7 @@ export class CompanyRepository {
       list.push({ id: row.id, ...set });
     }
     for (const [signature, list] of updates) {
-      const columns = Object.fromEntries(signature.split(',').map((c) => [c, COMPANY_COLUMNS[c]!]));
+      const columns = Object.fromEntries(signature.split(',').map((c) => [c, COMPANY_COLUMNS[c]]));
       await bulkUpdate(trx, { table: 'companies', key: ['id', 'int8'], columns, rows: list });
     }
 
@@ -295,7 +352,9 @@ export class CompanyRepository {
     // every fact of a new row, which is every fact set in it (`"fields": "*"`, see parseSources).
     const created = groups.filter((g) => g.id === undefined);
     const createdSources = JSON.stringify({ [source]: { seen_at: seenAt, fields: ALL_SET_FACTS } });
-    const newFacts = created.map((g): CompanyFacts => (g.items.length === 1 ? g.items[0]!.facts : Object.assign({}, ...g.items.map((i) => i.facts))));
+    const newFacts = created.map((g): CompanyFacts =>
+      g.items.length === 1 ? g.items[0].facts : Object.assign({}, ...g.items.map((i) => i.facts)),
+    );
     const newDomains = created.map((g) => g.items.find((i) => i.domains.length > 0)?.domains[0] ?? null);
     // Only the fact columns some new row sets are written (the others are null): a source reports a
     // third of them, and binding a null costs about what binding a value does.
@@ -315,17 +374,17 @@ export class CompanyRepository {
     const withDomain = created.flatMap((_, n) => (newDomains[n] !== null ? [n] : []));
     const inserted = await bulkInsert<{ id: number; domain: string }>(trx, {
       table: 'companies',
-      columns: Object.fromEntries(newColumns.map((c) => [c, COMPANY_COLUMNS[c]!])),
-      values: withDomain.map((n) => newValues[n]!),
+      columns: Object.fromEntries(newColumns.map((c) => [c, COMPANY_COLUMNS[c]])),
+      values: withDomain.map((n) => newValues[n]),
       returning: ['id', 'domain'],
     });
     const idByDomain = new Map(inserted.map((r) => [r.domain, Number(r.id)]));
     for (let n = 0; n < created.length; n++) {
       const domain = newDomains[n];
-      if (domain !== null) created[n]!.id = idByDomain.get(domain);
+      if (domain !== null) created[n].id = idByDomain.get(domain);
       else {
-        const row = Object.fromEntries(newColumns.map((c, i) => [c, newValues[n]![i]])) as Omit<CompanyTable, 'id'>;
-        created[n]!.id = Number((await trx.insertInto('companies').values(row).returning('id').executeTakeFirstOrThrow()).id);
+        const row = Object.fromEntries(newColumns.map((c, i) => [c, newValues[n][i]])) as Omit<CompanyTable, 'id'>;
+        created[n].id = Number((await trx.insertInto('companies').values(row).returning('id').executeTakeFirstOrThrow()).id);
       }
     }
     const primaryOf = new Map<number, string | null>();
@@ -335,12 +394,21 @@ export class CompanyRepository {
       displayKeyOf.set(g.id!, rows.get(g.id!)!.normalized_name);
     }
     created.forEach((g, n) => {
-      primaryOf.set(g.id!, newDomains[n]!);
-      displayKeyOf.set(g.id!, newFacts[n]!.normalized_name!);
-      if (newDomains[n] !== null) claimedPrimaries.set(g.id!, newDomains[n]!);
+      primaryOf.set(g.id!, newDomains[n]);
+      displayKeyOf.set(g.id!, newFacts[n].normalized_name!);
+      if (newDomains[n] !== null) claimedPrimaries.set(g.id!, newDomains[n]);
     });
 
-    const childChanges = await this.writeChildren(trx, groups, source, seenAt, new Set(existing.map((g) => g.id!)), primaryOf, displayKeyOf, claimedPrimaries);
+    const childChanges = await this.writeChildren(
+      trx,
+      groups,
+      source,
+      seenAt,
+      new Set(existing.map((g) => g.id!)),
+      primaryOf,
+      displayKeyOf,
+      claimedPrimaries,
+    );
     const createdSet = new Set(created);
     for (const g of groups) {
       const isNew = createdSet.has(g);
@@ -359,14 +427,27 @@ export class CompanyRepository {
     for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
     for (const [kind, values] of kinds) {
       const keys = [...new Set(values)];
-      const probed = selectByKeys<{ value: string; company_id: number }>(trx, 'select value, company_id from company_external_ids where kind = ? and value in (?KEYS)', [kind], keys);
+      const probed = selectByKeys<{ value: string; company_id: number }>(
+        trx,
+        'select value, company_id from company_external_ids where kind = ? and value in (?KEYS)',
+        [kind],
+        keys,
+      );
       for (const part of probed ? [] : chunkKeys(keys)) {
-        const found = await trx.selectFrom('company_external_ids').select(['value', 'company_id']).where('kind', '=', kind).where((eb) => oneOf(this.pg, eb, 'value', part, 'text')).execute();
+        const found = await trx
+          .selectFrom('company_external_ids')
+          .select(['value', 'company_id'])
+          .where('kind', '=', kind)
+          .where((eb) => oneOf(this.pg, eb, 'value', part, 'text'))
+          .execute();
         for (const f of found) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
       }
       for (const f of probed ?? []) byExternal.set(`${kind}\u0000${f.value}`, Number(f.company_id));
     }
-    const byDomain = await this.idsByNormalizedDomains(items.flatMap((i) => i.domains), trx);
+    const byDomain = await this.idsByNormalizedDomains(
+      items.flatMap((i) => i.domains),
+      trx,
+    );
 
     // Namesakes of the reports that match nothing by id or domain (see the name rules below). A
     // report with domains can only complete a namesake that has no domain: its name key is looked
@@ -375,7 +456,8 @@ export class CompanyRepository {
     const withDomainKeys: string[] = [];
     for (const i of items) {
       const key = i.facts.normalized_name;
-      if (!key || i.externalIds.some((x) => byExternal.has(`${x.kind}\u0000${x.value}`)) || i.domains.some((d) => byDomain.has(d))) continue;
+      if (!key || i.externalIds.some((x) => byExternal.has(`${x.kind}\u0000${x.value}`)) || i.domains.some((d) => byDomain.has(d)))
+        continue;
       (i.domains.length ? withDomainKeys : nameOnlyKeys).push(key);
     }
     const namesakes = await this.namesakes(trx, [...nameOnlyKeys, ...(await this.keysNamingDomainlessOrOther(trx, withDomainKeys))]);
@@ -386,11 +468,8 @@ export class CompanyRepository {
     const existingGroups = new Map<number, Group>();
     const pending = new Map<string, Group>();
     for (let index = 0; index < items.length; index++) {
-      const item = items[index]!;
-      const keys = [
-        ...item.externalIds.map((x) => `x:${x.kind}\u0000${x.value}`),
-        ...item.domains.map((d) => `d:${d}`),
-      ];
+      const item = items[index];
+      const keys = [...item.externalIds.map((x) => `x:${x.kind}\u0000${x.value}`), ...item.domains.map((d) => `d:${d}`)];
       let id: number | undefined;
       for (const x of item.externalIds) id ??= byExternal.get(`${x.kind}\u0000${x.value}`);
       for (const d of item.domains) id ??= byDomain.get(d);
@@ -455,13 +534,28 @@ export class CompanyRepository {
     );
     if (domainless) {
       for (const r of domainless) found.add(r.normalized_name);
-      for (const r of selectByKeys<{ normalized_name: string }>(trx, 'select normalized_name from company_names where normalized_name in (?KEYS)', [], unique)!) found.add(r.normalized_name);
+      for (const r of selectByKeys<{ normalized_name: string }>(
+        trx,
+        'select normalized_name from company_names where normalized_name in (?KEYS)',
+        [],
+        unique,
+      )!)
+        found.add(r.normalized_name);
       return [...found];
     }
     for (const part of chunkKeys(unique)) {
       if (!part.length) continue;
-      const display = await trx.selectFrom('companies').select('normalized_name').where('domain', 'is', null).where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute();
-      const other = await trx.selectFrom('company_names').select('normalized_name').where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute();
+      const display = await trx
+        .selectFrom('companies')
+        .select('normalized_name')
+        .where('domain', 'is', null)
+        .where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text'))
+        .execute();
+      const other = await trx
+        .selectFrom('company_names')
+        .select('normalized_name')
+        .where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text'))
+        .execute();
       for (const r of [...display, ...other]) found.add(r.normalized_name);
     }
     return [...found];
@@ -478,15 +572,33 @@ export class CompanyRepository {
       }
     };
     const unique = [...new Set(keys)];
-    const display = selectByKeys<Namesake & { normalized_name: string }>(trx, 'select id, normalized_name, country_code, domain from companies where normalized_name in (?KEYS)', [], unique);
+    const display = selectByKeys<Namesake & { normalized_name: string }>(
+      trx,
+      'select id, normalized_name, country_code, domain from companies where normalized_name in (?KEYS)',
+      [],
+      unique,
+    );
     if (display) {
       add(display);
-      add(selectByKeys(trx, 'select c.id, n.normalized_name, c.country_code, c.domain from company_names n join companies c on c.id = n.company_id where n.normalized_name in (?KEYS)', [], unique)!);
+      add(
+        selectByKeys(
+          trx,
+          'select c.id, n.normalized_name, c.country_code, c.domain from company_names n join companies c on c.id = n.company_id where n.normalized_name in (?KEYS)',
+          [],
+          unique,
+        )!,
+      );
       return out;
     }
     for (const part of chunkKeys(unique)) {
       if (!part.length) continue;
-      add(await trx.selectFrom('companies').select(['id', 'normalized_name', 'country_code', 'domain']).where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text')).execute());
+      add(
+        await trx
+          .selectFrom('companies')
+          .select(['id', 'normalized_name', 'country_code', 'domain'])
+          .where((eb) => oneOf(this.pg, eb, 'normalized_name', part, 'text'))
+          .execute(),
+      );
       add(
         await trx
           .selectFrom('company_names as n')
@@ -504,9 +616,14 @@ export class CompanyRepository {
    * its name key, not in another country, without another id of a kind the report carries, and —
    * when the report brings domains (`onlyWithoutDomain`) — without a domain of its own.
    */
-  private async pickNamesake(trx: Tx, item: PreparedCompany, candidates: Namesake[] | undefined, onlyWithoutDomain: boolean): Promise<number | undefined> {
+  private async pickNamesake(
+    trx: Tx,
+    item: PreparedCompany,
+    candidates: Namesake[] | undefined,
+    onlyWithoutDomain: boolean,
+  ): Promise<number | undefined> {
     if (!candidates || candidates.length !== 1) return undefined;
-    const only = candidates[0]!;
+    const only = candidates[0];
     if (onlyWithoutDomain && only.domain !== null) return undefined;
     const country = item.facts.country_code;
     if (country && only.country_code && country !== only.country_code) return undefined;
@@ -523,7 +640,6 @@ export class CompanyRepository {
     }
     return only.id;
   }
-
 
   /** Upserts every list fact; returns the ids of existing companies that got a new one. */
   private async writeChildren(
@@ -568,8 +684,13 @@ export class CompanyRepository {
 
     // The display name's key is matched on companies.normalized_name: only other names go here.
     const names = uniqueBy(
-      listRows(all, (item) => item.names, (id, n) =>
-        n.normalized_name === displayKeyOf.get(id) ? undefined : { company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt },
+      listRows(
+        all,
+        (item) => item.names,
+        (id, n) =>
+          n.normalized_name === displayKeyOf.get(id)
+            ? undefined
+            : { company_id: id, name: n.name, normalized_name: n.normalized_name, kind: n.kind, source, seen_at: seenAt },
       ),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
@@ -582,7 +703,11 @@ export class CompanyRepository {
     });
 
     const external = uniqueBy(
-      listRows(all, (item) => item.externalIds, (id, x) => ({ kind: x.kind, value: x.value, company_id: id, seen_at: seenAt })),
+      listRows(
+        all,
+        (item) => item.externalIds,
+        (id, x) => ({ kind: x.kind, value: x.value, company_id: id, seen_at: seenAt }),
+      ),
       (r) => `${r.kind}\u0000${r.value}`,
     );
     const newExternal = await bulkInsert<{ company_id: number }>(trx, {
@@ -595,67 +720,139 @@ export class CompanyRepository {
     for (const r of newExternal) if (existingIds.has(Number(r.company_id))) changed.add(Number(r.company_id));
 
     const rounds = uniqueBy(
-      listRows(all, (item) => item.rounds, (id, r) => ({ company_id: id, ...r, investors: JSON.stringify(r.investors), source, seen_at: seenAt })),
+      listRows(
+        all,
+        (item) => item.rounds,
+        (id, r) => ({ company_id: id, ...r, investors: JSON.stringify(r.investors), source, seen_at: seenAt }),
+      ),
       (r) => `${r.company_id}|${r.source_ref}`,
     );
     await this.markNew(trx, 'company_funding_rounds', rounds, ['source', 'source_ref'], existingIds, changed);
     await bulkInsert(trx, {
       table: 'company_funding_rounds',
-      columns: { company_id: 'int8', round: 'text', announced_at: 'int8', amount: 'float8', currency: 'text', investors: 'text', source: 'text', source_ref: 'text', seen_at: 'int8' },
+      columns: {
+        company_id: 'int8',
+        round: 'text',
+        announced_at: 'int8',
+        amount: 'float8',
+        currency: 'text',
+        investors: 'text',
+        source: 'text',
+        source_ref: 'text',
+        seen_at: 'int8',
+      },
       rows: rounds,
       onConflict: `on conflict ("company_id", "source", "source_ref") do update set ${excluded(['round', 'announced_at', 'amount', 'currency', 'investors', 'seen_at'])}`,
     });
 
     const leaders = uniqueBy(
-      listRows(all, (item) => item.leaders, (id, l) => ({ company_id: id, ...l, source, seen_at: seenAt })),
+      listRows(
+        all,
+        (item) => item.leaders,
+        (id, l) => ({ company_id: id, ...l, source, seen_at: seenAt }),
+      ),
       (r) => `${r.company_id}|${r.role}`,
     );
     await this.markNew(trx, 'company_leaders', leaders, ['role'], existingIds, changed);
     await bulkInsert(trx, {
       table: 'company_leaders',
-      columns: { company_id: 'int8', role: 'text', first_name: 'text', last_name: 'text', designation: 'text', prof_url: 'text', social_b_url: 'text', source: 'text', seen_at: 'int8' },
+      columns: {
+        company_id: 'int8',
+        role: 'text',
+        first_name: 'text',
+        last_name: 'text',
+        designation: 'text',
+        prof_url: 'text',
+        social_b_url: 'text',
+        source: 'text',
+        seen_at: 'int8',
+      },
       rows: leaders,
       onConflict: `on conflict ("company_id", "role") do update set ${excluded(['first_name', 'last_name', 'designation', 'prof_url', 'social_b_url', 'source', 'seen_at'])}`,
     });
 
     const competitors = uniqueBy(
-      listRows(all, (item) => item.competitors, (id, c) => ({ company_id: id, ...c, source, seen_at: seenAt })),
+      listRows(
+        all,
+        (item) => item.competitors,
+        (id, c) => ({ company_id: id, ...c, source, seen_at: seenAt }),
+      ),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
     await this.markNew(trx, 'company_competitors', competitors, ['normalized_name'], existingIds, changed);
     await bulkInsert(trx, {
       table: 'company_competitors',
       columns: {
-        company_id: 'int8', name: 'text', normalized_name: 'text', revenue: 'text', employees: 'text', total_funding: 'text', headquarters: 'text',
-        founded_at: 'int8', ownership: 'text', website: 'text', source: 'text', seen_at: 'int8',
+        company_id: 'int8',
+        name: 'text',
+        normalized_name: 'text',
+        revenue: 'text',
+        employees: 'text',
+        total_funding: 'text',
+        headquarters: 'text',
+        founded_at: 'int8',
+        ownership: 'text',
+        website: 'text',
+        source: 'text',
+        seen_at: 'int8',
       },
       rows: competitors,
       onConflict: `on conflict ("company_id", "normalized_name") do update set ${excluded(['name', 'revenue', 'employees', 'total_funding', 'headquarters', 'founded_at', 'ownership', 'website', 'source', 'seen_at'])}`,
     });
 
     const acquisitions = uniqueBy(
-      listRows(all, (item) => item.acquisitions, (id, a) => ({ company_id: id, ...a, source, seen_at: seenAt })),
+      listRows(
+        all,
+        (item) => item.acquisitions,
+        (id, a) => ({ company_id: id, ...a, source, seen_at: seenAt }),
+      ),
       (r) => `${r.company_id}|${r.normalized_name}`,
     );
     await this.markNew(trx, 'company_acquisitions', acquisitions, ['normalized_name'], existingIds, changed);
     await bulkInsert(trx, {
       table: 'company_acquisitions',
-      columns: { company_id: 'int8', company_name: 'text', normalized_name: 'text', acquired_at: 'int8', description: 'text', source_url: 'text', source: 'text', seen_at: 'int8' },
+      columns: {
+        company_id: 'int8',
+        company_name: 'text',
+        normalized_name: 'text',
+        acquired_at: 'int8',
+        description: 'text',
+        source_url: 'text',
+        source: 'text',
+        seen_at: 'int8',
+      },
       rows: acquisitions,
       onConflict: `on conflict ("company_id", "normalized_name") do update set ${excluded(['company_name', 'acquired_at', 'description', 'source_url', 'source', 'seen_at'])}`,
     });
 
-    const articles = listRows(all, (item) => item.articles, (id, a) => ({ company_id: id, ...a }));
+    const articles = listRows(
+      all,
+      (item) => item.articles,
+      (id, a) => ({ company_id: id, ...a }),
+    );
     for (const id of await this.upsertArticles(trx, articles, source, seenAt)) if (existingIds.has(id)) changed.add(id);
 
     const highlights = uniqueBy(
-      listRows(all, (item) => item.highlights, (id, h) => ({ company_id: id, ...h, source, seen_at: seenAt })),
+      listRows(
+        all,
+        (item) => item.highlights,
+        (id, h) => ({ company_id: id, ...h, source, seen_at: seenAt }),
+      ),
       (r) => `${r.company_id}|${r.text}`,
     );
     await this.markNew(trx, 'company_highlights', highlights, ['text'], existingIds, changed);
     await bulkInsert(trx, {
       table: 'company_highlights',
-      columns: { company_id: 'int8', type: 'text', text: 'text', publisher: 'text', highlighted_at: 'int8', src: 'text', source: 'text', seen_at: 'int8' },
+      columns: {
+        company_id: 'int8',
+        type: 'text',
+        text: 'text',
+        publisher: 'text',
+        highlighted_at: 'int8',
+        src: 'text',
+        source: 'text',
+        seen_at: 'int8',
+      },
       rows: highlights,
       onConflict: `on conflict ("company_id", "text") do update set ${excluded(['type', 'publisher', 'highlighted_at', 'src', 'source', 'seen_at'])}`,
     });
@@ -665,7 +862,13 @@ export class CompanyRepository {
   /** Adds to `changed` the existing companies for which one of `rows` has a key not stored yet. */
   private async markNew(
     trx: Tx,
-    table: 'company_names' | 'company_funding_rounds' | 'company_leaders' | 'company_competitors' | 'company_acquisitions' | 'company_highlights',
+    table:
+      | 'company_names'
+      | 'company_funding_rounds'
+      | 'company_leaders'
+      | 'company_competitors'
+      | 'company_acquisitions'
+      | 'company_highlights',
     rows: { company_id: number }[],
     keyColumns: string[],
     existingIds: Set<number>,
@@ -675,7 +878,12 @@ export class CompanyRepository {
     if (!relevant.length) return;
     const ids = [...new Set(relevant.map((r) => r.company_id))];
     const stored = new Set<string>();
-    const probed = selectByKeys<Record<string, unknown>>(trx, `select company_id, ${keyColumns.map((k) => `"${k}"`).join(', ')} from ${table} where company_id in (?KEYS)`, [], ids);
+    const probed = selectByKeys<Record<string, unknown>>(
+      trx,
+      `select company_id, ${keyColumns.map((k) => `"${k}"`).join(', ')} from ${table} where company_id in (?KEYS)`,
+      [],
+      ids,
+    );
     for (const f of probed ?? []) stored.add([Number(f.company_id), ...keyColumns.map((k) => f[k])].join('\u0000'));
     for (const part of probed ? [] : chunkKeys(ids)) {
       const found = await (trx as Db)
@@ -693,7 +901,15 @@ export class CompanyRepository {
   /** Upserts news and press releases; returns the company ids that got an item they did not have. */
   async upsertArticles(
     trx: Tx,
-    articles: { company_id: number; kind: string; title: string; publisher: string | null; published_at: number | null; url: string | null; item_key: string }[],
+    articles: {
+      company_id: number;
+      kind: string;
+      title: string;
+      publisher: string | null;
+      published_at: number | null;
+      url: string | null;
+      item_key: string;
+    }[],
     source: string,
     seenAt: number,
   ): Promise<Set<number>> {
@@ -705,13 +921,27 @@ export class CompanyRepository {
     if (!rows.length) return got;
     const before = new Set<string>();
     for (const ids of chunkKeys([...new Set(rows.map((r) => r.company_id))])) {
-      const found = await trx.selectFrom('company_articles').select(['company_id', 'kind', 'item_key']).where((eb) => oneOf(this.pg, eb, 'company_id', ids, 'int8')).execute();
+      const found = await trx
+        .selectFrom('company_articles')
+        .select(['company_id', 'kind', 'item_key'])
+        .where((eb) => oneOf(this.pg, eb, 'company_id', ids, 'int8'))
+        .execute();
       for (const f of found) before.add(`${Number(f.company_id)}|${f.kind}|${f.item_key}`);
     }
     for (const r of rows) if (!before.has(`${r.company_id}|${r.kind}|${r.item_key}`)) got.add(r.company_id);
     await bulkInsert(trx, {
       table: 'company_articles',
-      columns: { company_id: 'int8', kind: 'text', title: 'text', publisher: 'text', published_at: 'int8', url: 'text', item_key: 'text', source: 'text', seen_at: 'int8' },
+      columns: {
+        company_id: 'int8',
+        kind: 'text',
+        title: 'text',
+        publisher: 'text',
+        published_at: 'int8',
+        url: 'text',
+        item_key: 'text',
+        source: 'text',
+        seen_at: 'int8',
+      },
       rows,
       onConflict: `on conflict ("company_id", "kind", "item_key") do update set ${excluded(['title', 'publisher', 'published_at', 'url', 'seen_at'])}`,
     });
@@ -731,7 +961,10 @@ export class CompanyRepository {
 
   /** Number of companies stored. */
   async count(): Promise<number> {
-    const r = await this.db.selectFrom('companies').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const r = await this.db
+      .selectFrom('companies')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 }
@@ -756,13 +989,20 @@ function parseSources(row: CompanyRow): FieldSources {
  * when the reporting source ranks at least as high as the one that set it (later imports win among
  * equals). The primary domain is never replaced here (other domains become secondary).
  */
-function mergeFacts(row: CompanyRow, sources: FieldSources, changes: Partial<Omit<CompanyTable, 'id'>>, facts: CompanyFacts, source: string, rank: number): void {
+function mergeFacts(
+  row: CompanyRow,
+  sources: FieldSources,
+  changes: Partial<Omit<CompanyTable, 'id'>>,
+  facts: CompanyFacts,
+  source: string,
+  rank: number,
+): void {
   const owner = new Map<string, string>();
   for (const [s, v] of Object.entries(sources)) for (const f of v.fields) owner.set(f, s);
   const own = (field: string) => {
     const previous = owner.get(field);
     if (previous === source) return;
-    if (previous) sources[previous]!.fields = sources[previous]!.fields.filter((f) => f !== field);
+    if (previous) sources[previous].fields = sources[previous].fields.filter((f) => f !== field);
     (sources[source] ??= { seen_at: 0, fields: [] }).fields.push(field);
     owner.set(field, source);
   };

@@ -57,11 +57,11 @@ export class CompanyService {
     const key = normalizeCompanyName(name ?? '');
     if (!key) return null;
     const candidates = await this.repository.findByNameKey(key);
-    if (candidates.length === 1) return candidates[0]!.company;
+    if (candidates.length === 1) return candidates[0].company;
     if (candidates.length === 0) return null;
     const wanted = exactForm(name);
     const exact = candidates.filter((c) => exactForm(c.company.name) === wanted || c.names.some((n) => exactForm(n.name) === wanted));
-    return exact.length === 1 ? exact[0]!.company : null;
+    return exact.length === 1 ? exact[0].company : null;
   }
 
   /** A company by domain first, then by name (the usual "name and/or domain" request). */
@@ -85,8 +85,8 @@ export class CompanyService {
    */
   async upsertCompany(input: CompanyInput, source: string, seenAt = Date.now()): Promise<{ id: number; created: boolean }> {
     const [result] = await this.repository.upsertMany([prepareCompany(input)], source, seenAt);
-    if (result!.error) throw new CompanyInputError(result!.error);
-    return { id: result!.id, created: result!.created };
+    if (result.error) throw new CompanyInputError(result.error);
+    return { id: result.id, created: result.created };
   }
 
   /** Batched upsert of already prepared companies (importers). One result per item, in order. */
@@ -95,7 +95,13 @@ export class CompanyService {
   }
 
   /** Adds news items or press releases to a known company; returns how many were new. */
-  async addArticles(companyId: number, kind: 'news' | 'press_release', articles: ArticleInput[], source: string, seenAt = Date.now()): Promise<number> {
+  async addArticles(
+    companyId: number,
+    kind: 'news' | 'press_release',
+    articles: ArticleInput[],
+    source: string,
+    seenAt = Date.now(),
+  ): Promise<number> {
     const prepared = articles.map((a) => ({ company_id: companyId, ...prepareArticle(a, kind) }));
     const before = await this.repository.articlesOf(companyId, 100000);
     const known = new Set(before.filter((b) => b.kind === kind).map((b) => b.item_key));

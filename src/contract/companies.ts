@@ -83,9 +83,9 @@ export const FundingResult = Type.Object({
 /** What the companies domain service returns when funding data is found. */
 export type FundingResult = Static<typeof FundingResult>;
 
-const nullableFundingFields = Object.fromEntries(
-  Object.entries(FundingResult.properties).map(([k, v]) => [k, Nullable(v)]),
-) as { [K in keyof typeof FundingResult.properties]: ReturnType<typeof Nullable<(typeof FundingResult.properties)[K]>> };
+const nullableFundingFields = Object.fromEntries(Object.entries(FundingResult.properties).map(([k, v]) => [k, Nullable(v)])) as {
+  [K in keyof typeof FundingResult.properties]: ReturnType<typeof Nullable<(typeof FundingResult.properties)[K]>>;
+};
 
 export const CompanyFundingResponse = Type.Object(
   {

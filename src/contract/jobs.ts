@@ -18,7 +18,12 @@ export const JobsFinderBody = Type.Object(
     company_website: Type.Optional(Text({ maxLength: 512 })),
     job_title: Type.Optional(Text({ maxLength: 512 })),
     location: Type.Optional(Text({ maxLength: 512 })),
-    experience_level: Type.Optional(Type.Union(EXPERIENCE_LEVELS.map((l) => Type.Literal(l)), { description: 'When absent, all levels are included' })),
+    experience_level: Type.Optional(
+      Type.Union(
+        EXPERIENCE_LEVELS.map((l) => Type.Literal(l)),
+        { description: 'When absent, all levels are included' },
+      ),
+    ),
     job_description: Type.Optional(Text({ maxLength: 1024, description: 'Keywords or "quoted phrases" matched in the description' })),
     country_id: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Id from GET /job-country' })),
     region_id: Type.Optional(BoundedInteger({ minimum: 1, description: 'Id from GET /job-regions' })),
@@ -29,7 +34,11 @@ export const JobsFinderBody = Type.Object(
     max_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
     has_remote: Type.Optional(Type.Boolean({ default: false, description: 'true: remote-only listings; false: non-remote listings' })),
     posted_within: Type.Optional(
-      BoundedInteger({ minimum: 1, maximum: 36500, description: 'Days since posting; default 30 when neither posted_after nor posted_before is given' }),
+      BoundedInteger({
+        minimum: 1,
+        maximum: 36500,
+        description: 'Days since posting; default 30 when neither posted_after nor posted_before is given',
+      }),
     ),
     posted_after: Type.Optional(DateOnly),
     posted_before: Type.Optional(DateOnly),

@@ -34,9 +34,9 @@ function valuesOf(spec: BulkInsert, names: string[]): unknown[][] {
   const rows = spec.rows ?? [];
   const out = new Array<unknown[]>(rows.length);
   for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
+    const row = rows[r];
     const values = new Array<unknown>(names.length);
-    for (let i = 0; i < names.length; i++) values[i] = row[names[i]!] ?? null;
+    for (let i = 0; i < names.length; i++) values[i] = row[names[i]] ?? null;
     out[r] = values;
   }
   return out;
@@ -56,8 +56,8 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
       // columns written here has a default): unpacking the arrays is most of the server's work.
       const nonNull = names.map((_, i) => i).filter((i) => part.some((r) => r[i] !== null && r[i] !== undefined));
       const present = nonNull.length ? nonNull : names.map((_, i) => i);
-      const unnest = present.map((c, i) => `$${i + 1}::${spec.columns[names[c]!]}[]`).join(', ');
-      const text = `insert into ${quote(spec.table)} (${present.map((c) => quote(names[c]!)).join(', ')}) select * from unnest(${unnest})${tail}`;
+      const unnest = present.map((c, i) => `$${i + 1}::${spec.columns[names[c]]}[]`).join(', ');
+      const text = `insert into ${quote(spec.table)} (${present.map((c) => quote(names[c])).join(', ')}) select * from unnest(${unnest})${tail}`;
       const params = present.map((c) => arrayLiteral(part, c));
       const result = await db.executeQuery<R>(CompiledQuery.raw(text, params));
       out.push(...result.rows);
@@ -68,7 +68,10 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
   if (connection) {
     // A row inserted or skipped is known from the statement's change count: what RETURNING would
     // give is then the row itself (plus its rowid `id`), without SQLite building a result row.
-    const fromInput = !!spec.returning?.length && (!spec.onConflict || /do nothing$/i.test(spec.onConflict)) && spec.returning.every((c) => c === 'id' || c in spec.columns);
+    const fromInput =
+      !!spec.returning?.length &&
+      (!spec.onConflict || /do nothing$/i.test(spec.onConflict)) &&
+      spec.returning.every((c) => c === 'id' || c in spec.columns);
     const returnedIndexes = (spec.returning ?? []).map((c) => names.indexOf(c));
     const insert = `insert into ${quote(spec.table)} (${columnList}) values (${names.map(() => '?').join(', ')})`;
     const statement = connection.prepare(fromInput ? `${insert}${spec.onConflict ? ` ${spec.onConflict}` : ''}` : `${insert}${tail}`);
@@ -79,7 +82,9 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
         const result = statement.run(...values);
         if (result.changes === 1) {
           const row: Record<string, unknown> = {};
-          spec.returning.forEach((c, i) => (row[c] = returnedIndexes[i]! >= 0 ? (values[returnedIndexes[i]!] ?? null) : Number(result.lastInsertRowid)));
+          spec.returning.forEach(
+            (c, i) => (row[c] = returnedIndexes[i] >= 0 ? (values[returnedIndexes[i]] ?? null) : Number(result.lastInsertRowid)),
+          );
           out.push(row as R);
         }
       } else {
@@ -147,7 +152,12 @@ export async function bulkUpdate(db: Kysely<any>, spec: BulkUpdate): Promise<voi
       `from unnest(${unnest}) as v(${[key, ...names].map(quote).join(', ')}) where ${quote(spec.table)}.${quote(key)} = v.${quote(key)}`;
     for (let start = 0; start < spec.rows.length; start += PG_ROWS) {
       const part = spec.rows.slice(start, start + PG_ROWS);
-      await db.executeQuery(CompiledQuery.raw(text, [key, ...names].map((n) => arrayLiteral(part, n))));
+      await db.executeQuery(
+        CompiledQuery.raw(
+          text,
+          [key, ...names].map((n) => arrayLiteral(part, n)),
+        ),
+      );
     }
     return;
   }

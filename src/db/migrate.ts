@@ -40,7 +40,9 @@ export async function migrateToLatest(db: Db): Promise<MigrationReport> {
   // Name the schema explicitly on PostgreSQL: otherwise Kysely may see another schema's
   // migration tables in the same database and think its own exist.
   const migrationTableSchema =
-    dialectOf(db) === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+    dialectOf(db) === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({ db, provider: new StaticProvider(), migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

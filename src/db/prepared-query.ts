@@ -9,7 +9,11 @@ export class PreparedQuery<R> {
    * `query` is built with placeholder values where the parameters go; `parameterCount` says how
    * many, so a change to the query that moves them fails at start-up rather than at the first call.
    */
-  constructor(private readonly db: Kysely<any>, query: Compilable<R>, private readonly parameterCount: number) {
+  constructor(
+    private readonly db: Kysely<any>,
+    query: Compilable<R>,
+    private readonly parameterCount: number,
+  ) {
     const compiled = query.compile();
     if (compiled.parameters.length !== parameterCount) {
       throw new Error(`prepared query takes ${compiled.parameters.length} parameters, not ${parameterCount}: ${compiled.sql}`);
@@ -18,7 +22,8 @@ export class PreparedQuery<R> {
   }
 
   async rows(parameters: unknown[]): Promise<R[]> {
-    if (parameters.length !== this.parameterCount) throw new Error(`prepared query called with ${parameters.length} parameters, not ${this.parameterCount}`);
+    if (parameters.length !== this.parameterCount)
+      throw new Error(`prepared query called with ${parameters.length} parameters, not ${this.parameterCount}`);
     return (await this.db.executeQuery<R>(CompiledQuery.raw(this.sql, parameters))).rows;
   }
 }

@@ -22,7 +22,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 const PG_STATES = /^(08...|57P0[1-3]|53300)$/;
 
 // Messages pg and ioredis give for connections lost without a code.
-const MESSAGES = /Connection terminated|connection timeout|Client has encountered a connection error|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|is not currently accepting connections/i;
+const MESSAGES =
+  /Connection terminated|connection timeout|Client has encountered a connection error|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|is not currently accepting connections/i;
 
 /**
  * True when `error` means a database or Redis connection is down or was lost, so the request may

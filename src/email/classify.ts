@@ -35,33 +35,74 @@ export interface ReplyRule {
 // Text that means "we (the sender) are the problem", not the mailbox.
 const BLOCKING =
   /\b(spamhaus|spamcop|barracuda ?(rbl|central)|sorbs|dnsbl|rbl|block ?list(ed)?|black ?list(ed)?|blocked|banned|reputation|poor reputation|listed (at|on|in)|client host .* (rejected|blocked)|sender (ip|address) (rejected|blocked)|not allowed to send|too many (connections|messages|recipients)|rate limit|throttl)/i;
-const POLICY = /\b(policy|not authori[sz]ed|relay(ing)? (denied|not permitted|access denied)|authentication required|spf|dmarc|dkim|reverse dns|ptr|helo)\b/i;
+const POLICY =
+  /\b(policy|not authori[sz]ed|relay(ing)? (denied|not permitted|access denied)|authentication required|spf|dmarc|dkim|reverse dns|ptr|helo)\b/i;
 const USER_UNKNOWN =
   /\b(user unknown|unknown user|unknown recipient|no such (user|mailbox|recipient|address)|(mailbox|recipient|user|address) (not found|does ?n[o']t exist|unavailable|is unavailable|not valid|invalid)|(invalid|bad|unknown) (recipient|mailbox|address)|not a valid (mailbox|recipient|address)|does not exist|doesn'?t exist|doesn'?t have an? [\w.-]+ account|no such account|no mailbox|undeliverable address|unrouteable address|address rejected|recipient rejected|not listed in|account (does not exist|not found))\b/i;
 const DISABLED = /\b(disabled|deactivated|inactive|suspended|closed|expired|no longer (active|in use|available))\b/i;
-const FULL = /\b(mailbox (is )?full|over ?quota|quota exceeded|exceeded (storage|quota)|insufficient (storage|space)|mailbox size limit)\b/i;
-const GREYLIST = /\b(gr[ae]y ?list|try (again )?later|temporar(il)?y (deferred|rejected|unavailable)|deferred|please retry|come back later)/i;
+const FULL =
+  /\b(mailbox (is )?full|over ?quota|quota exceeded|exceeded (storage|quota)|insufficient (storage|space)|mailbox size limit)\b/i;
+const GREYLIST =
+  /\b(gr[ae]y ?list|try (again )?later|temporar(il)?y (deferred|rejected|unavailable)|deferred|please retry|come back later)/i;
 
 export const RCPT_REPLY_TABLE: ReplyRule[] = [
   { name: 'accepted', codes: [250, 251], verdict: 'accepted', reason: 'accepted' },
   { name: 'cannot verify, will attempt delivery', codes: [252], verdict: 'unknown', reason: 'cannot_verify' },
   // Microsoft 365 directory-based edge blocking answers a missing recipient with "Access denied" and a 5.4.1.
-  { name: 'Microsoft 365 recipient not in directory', codes: ['5'], enhanced: ['5.4.1'], text: /recipient address rejected: access denied/i, verdict: 'rejected', reason: 'user_unknown' },
+  {
+    name: 'Microsoft 365 recipient not in directory',
+    codes: ['5'],
+    enhanced: ['5.4.1'],
+    text: /recipient address rejected: access denied/i,
+    verdict: 'rejected',
+    reason: 'user_unknown',
+  },
   { name: 'greylisting', codes: [450, 451], text: GREYLIST, verdict: 'unknown', reason: 'greylisted' },
-  { name: 'greylisting (enhanced 4.7.1 / 4.2.0 on 450/451)', codes: [450, 451], enhanced: ['4.7.1', '4.2.0', '4.7.0'], verdict: 'unknown', reason: 'greylisted' },
+  {
+    name: 'greylisting (enhanced 4.7.1 / 4.2.0 on 450/451)',
+    codes: [450, 451],
+    enhanced: ['4.7.1', '4.2.0', '4.7.0'],
+    verdict: 'unknown',
+    reason: 'greylisted',
+  },
   { name: 'service not available', codes: [421], verdict: 'unknown', reason: 'service_unavailable' },
   { name: 'mailbox full (text)', codes: ['4', '5'], text: FULL, verdict: 'unknown', reason: 'mailbox_full' },
-  { name: 'mailbox full (enhanced 4.2.2 / 5.2.2)', codes: ['4', '5'], enhanced: ['4.2.2', '5.2.2'], verdict: 'unknown', reason: 'mailbox_full' },
+  {
+    name: 'mailbox full (enhanced 4.2.2 / 5.2.2)',
+    codes: ['4', '5'],
+    enhanced: ['4.2.2', '5.2.2'],
+    verdict: 'unknown',
+    reason: 'mailbox_full',
+  },
   { name: 'blocked sender (text)', codes: ['4', '5'], text: BLOCKING, verdict: 'unknown', reason: 'blocked' },
   // Some providers (Yandex) answer a missing user with a 5.7.1: the words decide.
-  { name: 'user unknown under a 5.7.x code', codes: ['5'], enhanced: ['5.7.'], text: /\b(no such user|user unknown|unknown user|user not found|mailbox not found|does not exist)\b/i, verdict: 'rejected', reason: 'user_unknown' },
+  {
+    name: 'user unknown under a 5.7.x code',
+    codes: ['5'],
+    enhanced: ['5.7.'],
+    text: /\b(no such user|user unknown|unknown user|user not found|mailbox not found|does not exist)\b/i,
+    verdict: 'rejected',
+    reason: 'user_unknown',
+  },
   { name: 'security policy (enhanced 5.7.x)', codes: ['5'], enhanced: ['5.7.'], verdict: 'unknown', reason: 'policy' },
   { name: 'policy (text)', codes: ['4', '5'], text: POLICY, verdict: 'unknown', reason: 'policy' },
   { name: 'mailbox disabled (enhanced 5.2.1)', codes: ['5'], enhanced: ['5.2.1'], verdict: 'rejected', reason: 'mailbox_disabled' },
   { name: 'mailbox disabled (text)', codes: [550, 551, 553, 554], text: DISABLED, verdict: 'rejected', reason: 'mailbox_disabled' },
-  { name: 'bad destination mailbox (enhanced 5.1.1 / 5.1.0 / 5.1.6 / 5.1.2)', codes: ['5'], enhanced: ['5.1.1', '5.1.0', '5.1.6', '5.1.2'], verdict: 'rejected', reason: 'user_unknown' },
+  {
+    name: 'bad destination mailbox (enhanced 5.1.1 / 5.1.0 / 5.1.6 / 5.1.2)',
+    codes: ['5'],
+    enhanced: ['5.1.1', '5.1.0', '5.1.6', '5.1.2'],
+    verdict: 'rejected',
+    reason: 'user_unknown',
+  },
   { name: 'user unknown (text)', codes: ['5'], text: USER_UNKNOWN, verdict: 'rejected', reason: 'user_unknown' },
-  { name: 'mailbox unavailable without detail (550 / 551 / 553)', codes: [550, 551, 553], enhanced: [], verdict: 'rejected', reason: 'user_unknown' },
+  {
+    name: 'mailbox unavailable without detail (550 / 551 / 553)',
+    codes: [550, 551, 553],
+    enhanced: [],
+    verdict: 'rejected',
+    reason: 'user_unknown',
+  },
   { name: 'syntax or sequence error (our side)', codes: [500, 501, 502, 503, 504, 555], verdict: 'unknown', reason: 'protocol' },
   { name: 'other temporary failure', codes: ['4'], verdict: 'unknown', reason: 'temporary' },
   { name: 'other permanent failure', codes: ['5'], verdict: 'unknown', reason: 'unclassified' },

@@ -59,7 +59,10 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConfig {
   const heloName = env.EMAIL_HELO_NAME || hostname();
   return {
-    dnsServers: (env.EMAIL_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    dnsServers: (env.EMAIL_DNS_SERVERS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     dnsTimeoutMs: int(env, 'EMAIL_DNS_TIMEOUT_MS', 3000),
     heloName,
     mailFrom: env.EMAIL_MAIL_FROM || `verify@${heloName}`,

@@ -62,7 +62,7 @@ export class DnsClient {
   private async lookupMxUncached(domain: string): Promise<MxLookup> {
     try {
       const records = await this.resolver.resolveMx(domain);
-      if (records.length === 1 && (records[0]!.exchange === '' || records[0]!.exchange === '.')) return { kind: 'null-mx' };
+      if (records.length === 1 && (records[0].exchange === '' || records[0].exchange === '.')) return { kind: 'null-mx' };
       const usable = records.filter((r) => r.exchange && r.exchange !== '.');
       if (usable.length === 0) return { kind: 'null-mx' };
       return { kind: 'mx', hosts: orderByPreference(usable), implicit: false };

@@ -13,7 +13,26 @@ import type { EngagementEvent, EngagementKind, EngagementStore } from './engagem
 
 const DELIVERED = new Set(['delivered', 'delivery', 'deliver', 'sent_delivered']);
 const HARD = new Set(['hard_bounce', 'hardbounce', 'hard bounce', 'bounce_hard', 'permanent_bounce', 'bounced_permanent']);
-const IGNORED = new Set(['soft_bounce', 'softbounce', 'soft bounce', 'transient_bounce', 'block', 'blocked', 'deferred', 'deferral', 'dropped', 'open', 'opened', 'click', 'clicked', 'complaint', 'spamreport', 'unsubscribe', 'processed', 'sent']);
+const IGNORED = new Set([
+  'soft_bounce',
+  'softbounce',
+  'soft bounce',
+  'transient_bounce',
+  'block',
+  'blocked',
+  'deferred',
+  'deferral',
+  'dropped',
+  'open',
+  'opened',
+  'click',
+  'clicked',
+  'complaint',
+  'spamreport',
+  'unsubscribe',
+  'processed',
+  'sent',
+]);
 
 /** The largest per-row total a counts file may claim (a guard against a mistyped number). */
 const MAX_COUNT = 100_000;
@@ -32,7 +51,11 @@ export interface EngagementImportOptions {
   retry?: WriteRetryOptions;
 }
 
-export async function importEngagementCsv(store: EngagementStore, path: string, options: EngagementImportOptions = {}): Promise<ImportSummary> {
+export async function importEngagementCsv(
+  store: EngagementStore,
+  path: string,
+  options: EngagementImportOptions = {},
+): Promise<ImportSummary> {
   const summary = new ImportSummary();
   const batchSize = options.batchSize ?? 1000;
   let batch: EngagementEvent[] = [];
@@ -54,7 +77,13 @@ export async function importEngagementCsv(store: EngagementStore, path: string, 
     batch = [];
   };
   const parser = (path === '-' ? process.stdin : createReadStream(path)).pipe(
-    parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), skip_empty_lines: true, trim: true, relax_column_count: true, bom: true }),
+    parse({
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      bom: true,
+    }),
   );
   let mode: 'events' | 'counts' | null = null;
   let line = 1;
@@ -100,8 +129,10 @@ export async function importEngagementCsv(store: EngagementStore, path: string, 
       }
       // The n-th delivery of an address has a fixed id, so importing a newer total adds only the difference.
       const address = email.toLowerCase();
-      for (let i = 0; i < delivered; i += 1) batch.push({ source: 'csv-counts', eventId: `${address}:delivered:${i}`, address, kind: 'delivered', occurredAt: 0 });
-      for (let i = 0; i < hard; i += 1) batch.push({ source: 'csv-counts', eventId: `${address}:hard_bounce:${i}`, address, kind: 'hard_bounce', occurredAt: 0 });
+      for (let i = 0; i < delivered; i += 1)
+        batch.push({ source: 'csv-counts', eventId: `${address}:delivered:${i}`, address, kind: 'delivered', occurredAt: 0 });
+      for (let i = 0; i < hard; i += 1)
+        batch.push({ source: 'csv-counts', eventId: `${address}:hard_bounce:${i}`, address, kind: 'hard_bounce', occurredAt: 0 });
     }
     if (batch.length >= batchSize) {
       await flush();

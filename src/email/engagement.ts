@@ -42,7 +42,11 @@ export class EngagementStore {
   private readonly countsQuery;
 
   constructor(private readonly db: Db) {
-    this.countsQuery = new PreparedQuery(db, db.selectFrom('email_engagement').select(['delivered', 'hard_bounced']).where('address', '=', ''), 1);
+    this.countsQuery = new PreparedQuery(
+      db,
+      db.selectFrom('email_engagement').select(['delivered', 'hard_bounced']).where('address', '=', ''),
+      1,
+    );
   }
 
   /** Records events in one transaction; an event already recorded (same source and id) is skipped. */
@@ -56,7 +60,9 @@ export class EngagementStore {
           summary.invalidAddresses += 1;
           continue;
         }
-        const eventId = event.eventId ?? createHash('sha256').update(`${normalized.address}|${event.kind}|${event.occurredAt}`).digest('hex').slice(0, 32);
+        const eventId =
+          event.eventId ??
+          createHash('sha256').update(`${normalized.address}|${event.kind}|${event.occurredAt}`).digest('hex').slice(0, 32);
         const inserted = await trx
           .insertInto('email_engagement_events')
           .values({ source: event.source, event_id: eventId, address: normalized.address, kind: event.kind, occurred_at: event.occurredAt })
@@ -70,7 +76,14 @@ export class EngagementStore {
         const hard = event.kind === 'hard_bounce' ? 1 : 0;
         await trx
           .insertInto('email_engagement')
-          .values({ address: normalized.address, domain: normalized.domain, delivered, hard_bounced: hard, first_at: event.occurredAt, last_at: event.occurredAt })
+          .values({
+            address: normalized.address,
+            domain: normalized.domain,
+            delivered,
+            hard_bounced: hard,
+            first_at: event.occurredAt,
+            last_at: event.occurredAt,
+          })
           .onConflict((oc) =>
             oc.column('address').doUpdateSet((eb) => ({
               delivered: eb('email_engagement.delivered', '+', delivered),

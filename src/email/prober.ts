@@ -89,7 +89,14 @@ export class SmtpProber {
     return [failure];
   }
 
-  private async attempt(domain: string, host: string, ip: string, signal: AbortSignal, conversation: Conversation, useTls = true): Promise<Attempt> {
+  private async attempt(
+    domain: string,
+    host: string,
+    ip: string,
+    signal: AbortSignal,
+    conversation: Conversation,
+    useTls = true,
+  ): Promise<Attempt> {
     const { config } = this.deps;
     let release: (() => void) | undefined;
     let session: SmtpSession | undefined;
@@ -143,7 +150,7 @@ export class SmtpProber {
         const replies = await session.pipeline([...opening, ...rcptCommands]);
         stage = 'rcpt';
         mail = replies[opening.length - 1]!;
-        if (reused && replies[0]!.code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]!), host } };
+        if (reused && replies[0].code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]), host } };
         // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
         if (mail.code >= 300) return this.senderRefused(host, mail);
         replies.slice(opening.length).forEach(toResult);
@@ -198,7 +205,14 @@ export class SmtpProber {
 
   private connectOptions(ip: string, signal?: AbortSignal) {
     const { config } = this.deps;
-    return { ip, port: config.smtpPort, connectTimeoutMs: config.connectTimeoutMs, commandTimeoutMs: config.commandTimeoutMs, socks: this.deps.socks, signal };
+    return {
+      ip,
+      port: config.smtpPort,
+      connectTimeoutMs: config.connectTimeoutMs,
+      commandTimeoutMs: config.commandTimeoutMs,
+      socks: this.deps.socks,
+      signal,
+    };
   }
 
   /**
@@ -238,13 +252,13 @@ export class SmtpProber {
     const list = this.idle.get(key);
     while (list?.length) {
       let index = list.length - 1;
-      if (unusedOnly) while (index >= 0 && list[index]!.session.transactions > 0) index -= 1;
+      if (unusedOnly) while (index >= 0 && list[index].session.transactions > 0) index -= 1;
       if (index < 0) return undefined;
       const [entry] = list.splice(index, 1);
-      clearTimeout(entry!.timer);
+      clearTimeout(entry.timer);
       if (list.length === 0) this.idle.delete(key);
-      if (entry!.session.open) return { session: entry!.session, release: entry!.release };
-      entry!.release();
+      if (entry.session.open) return { session: entry.session, release: entry.release };
+      entry.release();
     }
     return undefined;
   }
@@ -320,5 +334,9 @@ export class SmtpProber {
 /** A non-RCPT reply (banner, EHLO, MAIL) that stopped the session: never says anything about the mailbox. */
 function classifySessionReply(reply: SmtpReply): Omit<RcptResult, 'host'> {
   const { reason } = classifyRcptReply(reply);
-  return { verdict: 'unknown', reason: reason === 'user_unknown' || reason === 'mailbox_disabled' || reason === 'accepted' ? 'unclassified' : reason, reply };
+  return {
+    verdict: 'unknown',
+    reason: reason === 'user_unknown' || reason === 'mailbox_disabled' || reason === 'accepted' ? 'unclassified' : reason,
+    reply,
+  };
 }

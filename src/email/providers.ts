@@ -10,7 +10,11 @@ export interface MxOperator {
 
 export const MAIL_PROVIDERS: MxOperator[] = [
   { name: 'Google', suffixes: ['google.com', 'googlemail.com', 'smtp.google.com'] },
-  { name: 'Microsoft', suffixes: ['protection.outlook.com', 'outlook.com', 'hotmail.com', 'outlook.office365.com'], oneRcptPerSession: true },
+  {
+    name: 'Microsoft',
+    suffixes: ['protection.outlook.com', 'outlook.com', 'hotmail.com', 'outlook.office365.com'],
+    oneRcptPerSession: true,
+  },
   { name: 'Yahoo', suffixes: ['yahoodns.net', 'yahoo.com'] },
   { name: 'Zoho', suffixes: ['zoho.com', 'zoho.eu', 'zoho.in', 'zoho.com.au', 'zohomail.com'] },
   { name: 'Fastmail', suffixes: ['messagingengine.com', 'fastmail.com'] },

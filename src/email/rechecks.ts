@@ -18,7 +18,11 @@ export class RecheckStore {
   private readonly resultQuery;
 
   constructor(private readonly db: Db) {
-    this.resultQuery = new PreparedQuery(db, db.selectFrom('email_rechecks').select(['result_json', 'checked_at']).where('address', '=', '').where('state', '=', 'done'), 2);
+    this.resultQuery = new PreparedQuery(
+      db,
+      db.selectFrom('email_rechecks').select(['result_json', 'checked_at']).where('address', '=', '').where('state', '=', 'done'),
+      2,
+    );
   }
 
   /** Queues `address` for a re-check at `dueAt` (keeps an earlier pending due time). */
@@ -26,7 +30,9 @@ export class RecheckStore {
     await this.db
       .insertInto('email_rechecks')
       .values({ address, domain, state: 'pending', due_at: dueAt, attempts: 0, claimed_until: 0, result_json: null, checked_at: null })
-      .onConflict((oc) => oc.column('address').doUpdateSet({ state: 'pending', due_at: dueAt, result_json: null, checked_at: null, attempts: 0 }))
+      .onConflict((oc) =>
+        oc.column('address').doUpdateSet({ state: 'pending', due_at: dueAt, result_json: null, checked_at: null, attempts: 0 }),
+      )
       .execute();
   }
 
@@ -76,6 +82,12 @@ export class RecheckStore {
   }
 
   async state(address: string): Promise<{ state: string; attempts: number; due_at: number } | null> {
-    return (await this.db.selectFrom('email_rechecks').select(['state', 'attempts', 'due_at']).where('address', '=', address).executeTakeFirst()) ?? null;
+    return (
+      (await this.db
+        .selectFrom('email_rechecks')
+        .select(['state', 'attempts', 'due_at'])
+        .where('address', '=', address)
+        .executeTakeFirst()) ?? null
+    );
   }
 }

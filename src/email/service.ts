@@ -100,7 +100,11 @@ export class EmailValidationService {
     this.rechecks = new RecheckStore(deps.db);
     this.fetchText = deps.fetchText ?? fetchTextOverHttps;
     this.sns = new SnsVerifier(this.fetchText);
-    this.dns = new DnsClient({ servers: this.config.dnsServers, timeoutMs: this.config.dnsTimeoutMs, cacheTtlMs: this.config.dnsCacheTtlMs });
+    this.dns = new DnsClient({
+      servers: this.config.dnsServers,
+      timeoutMs: this.config.dnsTimeoutMs,
+      cacheTtlMs: this.config.dnsCacheTtlMs,
+    });
     this.refusals = new HostRefusals(this.config.refusedHostTtlMs);
     this.prober = new SmtpProber({
       config: this.config,
@@ -124,7 +128,14 @@ export class EmailValidationService {
     const parsed = parseAddress(input.email);
     if (!parsed) {
       return {
-        validation: { email: input.email.trim(), email_status: 'invalid', message: MALFORMED_MESSAGE, is_domain_catch_all: false, ...NO_MX, ...EMPTY_COMPANY },
+        validation: {
+          email: input.email.trim(),
+          email_status: 'invalid',
+          message: MALFORMED_MESSAGE,
+          is_domain_catch_all: false,
+          ...NO_MX,
+          ...EMPTY_COMPANY,
+        },
         checkedAt: Date.now(),
         source: 'live',
         reason: 'malformed',
@@ -134,7 +145,13 @@ export class EmailValidationService {
     const email = input.email.trim();
     if (!options.fresh) {
       const cached = this.results.get(key);
-      if (cached) return { validation: { ...cached.value.validation, email }, checkedAt: cached.storedAt, source: 'cache', reason: cached.value.reason };
+      if (cached)
+        return {
+          validation: { ...cached.value.validation, email },
+          checkedAt: cached.storedAt,
+          source: 'cache',
+          reason: cached.value.reason,
+        };
       const rechecked = await this.rechecks.result(key);
       if (rechecked && Date.now() - rechecked.checkedAt < this.config.resultTtlMs) {
         return { validation: { ...rechecked.validation, email }, checkedAt: rechecked.checkedAt, source: 'recheck', reason: 'rechecked' };
@@ -178,7 +195,9 @@ export class EmailValidationService {
     const checkedAt = Date.now();
     if (outcome.status !== 'unknown') this.results.set(key, { validation, reason: outcome.reason }, this.config.resultTtlMs, checkedAt);
     if (outcome.reason === 'greylisted' && this.config.greylistRecheckMs > 0) {
-      await this.rechecks.schedule(key, domain, checkedAt + this.config.greylistRecheckMs).catch((error) => this.deps.logger?.warn({ err: error }, 'could not queue a greylist re-check'));
+      await this.rechecks
+        .schedule(key, domain, checkedAt + this.config.greylistRecheckMs)
+        .catch((error) => this.deps.logger?.warn({ err: error }, 'could not queue a greylist re-check'));
     }
     this.deps.logger?.debug({ domain, status: outcome.status, reason: outcome.reason }, 'email validated');
     return { validation, checkedAt, source: 'live', reason: outcome.reason };
@@ -226,12 +245,19 @@ export class EmailValidationService {
     }
 
     if (target!.verdict === 'rejected') return { status: 'invalid' as EmailStatus, reason: target!.reason, mx, catchAll: false };
-    if (target!.verdict === 'unknown') return { status: 'unknown' as EmailStatus, reason: target!.reason, mx, catchAll: this.catchAll.get(domain)?.value ?? false };
-    if (knownCatchAll === false || random?.verdict === 'rejected') return { status: 'valid' as EmailStatus, reason: 'accepted', mx, catchAll: false };
+    if (target!.verdict === 'unknown')
+      return { status: 'unknown' as EmailStatus, reason: target!.reason, mx, catchAll: this.catchAll.get(domain)?.value ?? false };
+    if (knownCatchAll === false || random?.verdict === 'rejected')
+      return { status: 'valid' as EmailStatus, reason: 'accepted', mx, catchAll: false };
     if (random?.verdict === 'accepted') return this.catchAllOutcome(key, mx, 'catch_all');
     // The mailbox was accepted but whether the domain accepts everyone could not be told
     // (a greylisted probe address is re-checked like a greylisted mailbox).
-    return { status: 'unknown' as EmailStatus, reason: random?.reason === 'greylisted' ? 'greylisted' : 'catch_all_undetermined', mx, catchAll: false };
+    return {
+      status: 'unknown' as EmailStatus,
+      reason: random?.reason === 'greylisted' ? 'greylisted' : 'catch_all_undetermined',
+      mx,
+      catchAll: false,
+    };
   }
 
   /** Who runs these MX hosts, worked out once per cached MX answer (the same array while it is cached). */
@@ -239,7 +265,10 @@ export class EmailValidationService {
     let known = this.operators.get(hosts);
     if (!known) {
       const identity = identifyMx(hosts);
-      known = { identity, mx: { mx_record: hosts[0] ?? null, mx_provider: identity.provider, mx_security_gateway: identity.gateway !== null } };
+      known = {
+        identity,
+        mx: { mx_record: hosts[0] ?? null, mx_provider: identity.provider, mx_security_gateway: identity.gateway !== null },
+      };
       this.operators.set(hosts, known);
     }
     return known;
@@ -266,7 +295,12 @@ export class EmailValidationService {
   private async catchAllOutcome(key: string, mx: MxFacts, reason: string) {
     const counts = await this.engagement.counts(key);
     const engaged = isEngagedAddress(counts, this.config.engagementMinDeliveries);
-    return { status: (engaged ? 'valid_catch_all' : 'catch_all') as EmailStatus, reason: engaged ? 'engagement' : reason, mx, catchAll: true };
+    return {
+      status: (engaged ? 'valid_catch_all' : 'catch_all') as EmailStatus,
+      reason: engaged ? 'engagement' : reason,
+      mx,
+      catchAll: true,
+    };
   }
 
   /** One pass of the greylist re-check worker: re-validates due addresses and stores the answers. */

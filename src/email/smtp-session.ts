@@ -247,7 +247,13 @@ async function openSocket(options: SmtpConnectOptions): Promise<Socket> {
   if (options.socks) {
     try {
       const { socket } = await SocksClient.createConnection({
-        proxy: { host: options.socks.host, port: options.socks.port, type: 5, userId: options.socks.userId, password: options.socks.password },
+        proxy: {
+          host: options.socks.host,
+          port: options.socks.port,
+          type: 5,
+          userId: options.socks.userId,
+          password: options.socks.password,
+        },
         command: 'connect',
         destination: { host: options.ip, port: options.port },
         timeout: options.connectTimeoutMs,

@@ -38,7 +38,10 @@ export function parseAddressFully(input: string): ParsedAddress | null {
   if (!text || text.length > 512 || /[\r\n\0]/.test(text)) return null;
   const parsed = emailAddresses.parseOneAddress({ input: text, rfc6532: true, rejectTLD: true });
   if (!parsed || parsed.type !== 'mailbox') return null;
-  const mailbox = parsed as emailAddresses.ParsedMailbox & { comments: string; parts: { address: { tokens: string }; local: { tokens: string } } };
+  const mailbox = parsed as emailAddresses.ParsedMailbox & {
+    comments: string;
+    parts: { address: { tokens: string }; local: { tokens: string } };
+  };
   // A display name ("Jane <j@x.com>") or comments are not an address.
   if (mailbox.name !== null || mailbox.comments || mailbox.parts.address.tokens !== text) return null;
   if (mailbox.domain.startsWith('[')) return null; // address literals are not probed

@@ -25,7 +25,7 @@ export class InvalidRequestError extends AppError {
 
 /** Rules of the form "at least one of these fields". Blank strings do not count. */
 export function requireOneOf(body: Record<string, unknown>, fields: string[]): void {
-  const present = fields.some((f) => typeof body[f] === 'string' && (body[f] as string).trim() !== '');
+  const present = fields.some((f) => typeof body[f] === 'string' && body[f].trim() !== '');
   if (!present) {
     const list = fields.length === 2 ? `${fields[0]} or ${fields[1]}` : `${fields.slice(0, -1).join(', ')} or ${fields.at(-1)}`;
     throw new InvalidRequestError(
@@ -42,8 +42,4 @@ export function requireNonBlank(body: Record<string, unknown>, field: string): s
     throw new InvalidRequestError(`${field} is required.`, [{ field: `/${field}`, message: 'must be a non-empty string' }]);
   }
   return value.trim();
-}
-
-export function notImplemented(operation: string): AppError {
-  return new AppError(501, 'not_implemented', `${operation} is not available on this server yet.`);
 }

@@ -28,7 +28,14 @@ function statementText(dialect: DialectName, head: string, width: number, rows: 
  * clause, `tuple` an optional row template with one `?` per value ("(?, lower(?))"). Returns the
  * rows a RETURNING clause produced, in chunk order.
  */
-export async function insertMany<R = unknown>(db: Kysely<any>, dialect: DialectName, head: string, rows: unknown[][], tail = '', tuple?: string): Promise<R[]> {
+export async function insertMany<R = unknown>(
+  db: Kysely<any>,
+  dialect: DialectName,
+  head: string,
+  rows: unknown[][],
+  tail = '',
+  tuple?: string,
+): Promise<R[]> {
   const out: R[] = [];
   if (!rows.length) return out;
   const width = rows[0].length;
@@ -65,7 +72,9 @@ export async function run<R = unknown>(db: Kysely<any>, text: string, params: un
 
 /** A list parameter: `in (select value from json_each(?))` on SQLite, `= any(?)` on PostgreSQL. */
 export function listMatch(dialect: DialectName, column: string, placeholder: string, pgType: 'text' | 'bigint'): string {
-  return dialect === 'postgres' ? `${column} = any(${placeholder}::${pgType}[])` : `${column} in (select value from json_each(${placeholder}))`;
+  return dialect === 'postgres'
+    ? `${column} = any(${placeholder}::${pgType}[])`
+    : `${column} in (select value from json_each(${placeholder}))`;
 }
 
 export function listParam(dialect: DialectName, values: (string | number)[]): unknown {

@@ -11,7 +11,8 @@ export const COUNTRY_ALIASES: Readonly<Record<string, string>> = { UK: 'GB' };
 function checkId(field: string, id: number | undefined, list: LookupItem[], endpoint: string): void {
   if (id === undefined || list.some((item) => item.id === id)) return;
   // Short lists are spelled out; a long one is only named.
-  const valid = list.length <= 12 ? `valid values are ${list.map((item) => `${item.id} (${item.name})`).join(', ')}; see` : 'valid ids are listed by';
+  const valid =
+    list.length <= 12 ? `valid values are ${list.map((item) => `${item.id} (${item.name})`).join(', ')}; see` : 'valid ids are listed by';
   throw new InvalidInputError(field, `Unknown ${field} ${id}: ${valid} GET ${endpoint}.`);
 }
 

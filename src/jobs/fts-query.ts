@@ -20,7 +20,7 @@ export function parseTextQuery(input: string): ParsedTextQuery {
       continue;
     }
     const negative = minus === '-' || (bare !== undefined && bare.startsWith('-') && bare.length > 1);
-    const text = quoted ?? (negative ? bare!.slice(1) : bare!);
+    const text = quoted ?? (negative ? bare.slice(1) : bare);
     const words = textKey(text).split(' ').filter(Boolean);
     if (!words.length) continue;
     if (negative) {

@@ -30,36 +30,142 @@ export interface ResolvedLocation {
 }
 
 const US_STATES: Record<string, string> = {
-  alabama: 'AL', alaska: 'AK', arizona: 'AZ', arkansas: 'AR', california: 'CA', colorado: 'CO', connecticut: 'CT',
-  delaware: 'DE', florida: 'FL', georgia: 'GA', hawaii: 'HI', idaho: 'ID', illinois: 'IL', indiana: 'IN', iowa: 'IA',
-  kansas: 'KS', kentucky: 'KY', louisiana: 'LA', maine: 'ME', maryland: 'MD', massachusetts: 'MA', michigan: 'MI',
-  minnesota: 'MN', mississippi: 'MS', missouri: 'MO', montana: 'MT', nebraska: 'NE', nevada: 'NV', 'new hampshire': 'NH',
-  'new jersey': 'NJ', 'new mexico': 'NM', 'new york': 'NY', 'north carolina': 'NC', 'north dakota': 'ND', ohio: 'OH',
-  oklahoma: 'OK', oregon: 'OR', pennsylvania: 'PA', 'rhode island': 'RI', 'south carolina': 'SC', 'south dakota': 'SD',
-  tennessee: 'TN', texas: 'TX', utah: 'UT', vermont: 'VT', virginia: 'VA', washington: 'WA', 'west virginia': 'WV',
-  wisconsin: 'WI', wyoming: 'WY', 'district of columbia': 'DC', 'washington dc': 'DC', 'washington d c': 'DC',
+  alabama: 'AL',
+  alaska: 'AK',
+  arizona: 'AZ',
+  arkansas: 'AR',
+  california: 'CA',
+  colorado: 'CO',
+  connecticut: 'CT',
+  delaware: 'DE',
+  florida: 'FL',
+  georgia: 'GA',
+  hawaii: 'HI',
+  idaho: 'ID',
+  illinois: 'IL',
+  indiana: 'IN',
+  iowa: 'IA',
+  kansas: 'KS',
+  kentucky: 'KY',
+  louisiana: 'LA',
+  maine: 'ME',
+  maryland: 'MD',
+  massachusetts: 'MA',
+  michigan: 'MI',
+  minnesota: 'MN',
+  mississippi: 'MS',
+  missouri: 'MO',
+  montana: 'MT',
+  nebraska: 'NE',
+  nevada: 'NV',
+  'new hampshire': 'NH',
+  'new jersey': 'NJ',
+  'new mexico': 'NM',
+  'new york': 'NY',
+  'north carolina': 'NC',
+  'north dakota': 'ND',
+  ohio: 'OH',
+  oklahoma: 'OK',
+  oregon: 'OR',
+  pennsylvania: 'PA',
+  'rhode island': 'RI',
+  'south carolina': 'SC',
+  'south dakota': 'SD',
+  tennessee: 'TN',
+  texas: 'TX',
+  utah: 'UT',
+  vermont: 'VT',
+  virginia: 'VA',
+  washington: 'WA',
+  'west virginia': 'WV',
+  wisconsin: 'WI',
+  wyoming: 'WY',
+  'district of columbia': 'DC',
+  'washington dc': 'DC',
+  'washington d c': 'DC',
 };
 const US_STATE_CODES = new Set(Object.values(US_STATES));
 // GeoNames admin1 codes of Canadian provinces and Australian states, by their postal abbreviation.
-const CA_PROVINCES: Record<string, string> = { AB: '01', BC: '02', MB: '03', NB: '04', NL: '05', NS: '07', ON: '08', PE: '09', QC: '10', SK: '11' };
+const CA_PROVINCES: Record<string, string> = {
+  AB: '01',
+  BC: '02',
+  MB: '03',
+  NB: '04',
+  NL: '05',
+  NS: '07',
+  ON: '08',
+  PE: '09',
+  QC: '10',
+  SK: '11',
+};
 const AU_STATES: Record<string, string> = { ACT: '01', NSW: '02', NT: '03', QLD: '04', SA: '05', TAS: '06', VIC: '07', WA: '08' };
 
 const COUNTRY_ALIASES: Record<string, string> = {
-  usa: 'US', 'u s a': 'US', 'u s': 'US', america: 'US', 'united states of america': 'US', uk: 'GB', 'u k': 'GB',
-  england: 'GB', scotland: 'GB', wales: 'GB', 'northern ireland': 'GB', britain: 'GB', 'great britain': 'GB',
-  deutschland: 'DE', 'the netherlands': 'NL', holland: 'NL', espana: 'ES', italia: 'IT', schweiz: 'CH', suisse: 'CH',
-  osterreich: 'AT', polska: 'PL', 'czech republic': 'CZ', korea: 'KR', 'south korea': 'KR', uae: 'AE', turkiye: 'TR',
-  brasil: 'BR', mexico: 'MX', 'hong kong sar': 'HK', russia: 'RU', vietnam: 'VN',
+  usa: 'US',
+  'u s a': 'US',
+  'u s': 'US',
+  america: 'US',
+  'united states of america': 'US',
+  uk: 'GB',
+  'u k': 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
+  britain: 'GB',
+  'great britain': 'GB',
+  deutschland: 'DE',
+  'the netherlands': 'NL',
+  holland: 'NL',
+  espana: 'ES',
+  italia: 'IT',
+  schweiz: 'CH',
+  suisse: 'CH',
+  osterreich: 'AT',
+  polska: 'PL',
+  'czech republic': 'CZ',
+  korea: 'KR',
+  'south korea': 'KR',
+  uae: 'AE',
+  turkiye: 'TR',
+  brasil: 'BR',
+  mexico: 'MX',
+  'hong kong sar': 'HK',
+  russia: 'RU',
+  vietnam: 'VN',
 };
 
 const REGION_WORDS: Record<string, number[]> = {
-  emea: [3, 4, 1], europe: [3], eu: [3], 'european union': [3], apac: [2], 'asia pacific': [2], asia: [2], oceania: [2],
-  africa: [1], 'middle east': [4], mena: [4, 1], 'north america': [5], 'south america': [6], latam: [6, 5],
-  'latin america': [6, 5], americas: [5, 6],
+  emea: [3, 4, 1],
+  europe: [3],
+  eu: [3],
+  'european union': [3],
+  apac: [2],
+  'asia pacific': [2],
+  asia: [2],
+  oceania: [2],
+  africa: [1],
+  'middle east': [4],
+  mena: [4, 1],
+  'north america': [5],
+  'south america': [6],
+  latam: [6, 5],
+  'latin america': [6, 5],
+  americas: [5, 6],
 };
 
-const REMOTE_PATTERN = /\b(remote|anywhere|work from home|wfh|home office|home based|homeoffice|distributed|telecommute|fully remote|remoto|teletrabajo|telearbeit|t[eé]l[eé]travail)\b/i;
-const CITY_ALIASES: Record<string, number> = { nyc: 5128581, sf: 5391959, 'bay area': 5391959, 'new york': 5128581, 'washington dc': 4140963, 'washington d c': 4140963, bangalore: 1277333, bombay: 1275339 };
+const REMOTE_PATTERN =
+  /\b(remote|anywhere|work from home|wfh|home office|home based|homeoffice|distributed|telecommute|fully remote|remoto|teletrabajo|telearbeit|t[eé]l[eé]travail)\b/i;
+const CITY_ALIASES: Record<string, number> = {
+  nyc: 5128581,
+  sf: 5391959,
+  'bay area': 5391959,
+  'new york': 5128581,
+  'washington dc': 4140963,
+  'washington d c': 4140963,
+  bangalore: 1277333,
+  bombay: 1275339,
+};
 
 interface GeoIndex {
   byKey: Map<string, GeoCity[]>;
@@ -85,7 +191,17 @@ function loadIndex(): GeoIndex {
     const line = lines[i];
     if (!line) continue;
     const [id, name, asciiname, country, admin1, latitude, longitude, timezone, population, aliases] = line.split('\t');
-    const city: GeoCity = { geonameid: Number(id), name, asciiname, country, admin1, latitude, longitude, timezone, population: Number(population) };
+    const city: GeoCity = {
+      geonameid: Number(id),
+      name,
+      asciiname,
+      country,
+      admin1,
+      latitude,
+      longitude,
+      timezone,
+      population: Number(population),
+    };
     byId.set(city.geonameid, city);
     add(textKey(name), city);
     add(textKey(asciiname), city);
@@ -95,7 +211,12 @@ function loadIndex(): GeoIndex {
 
   const countryByKey = new Map<string, string>();
   const require = createRequire(import.meta.url);
-  const world = require('world-countries') as { cca2: string; cca3: string; name: { common: string; official: string }; altSpellings: string[] }[];
+  const world = require('world-countries') as {
+    cca2: string;
+    cca3: string;
+    name: { common: string; official: string };
+    altSpellings: string[];
+  }[];
   const known = new Set(jobCountries().map((c) => c.id));
   for (const c of world) {
     if (!known.has(c.cca2)) continue;
@@ -138,7 +259,10 @@ interface PlaceHints {
 }
 
 function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void {
-  const segments = place.split(/\s*,\s*|\s+-\s+|\s*\(\s*|\s*\)\s*/).map((s) => s.trim()).filter(Boolean);
+  const segments = place
+    .split(/\s*,\s*|\s+-\s+|\s*\(\s*|\s*\)\s*/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const hints: PlaceHints = {};
   const rest: string[] = [];
   for (let i = 0; i < segments.length; i++) {
@@ -147,7 +271,10 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
     if (!key) continue;
     if (REMOTE_PATTERN.test(raw) && key.split(' ').length <= 3) {
       out.remote = true;
-      const left = key.replace(REMOTE_PATTERN, ' ').replace(/\b(only|first|friendly|ok|possible|option)\b/g, ' ').trim();
+      const left = key
+        .replace(REMOTE_PATTERN, ' ')
+        .replace(/\b(only|first|friendly|ok|possible|option)\b/g, ' ')
+        .trim();
       if (!left) continue;
       segments[i] = left;
       i--;
@@ -160,9 +287,21 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
     }
     // A trailing "CA", "NY", "ON" after a city names a state or province, not a country.
     if (i > 0 && /^[A-Z]{2,3}$/.test(raw)) {
-      if (US_STATE_CODES.has(raw)) { hints.usState = raw; hints.country ??= 'US'; continue; }
-      if (CA_PROVINCES[raw]) { hints.admin1 = CA_PROVINCES[raw]; hints.country ??= 'CA'; continue; }
-      if (AU_STATES[raw]) { hints.admin1 = AU_STATES[raw]; hints.country ??= 'AU'; continue; }
+      if (US_STATE_CODES.has(raw)) {
+        hints.usState = raw;
+        hints.country ??= 'US';
+        continue;
+      }
+      if (CA_PROVINCES[raw]) {
+        hints.admin1 = CA_PROVINCES[raw];
+        hints.country ??= 'CA';
+        continue;
+      }
+      if (AU_STATES[raw]) {
+        hints.admin1 = AU_STATES[raw];
+        hints.country ??= 'AU';
+        continue;
+      }
     }
     const code = countryCodeSegment(raw, geo.countryByKey) ?? geo.countryByKey.get(key);
     if (code && (i > 0 || segments.length === 1 || !geo.byKey.has(key))) {
@@ -170,24 +309,30 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
       continue;
     }
     const state = US_STATES[key];
-    if (state && i > 0) { hints.usState = state; hints.country ??= 'US'; continue; }
+    if (state && i > 0) {
+      hints.usState = state;
+      hints.country ??= 'US';
+      continue;
+    }
     rest.push(key);
   }
 
   let city: GeoCity | undefined;
   for (const key of rest) {
     const aliased = CITY_ALIASES[key];
-    const candidates = aliased ? [geo.byId.get(aliased)!].filter(Boolean) : geo.byKey.get(key) ?? [];
-    city = candidates.find((c) =>
-      (!hints.country || c.country === hints.country) &&
-      (!hints.usState || c.admin1 === hints.usState) &&
-      (!hints.admin1 || c.admin1 === hints.admin1));
+    const candidates = aliased ? [geo.byId.get(aliased)!].filter(Boolean) : (geo.byKey.get(key) ?? []);
+    city = candidates.find(
+      (c) =>
+        (!hints.country || c.country === hints.country) &&
+        (!hints.usState || c.admin1 === hints.usState) &&
+        (!hints.admin1 || c.admin1 === hints.admin1),
+    );
     if (city) break;
     // "New York" alone is the city, "California" alone is the state.
     if (!hints.country && US_STATES[key] && !candidates.length) hints.country = 'US';
   }
   if (!city && !hints.country && rest.length === 1 && US_STATES[rest[0]]) hints.country = 'US';
-  if (city && !out.cities.some((c) => c.geonameid === city!.geonameid)) out.cities.push(city);
+  if (city && !out.cities.some((c) => c.geonameid === city.geonameid)) out.cities.push(city);
   const country = city?.country ?? hints.country;
   if (country && !out.countries.includes(country)) out.countries.push(country);
 }

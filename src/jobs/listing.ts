@@ -43,7 +43,8 @@ const MAX_DESCRIPTION = 100_000;
 
 // crypto.hash (Node 20.12+) digests in one call, without a Hash object per listing.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }).hash;
-const sha1 = (text: string): string => (oneShot ? oneShot('sha1', text, 'base64url') : crypto.createHash('sha1').update(text).digest('base64url'));
+const sha1 = (text: string): string =>
+  oneShot ? oneShot('sha1', text, 'base64url') : crypto.createHash('sha1').update(text).digest('base64url');
 
 export interface NormalizeContext {
   source: string;
@@ -110,11 +111,37 @@ export function normalizeOutcome(raw: SourceListing, ctx: NormalizeContext): Nor
   }
 }
 
-const STOP_WORDS = new Set(['a', 'an', 'and', 'the', 'of', 'for', 'in', 'at', 'to', 'with', 'on', 'or', 'm', 'w', 'f', 'd', 'x', 'all', 'genders']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'the',
+  'of',
+  'for',
+  'in',
+  'at',
+  'to',
+  'with',
+  'on',
+  'or',
+  'm',
+  'w',
+  'f',
+  'd',
+  'x',
+  'all',
+  'genders',
+]);
 
 /** Title words used as search facets: case- and accent-folded, stop words dropped. */
 export function titleWords(title: string): string[] {
-  return [...new Set(textKey(title).split(' ').filter((w) => w && !STOP_WORDS.has(w) && w.length <= 40))];
+  return [
+    ...new Set(
+      textKey(title)
+        .split(' ')
+        .filter((w) => w && !STOP_WORDS.has(w) && w.length <= 40),
+    ),
+  ];
 }
 
 export interface FacetSource {

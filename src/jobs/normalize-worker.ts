@@ -16,7 +16,15 @@ if (parentPort) {
   const port = parentPort;
   // Loads the city index and compiles the hot paths before the importer is told to send work.
   normalizeOutcome(
-    { sourceId: 'warm-up', title: 'Senior Engineer', location: 'Berlin, Germany; Remote', employmentTypes: ['Full-time'], publishedAt: 0, descriptionHtml: '<p>We are hiring an engineer to join our team and help us build the product.</p>', applyUrl: 'https://example.com' },
+    {
+      sourceId: 'warm-up',
+      title: 'Senior Engineer',
+      location: 'Berlin, Germany; Remote',
+      employmentTypes: ['Full-time'],
+      publishedAt: 0,
+      descriptionHtml: '<p>We are hiring an engineer to join our team and help us build the product.</p>',
+      applyUrl: 'https://example.com',
+    },
     { source: 'warm-up', board: 'warm-up', now: 0 },
   );
   port.on('message', (request: NormalizeRequest) => {

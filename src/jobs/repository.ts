@@ -20,9 +20,14 @@ import type { JobRow } from './tables.ts';
  */
 export async function insertLive(db: Kysely<any>, dialect: DialectName, rows: unknown[][]): Promise<void> {
   if (dialect === 'sqlite') {
-    await insertMany(db, dialect, 'insert into job_live (search_key, job_id, has_remote, published_at, attrs, countries)',
-      rows.map(([id, remote, published, attrs, countries]) => [remote, published, id, id, remote, published, attrs, countries]), '',
-      `(${ftsKeySql('?', '?', '?')}, ?, ?, ?, ?, ?)`);
+    await insertMany(
+      db,
+      dialect,
+      'insert into job_live (search_key, job_id, has_remote, published_at, attrs, countries)',
+      rows.map(([id, remote, published, attrs, countries]) => [remote, published, id, id, remote, published, attrs, countries]),
+      '',
+      `(${ftsKeySql('?', '?', '?')}, ?, ?, ?, ?, ?)`,
+    );
   } else {
     await insertMany(db, dialect, 'insert into job_live (job_id, has_remote, published_at, attrs, countries)', rows);
   }
@@ -43,20 +48,60 @@ export const DAY_MS = 86_400_000;
 
 /** The jobs columns a listing's content sets, in the order of columnValues, with their PostgreSQL types (bulkInsert). */
 const CONTENT_COLUMNS: Record<string, PgType> = {
-  company_id: 'int8', company_name: 'text', title: 'text', location: 'text', has_remote: 'int4', published_at: 'int8',
-  experience_level: 'text', type_ids: 'text', city_ids: 'text', country_codes: 'text', region_ids: 'text', clearance_required: 'int4',
-  language: 'text', salary_min: 'float8', salary_max: 'float8', salary_currency: 'text', description: 'text', application_url: 'text',
-  content_hash: 'text', last_seen_at: 'int8',
+  company_id: 'int8',
+  company_name: 'text',
+  title: 'text',
+  location: 'text',
+  has_remote: 'int4',
+  published_at: 'int8',
+  experience_level: 'text',
+  type_ids: 'text',
+  city_ids: 'text',
+  country_codes: 'text',
+  region_ids: 'text',
+  clearance_required: 'int4',
+  language: 'text',
+  salary_min: 'float8',
+  salary_max: 'float8',
+  salary_currency: 'text',
+  description: 'text',
+  application_url: 'text',
+  content_hash: 'text',
+  last_seen_at: 'int8',
 };
 const CONTENT_NAMES = Object.keys(CONTENT_COLUMNS);
 /** A new listing's row: its content, then its identity and first sighting (the order of the values upsertBatch builds). */
-const NEW_ROW_COLUMNS: Record<string, PgType> = { ...CONTENT_COLUMNS, source: 'text', board: 'text', source_id: 'text', expired: 'int4', first_seen_at: 'int8' };
+const NEW_ROW_COLUMNS: Record<string, PgType> = {
+  ...CONTENT_COLUMNS,
+  source: 'text',
+  board: 'text',
+  source_id: 'text',
+  expired: 'int4',
+  first_seen_at: 'int8',
+};
 
 function columnValues({ listing: l, companyId }: BatchItem, now: number): unknown[] {
   return [
-    companyId, l.companyName, l.title, l.location, l.hasRemote ? 1 : 0, l.publishedAt, l.experienceLevel, JSON.stringify(l.typeIds),
-    JSON.stringify(l.cityIds), JSON.stringify(l.countryCodes), JSON.stringify(l.regionIds), l.clearanceRequired ? 1 : 0, l.language,
-    l.salaryMin, l.salaryMax, l.salaryCurrency, l.description, l.applicationUrl, l.contentHash, now,
+    companyId,
+    l.companyName,
+    l.title,
+    l.location,
+    l.hasRemote ? 1 : 0,
+    l.publishedAt,
+    l.experienceLevel,
+    JSON.stringify(l.typeIds),
+    JSON.stringify(l.cityIds),
+    JSON.stringify(l.countryCodes),
+    JSON.stringify(l.regionIds),
+    l.clearanceRequired ? 1 : 0,
+    l.language,
+    l.salaryMin,
+    l.salaryMax,
+    l.salaryCurrency,
+    l.description,
+    l.applicationUrl,
+    l.contentHash,
+    now,
   ];
 }
 
@@ -81,7 +126,20 @@ interface IndexedListing {
   entry: IndexEntry;
 }
 
-type IndexedColumns = Pick<JobRow, 'id' | 'has_remote' | 'published_at' | 'type_ids' | 'city_ids' | 'country_codes' | 'region_ids' | 'experience_level' | 'title' | 'company_name' | 'company_id'>;
+type IndexedColumns = Pick<
+  JobRow,
+  | 'id'
+  | 'has_remote'
+  | 'published_at'
+  | 'type_ids'
+  | 'city_ids'
+  | 'country_codes'
+  | 'region_ids'
+  | 'experience_level'
+  | 'title'
+  | 'company_name'
+  | 'company_id'
+>;
 
 function facetSourceOfRow(row: IndexedColumns): FacetSource {
   return {
@@ -97,14 +155,25 @@ function facetSourceOfRow(row: IndexedColumns): FacetSource {
 }
 
 export function indexedRow(row: IndexedColumns): IndexedListing {
-  return { jobId: Number(row.id), hasRemote: row.has_remote, publishedAt: Number(row.published_at), entry: indexEntryOf(facetSourceOfRow(row)) };
+  return {
+    jobId: Number(row.id),
+    hasRemote: row.has_remote,
+    publishedAt: Number(row.published_at),
+    entry: indexEntryOf(facetSourceOfRow(row)),
+  };
 }
 
 /** A stored listing's place in the index (its facets name its company by `companyId`). */
 function indexedListing({ listing: l, companyId }: BatchItem, jobId: number): IndexedListing {
   const source: FacetSource = {
-    typeIds: l.typeIds, cityIds: l.cityIds, countryCodes: l.countryCodes, regionIds: l.regionIds,
-    experienceLevel: l.experienceLevel, title: l.title, companyName: l.companyName, companyId,
+    typeIds: l.typeIds,
+    cityIds: l.cityIds,
+    countryCodes: l.countryCodes,
+    regionIds: l.regionIds,
+    experienceLevel: l.experienceLevel,
+    title: l.title,
+    companyName: l.companyName,
+    companyId,
   };
   return { jobId, hasRemote: l.hasRemote ? 1 : 0, publishedAt: l.publishedAt, entry: indexEntryOf(source) };
 }
@@ -145,7 +214,13 @@ class DayCounts {
         const [facet, remote, day] = id.split('\u0000');
         return [facet, Number(remote), Number(day), n];
       });
-    await insertMany(trx, dialect, 'insert into job_facet_days (facet, has_remote, day, n)', rows, 'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n');
+    await insertMany(
+      trx,
+      dialect,
+      'insert into job_facet_days (facet, has_remote, day, n)',
+      rows,
+      'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n',
+    );
     this.deltas.clear();
   }
 }
@@ -160,9 +235,20 @@ export class JobRepository {
   /** Index rows and live row of new or rewritten listings, and their day counts. */
   private async addToIndex(trx: Trx, listings: IndexedListing[], days: DayCounts): Promise<void> {
     const rows: unknown[][] = [];
-    for (const l of listings) for (const facet of l.entry.facets) rows.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
-    await insertMany(trx, this.dialect, 'insert into job_facets (facet, has_remote, published_at, job_id, attrs, countries)', rows, 'on conflict do nothing');
-    await insertLive(trx, this.dialect, listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]));
+    for (const l of listings)
+      for (const facet of l.entry.facets) rows.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
+    await insertMany(
+      trx,
+      this.dialect,
+      'insert into job_facets (facet, has_remote, published_at, job_id, attrs, countries)',
+      rows,
+      'on conflict do nothing',
+    );
+    await insertLive(
+      trx,
+      this.dialect,
+      listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]),
+    );
     days.add(listings, 1);
   }
 
@@ -183,13 +269,25 @@ export class JobRepository {
       await run(trx, `delete from job_live where search_key in (${FTS_KEYS_OF_JSON})`, [keys]);
       await run(trx, `delete from jobs_fts where rowid in (${FTS_KEYS_OF_JSON})`, [keys]);
     } else {
-      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [listParam(this.dialect, listings.map((l) => l.jobId))]);
+      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [
+        listParam(
+          this.dialect,
+          listings.map((l) => l.jobId),
+        ),
+      ]);
     }
   }
 
   /** Appends new listings' index entries to the stage (staged-index.ts); a merge makes them searchable. */
   private async stage(trx: Trx, listings: IndexedListing[]): Promise<void> {
-    const rows = listings.map((l) => [l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries, JSON.stringify(l.entry.facets)]);
+    const rows = listings.map((l) => [
+      l.jobId,
+      l.hasRemote,
+      l.publishedAt,
+      l.entry.attrs,
+      l.entry.countries,
+      JSON.stringify(l.entry.facets),
+    ]);
     await insertMany(trx, this.dialect, 'insert into job_facets_staged (job_id, has_remote, published_at, attrs, countries, facets)', rows);
   }
 
@@ -225,7 +323,14 @@ export class JobRepository {
         trx,
         `select id, source_id, content_hash, expired, has_remote, published_at, type_ids, city_ids, country_codes, region_ids, experience_level, title, company_name, company_id
            from jobs where source = ${p[0]} and board = ${p[1]} and ${listMatch(this.dialect, 'source_id', p[2], 'text')}`,
-        [source, board, listParam(this.dialect, unique.map((i) => i.listing.sourceId))],
+        [
+          source,
+          board,
+          listParam(
+            this.dialect,
+            unique.map((i) => i.listing.sourceId),
+          ),
+        ],
       );
       for (const row of rows) existing.set(row.source_id, { ...row, id: Number(row.id), published_at: Number(row.published_at) });
       const days = new DayCounts();
@@ -252,7 +357,11 @@ export class JobRepository {
         if (!old.expired) removed.push(indexedRow(old));
         const l = item.listing;
         const values = columnValues(item, now);
-        await trx.updateTable('jobs').set({ ...Object.fromEntries(CONTENT_NAMES.map((c, i) => [c, values[i]])), expired: 0, expired_at: null }).where('id', '=', old.id).execute();
+        await trx
+          .updateTable('jobs')
+          .set({ ...Object.fromEntries(CONTENT_NAMES.map((c, i) => [c, values[i]])), expired: 0, expired_at: null })
+          .where('id', '=', old.id)
+          .execute();
         const listing = indexedListing(item, old.id);
         added.push(listing);
         texts.push({ listing, description: l.description });
@@ -260,7 +369,12 @@ export class JobRepository {
 
       if (fresh.length) {
         const rows = fresh.map((item) => [...columnValues(item, now), source, board, item.listing.sourceId, 0, now]);
-        const inserted = await bulkInsert<{ id: number; source_id: string }>(trx, { table: 'jobs', columns: NEW_ROW_COLUMNS, values: rows, returning: ['id', 'source_id'] });
+        const inserted = await bulkInsert<{ id: number; source_id: string }>(trx, {
+          table: 'jobs',
+          columns: NEW_ROW_COLUMNS,
+          values: rows,
+          returning: ['id', 'source_id'],
+        });
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
         for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
         result.created += fresh.length;
@@ -268,7 +382,10 @@ export class JobRepository {
 
       if (touched.length) {
         const q = this.dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
-        await run(trx, `update jobs set last_seen_at = ${q[0]} where ${listMatch(this.dialect, 'id', q[1], 'bigint')}`, [now, listParam(this.dialect, touched)]);
+        await run(trx, `update jobs set last_seen_at = ${q[0]} where ${listMatch(this.dialect, 'id', q[1], 'bigint')}`, [
+          now,
+          listParam(this.dialect, touched),
+        ]);
       }
       await this.removeFromIndex(trx, removed, days);
       await this.addToIndex(trx, added, days);
@@ -284,7 +401,19 @@ export class JobRepository {
     return inTransaction(this.db, async (trx) => {
       const gone = await trx
         .selectFrom('jobs')
-        .select(['id', 'has_remote', 'published_at', 'type_ids', 'city_ids', 'country_codes', 'region_ids', 'experience_level', 'title', 'company_name', 'company_id'])
+        .select([
+          'id',
+          'has_remote',
+          'published_at',
+          'type_ids',
+          'city_ids',
+          'country_codes',
+          'region_ids',
+          'experience_level',
+          'title',
+          'company_name',
+          'company_id',
+        ])
         .where('source', '=', source)
         .where('board', '=', board)
         .where('expired', '=', 0)
@@ -292,7 +421,8 @@ export class JobRepository {
         .execute();
       if (!gone.length) return 0;
       const ids = gone.map((r) => Number(r.id));
-      for (const chunk of chunks(ids, 900)) await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', chunk).execute();
+      for (const chunk of chunks(ids, 900))
+        await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', chunk).execute();
       const days = new DayCounts();
       await this.removeFromIndex(trx, gone.map(indexedRow), days);
       await days.flush(trx, this.dialect);

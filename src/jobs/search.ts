@@ -8,7 +8,13 @@
 import { checkedFilters } from './filters.ts';
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
-import { EXPERIENCE_LEVEL_LABELS, type ExperienceLevel, type JobListing, type JobSearchResult, type JobsFinderBody } from '../contract/jobs.ts';
+import {
+  EXPERIENCE_LEVEL_LABELS,
+  type ExperienceLevel,
+  type JobListing,
+  type JobSearchResult,
+  type JobsFinderBody,
+} from '../contract/jobs.ts';
 import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
@@ -49,17 +55,28 @@ const typeNames = new Map(JOB_TYPES.map((t) => [t.id, t.name]));
 /** company_type_id (GET /job-company-types) as conditions on the company store; see docs/jobs.md. */
 export function companyTypeCondition(typeId: number, year: number): RawBuilder<unknown> | null {
   switch (typeId) {
-    case 1: return sql`c.founded_year >= ${year - 10} and coalesce(c.employee_count, 0) <= 500 and coalesce(c.company_type, 'private') = 'private'`;
-    case 2: return sql`c.employee_count between 1 and 50`;
-    case 3: return sql`c.employee_count between 51 and 1000`;
-    case 4: return sql`c.employee_count > 1000`;
-    case 5: return sql`c.company_type in ('public', 'public_subsidiary')`;
-    case 6: return sql`c.company_type = 'private'`;
-    case 7: return sql`c.company_type = 'nonprofit'`;
-    case 8: return sql`c.company_type = 'government'`;
-    case 9: return sql`c.company_type = 'educational'`;
-    case 10: return sql`c.industry_id in (26, 32)`;
-    default: return null;
+    case 1:
+      return sql`c.founded_year >= ${year - 10} and coalesce(c.employee_count, 0) <= 500 and coalesce(c.company_type, 'private') = 'private'`;
+    case 2:
+      return sql`c.employee_count between 1 and 50`;
+    case 3:
+      return sql`c.employee_count between 51 and 1000`;
+    case 4:
+      return sql`c.employee_count > 1000`;
+    case 5:
+      return sql`c.company_type in ('public', 'public_subsidiary')`;
+    case 6:
+      return sql`c.company_type = 'private'`;
+    case 7:
+      return sql`c.company_type = 'nonprofit'`;
+    case 8:
+      return sql`c.company_type = 'government'`;
+    case 9:
+      return sql`c.company_type = 'educational'`;
+    case 10:
+      return sql`c.industry_id in (26, 32)`;
+    default:
+      return null;
   }
 }
 
@@ -74,13 +91,25 @@ export class JobSearch {
 
   private readonly textWindow: TextWindowSearch;
 
-  constructor(private readonly db: Db, private readonly companies?: CompanyLookup) {
+  constructor(
+    private readonly db: Db,
+    private readonly companies?: CompanyLookup,
+  ) {
     this.dialect = dialectOf(db);
     this.textWindow = new TextWindowSearch(db);
   }
 
   private async plan(filters: JobSearchFilters, now: number): Promise<Plan> {
-    const plan: Plan = { facets: [], remote: filters.has_remote ? 1 : 0, lo: 0, hi: FAR_FUTURE, description: null, locationWords: [], company: [], empty: false };
+    const plan: Plan = {
+      facets: [],
+      remote: filters.has_remote ? 1 : 0,
+      lo: 0,
+      hi: FAR_FUTURE,
+      description: null,
+      locationWords: [],
+      company: [],
+      empty: false,
+    };
     // The 30-day default stands in for a date filter the client did not give: explicit dates
     // replace it (posted_after 2025-01-01 means since then), an explicit posted_within still applies.
     const explicitDates = Boolean(filters.posted_after || filters.posted_before);
@@ -147,24 +176,41 @@ export class JobSearch {
     const firstFullDay = Math.ceil(lo / DAY_MS);
     const lastFullDay = Math.floor((hi + 1) / DAY_MS) - 1;
     if (lastFullDay - firstFullDay < 2 || !hasDayCounts(facet)) return this.countRows(facet, remote, lo, hi);
-    const full = await sql<{ n: number | string | null }>`select sum(n) as n from job_facet_days where facet = ${facet} and has_remote = ${remote} and day between ${firstFullDay} and ${lastFullDay}`.execute(this.db);
+    const full = await sql<{
+      n: number | string | null;
+    }>`select sum(n) as n from job_facet_days where facet = ${facet} and has_remote = ${remote} and day between ${firstFullDay} and ${lastFullDay}`.execute(
+      this.db,
+    );
     const head = await this.countRows(facet, remote, lo, firstFullDay * DAY_MS - 1);
     const tail = await this.countRows(facet, remote, (lastFullDay + 1) * DAY_MS, hi);
     return Number(full.rows[0]?.n ?? 0) + head + tail;
   }
 
   private async countRowsCapped(facet: string, remote: number, lo: number, hi: number, cap: number): Promise<number> {
-    const result = await sql<{ n: number | string }>`select count(*) as n from (select 1 from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi} limit ${cap}) capped`.execute(this.db);
+    const result = await sql<{
+      n: number | string;
+    }>`select count(*) as n from (select 1 from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi} limit ${cap}) capped`.execute(
+      this.db,
+    );
     return Number(result.rows[0].n);
   }
 
   private async countRows(facet: string, remote: number, lo: number, hi: number): Promise<number> {
     if (lo > hi) return 0;
-    const result = await sql<{ n: number | string }>`select count(*) as n from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(this.db);
+    const result = await sql<{
+      n: number | string;
+    }>`select count(*) as n from job_facets where facet = ${facet} and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(
+      this.db,
+    );
     return Number(result.rows[0].n);
   }
 
-  private facetProbe(facet: string, remote: RawBuilder<unknown>, published: RawBuilder<unknown>, jobId: RawBuilder<unknown>): RawBuilder<unknown> {
+  private facetProbe(
+    facet: string,
+    remote: RawBuilder<unknown>,
+    published: RawBuilder<unknown>,
+    jobId: RawBuilder<unknown>,
+  ): RawBuilder<unknown> {
     return sql`exists (select 1 from job_facets o where o.facet = ${facet} and o.has_remote = ${remote} and o.published_at = ${published} and o.job_id = ${jobId})`;
   }
 
@@ -180,8 +226,14 @@ export class JobSearch {
     const probes: string[] = [];
     for (const facet of facets) {
       const bit = attributeBit(facet);
-      if (bit !== null) mask += bit; // facets are distinct, so are their bits
-      else if (isCountryFacet(facet)) out.push(this.dialect === 'sqlite' ? sql`instr(${r('countries')}, ${facet.slice(2)}) > 0` : sql`strpos(${r('countries')}, ${facet.slice(2)}) > 0`);
+      if (bit !== null)
+        mask += bit; // facets are distinct, so are their bits
+      else if (isCountryFacet(facet))
+        out.push(
+          this.dialect === 'sqlite'
+            ? sql`instr(${r('countries')}, ${facet.slice(2)}) > 0`
+            : sql`strpos(${r('countries')}, ${facet.slice(2)}) > 0`,
+        );
       else probes.push(facet);
     }
     if (mask) out.unshift(sql`(${r('attrs')} & ${mask}) = ${mask}`);
@@ -194,13 +246,16 @@ export class JobSearch {
   private residuals(plan: Plan, row: string | null): RawBuilder<unknown>[] {
     const out: RawBuilder<unknown>[] = [];
     for (const word of plan.locationWords) out.push(sql`lower(j.location) like ${`%${word}%`}`);
-    if (plan.company.length) out.push(sql`exists (select 1 from companies c where c.id = j.company_id and ${sql.join(plan.company, sql` and `)})`);
+    if (plan.company.length)
+      out.push(sql`exists (select 1 from companies c where c.id = j.company_id and ${sql.join(plan.company, sql` and `)})`);
     if (row && plan.description) {
       const r = (column: string) => sql.ref(`${row}.${column}`);
       // The matches of the window, built once, against each index row's full-text key.
-      out.push(this.dialect === 'sqlite'
-        ? sql`${ftsKey(r('has_remote'), r('published_at'), r('job_id'))} in (select rowid from jobs_fts where jobs_fts match ${plan.description} and ${ftsKeyInWindow(sql`rowid`, plan.remote, plan.lo, plan.hi)})`
-        : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`);
+      out.push(
+        this.dialect === 'sqlite'
+          ? sql`${ftsKey(r('has_remote'), r('published_at'), r('job_id'))} in (select rowid from jobs_fts where jobs_fts match ${plan.description} and ${ftsKeyInWindow(sql`rowid`, plan.remote, plan.lo, plan.hi)})`
+          : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
+      );
     }
     return out;
   }
@@ -234,21 +289,34 @@ export class JobSearch {
 
     const others = plan.facets.filter((f) => f !== driver && f !== 'all');
     const conditions = [...this.facetConditions(others, 'f', counts), ...this.residuals(plan, 'f')];
-    const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || (plan.description !== null && this.dialect === 'postgres');
+    const needsJobs =
+      plan.locationWords.length > 0 || plan.company.length > 0 || (plan.description !== null && this.dialect === 'postgres');
     const from = needsJobs
-      ? this.dialect === 'sqlite' ? sql`job_facets f cross join jobs j on j.id = f.job_id` : sql`job_facets f join jobs j on j.id = f.job_id`
+      ? this.dialect === 'sqlite'
+        ? sql`job_facets f cross join jobs j on j.id = f.job_id`
+        : sql`job_facets f join jobs j on j.id = f.job_id`
       : sql`job_facets f`;
     const where = sql`f.facet = ${driver} and f.has_remote = ${plan.remote} and f.published_at between ${plan.lo} and ${plan.hi}${conditions.length ? sql` and ${sql.join(conditions, sql` and `)}` : sql``}`;
-    const total = !conditions.length && driverCount !== undefined
-      ? driverCount
-      : Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where}`.execute(this.db)).rows[0].n);
+    const total =
+      !conditions.length && driverCount !== undefined
+        ? driverCount
+        : Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where}`.execute(this.db)).rows[0].n);
     if (offset >= total) return { total, ids: [] };
-    const page = await sql<{ job_id: number }>`select f.job_id from ${from} where ${where} order by f.published_at desc, f.job_id desc limit ${limit} offset ${offset}`.execute(this.db);
+    const page = await sql<{
+      job_id: number;
+    }>`select f.job_id from ${from} where ${where} order by f.published_at desc, f.job_id desc limit ${limit} offset ${offset}`.execute(
+      this.db,
+    );
     return { total, ids: page.rows.map((r) => Number(r.job_id)) };
   }
 
   /** The full-text matches drive; every other filter is checked on them. */
-  private async runFromText(plan: Plan, offset: number, limit: number, counts: Map<string, number>): Promise<{ total: number; ids: number[] }> {
+  private async runFromText(
+    plan: Plan,
+    offset: number,
+    limit: number,
+    counts: Map<string, number>,
+  ): Promise<{ total: number; ids: number[] }> {
     const facets = plan.facets.filter((f) => f !== 'all');
     const sqlite = this.dialect === 'sqlite';
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0;
@@ -269,9 +337,16 @@ export class JobSearch {
       ...this.residuals(plan, null),
     ];
     const matches = sql`with m as materialized (select id from jobs where description_tsv @@ websearch_to_tsquery('simple', ${plan.description}))`;
-    const from = needsJobs ? sql`m join job_live l on l.job_id = m.id join jobs j on j.id = m.id` : sql`m join job_live l on l.job_id = m.id`;
+    const from = needsJobs
+      ? sql`m join job_live l on l.job_id = m.id join jobs j on j.id = m.id`
+      : sql`m join job_live l on l.job_id = m.id`;
     const where = sql.join(conditions, sql` and `);
-    const rows = await sql<{ id: number; total: number }>`${matches} select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(this.db);
+    const rows = await sql<{
+      id: number;
+      total: number;
+    }>`${matches} select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(
+      this.db,
+    );
     if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
     if (offset === 0) return { total: 0, ids: [] };
     const count = await sql<{ n: number }>`${matches} select count(*) as n from ${from} where ${where}`.execute(this.db);
@@ -283,48 +358,80 @@ export class JobSearch {
       .selectFrom('jobs as j')
       .leftJoin('companies as c', 'c.id', 'j.company_id')
       .select([
-        'j.id', 'j.title', 'j.location', 'j.has_remote', 'j.published_at', 'j.experience_level', 'j.type_ids', 'j.city_ids',
-        'j.country_codes', 'j.region_ids', 'j.clearance_required', 'j.language', 'j.salary_min', 'j.salary_max', 'j.salary_currency',
-        'j.description', 'j.application_url', 'j.company_name',
-        'c.name as c_name', 'c.website as c_website', 'c.domain as c_domain', 'c.prof_url as c_prof_url',
-        'c.social_b_handle as c_social_b_handle', 'c.code_host_url as c_code_host_url',
+        'j.id',
+        'j.title',
+        'j.location',
+        'j.has_remote',
+        'j.published_at',
+        'j.experience_level',
+        'j.type_ids',
+        'j.city_ids',
+        'j.country_codes',
+        'j.region_ids',
+        'j.clearance_required',
+        'j.language',
+        'j.salary_min',
+        'j.salary_max',
+        'j.salary_currency',
+        'j.description',
+        'j.application_url',
+        'j.company_name',
+        'c.name as c_name',
+        'c.website as c_website',
+        'c.domain as c_domain',
+        'c.prof_url as c_prof_url',
+        'c.social_b_handle as c_social_b_handle',
+        'c.code_host_url as c_code_host_url',
       ])
       .where('j.id', 'in', ids)
       .execute();
     const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    return ids.map((id) => byId.get(id)).filter((r) => r !== undefined).map((r) => {
-      const countries = (JSON.parse(r.country_codes) as string[]).map(countryInfo).filter((c) => c !== null);
-      return {
-        company: {
-          name: r.c_name ?? r.company_name,
-          website_url: r.c_website ?? (r.c_domain ? `https://${r.c_domain}` : null),
-          prof_url: r.c_prof_url ?? null,
-          social_b_handle: r.c_social_b_handle ?? null,
-          code_host_url: r.c_code_host_url ?? null,
-        },
-        title: r.title,
-        location: r.location,
-        types: (JSON.parse(r.type_ids) as number[]).map((id) => ({ id, name: typeNames.get(id) ?? String(id) })),
-        cities: (JSON.parse(r.city_ids) as number[]).flatMap((gid) => {
-          const city = cityById(gid);
-          const country = city && countryInfo(city.country);
-          return city && country
-            ? [{ geonameid: city.geonameid, asciiname: city.asciiname, name: city.name, country, timezone: city.timezone, latitude: city.latitude, longitude: city.longitude }]
-            : [];
-        }),
-        countries,
-        regions: (JSON.parse(r.region_ids) as number[]).map((id) => ({ id, name: regionName(id) ?? String(id) })),
-        has_remote: r.has_remote === 1,
-        published: new Date(Number(r.published_at)).toISOString(),
-        description: r.description,
-        application_url: r.application_url,
-        language: r.language,
-        clearance_required: r.clearance_required === 1,
-        salary_min: r.salary_min === null ? null : Number(r.salary_min),
-        salary_max: r.salary_max === null ? null : Number(r.salary_max),
-        salary_currency: r.salary_currency,
-        experience_level: EXPERIENCE_LEVEL_LABELS[r.experience_level as ExperienceLevel] ?? null,
-      };
-    });
+    return ids
+      .map((id) => byId.get(id))
+      .filter((r) => r !== undefined)
+      .map((r) => {
+        const countries = (JSON.parse(r.country_codes) as string[]).map(countryInfo).filter((c) => c !== null);
+        return {
+          company: {
+            name: r.c_name ?? r.company_name,
+            website_url: r.c_website ?? (r.c_domain ? `https://${r.c_domain}` : null),
+            prof_url: r.c_prof_url ?? null,
+            social_b_handle: r.c_social_b_handle ?? null,
+            code_host_url: r.c_code_host_url ?? null,
+          },
+          title: r.title,
+          location: r.location,
+          types: (JSON.parse(r.type_ids) as number[]).map((id) => ({ id, name: typeNames.get(id) ?? String(id) })),
+          cities: (JSON.parse(r.city_ids) as number[]).flatMap((gid) => {
+            const city = cityById(gid);
+            const country = city && countryInfo(city.country);
+            return city && country
+              ? [
+                  {
+                    geonameid: city.geonameid,
+                    asciiname: city.asciiname,
+                    name: city.name,
+                    country,
+                    timezone: city.timezone,
+                    latitude: city.latitude,
+                    longitude: city.longitude,
+                  },
+                ]
+              : [];
+          }),
+          countries,
+          regions: (JSON.parse(r.region_ids) as number[]).map((id) => ({ id, name: regionName(id) ?? String(id) })),
+          has_remote: r.has_remote === 1,
+          published: new Date(Number(r.published_at)).toISOString(),
+          description: r.description,
+          application_url: r.application_url,
+          language: r.language,
+          clearance_required: r.clearance_required === 1,
+          salary_min: r.salary_min === null ? null : Number(r.salary_min),
+          salary_max: r.salary_max === null ? null : Number(r.salary_max),
+          salary_currency: r.salary_currency,
+          experience_level: EXPERIENCE_LEVEL_LABELS[r.experience_level as ExperienceLevel] ?? null,
+        };
+      });
   }
 }

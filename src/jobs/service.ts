@@ -181,7 +181,10 @@ export class JobService {
    * The company ids of listings (null when unlinked): companies seen before come from the cache, the
    * others are stored in one batched upsert per source (created when new).
    */
-  private async linkCompanies(listings: { listing: NormalizedListing; summary: BoardImportSummary }[], now: number): Promise<(number | null)[]> {
+  private async linkCompanies(
+    listings: { listing: NormalizedListing; summary: BoardImportSummary }[],
+    now: number,
+  ): Promise<(number | null)[]> {
     const keys = listings.map(({ listing }) => {
       const company = listing.company ?? { name: listing.companyName };
       return this.companies && company.name?.trim() ? this.companyKeyOf(company) : null;
@@ -205,7 +208,11 @@ export class JobService {
     });
     for (const [source, companies] of wanted) {
       const entries = [...companies];
-      const results = await this.companies!.upsertPrepared(entries.map(([, { company }]) => prepareCompany(companyInputOf(company))), source, now);
+      const results = await this.companies!.upsertPrepared(
+        entries.map(([, { company }]) => prepareCompany(companyInputOf(company))),
+        source,
+        now,
+      );
       if (this.companyIds.size > 100_000) this.companyIds.clear();
       results.forEach((result, i) => {
         if (result.error) throw new CompanyInputError(result.error);
@@ -269,7 +276,10 @@ export class JobService {
    * normalizes group N+1 while this thread stores group N. Results are the same either way, and
    * the same as importing the boards one by one (new companies may get their ids in another order).
    */
-  async importBoards(boards: Iterable<BoardInput> | AsyncIterable<BoardInput>, options: ImportBoardsOptions = {}): Promise<BoardImportSummary[]> {
+  async importBoards(
+    boards: Iterable<BoardInput> | AsyncIterable<BoardInput>,
+    options: ImportBoardsOptions = {},
+  ): Promise<BoardImportSummary[]> {
     const now = options.now ?? Date.now();
     const groupSize = options.groupSize ?? 5_000;
     const summaries: BoardImportSummary[] = [];
@@ -317,7 +327,10 @@ export class JobService {
   }
 
   /** The boards cut into pieces of at most their batch size (a board without postings is one empty piece). */
-  private async *piecesOf(boards: Iterable<BoardInput> | AsyncIterable<BoardInput>, summaries: BoardImportSummary[]): AsyncGenerator<Piece> {
+  private async *piecesOf(
+    boards: Iterable<BoardInput> | AsyncIterable<BoardInput>,
+    summaries: BoardImportSummary[],
+  ): AsyncGenerator<Piece> {
     for await (const board of boards) {
       const summary: BoardImportSummary = new ImportSummary();
       summaries.push(summary);
@@ -336,14 +349,16 @@ export class JobService {
    */
   private normalizePieces(pieces: Piece[], now: number): Promise<NormalizeOutcome[][]> {
     const worker = this.readyWorker();
-    return Promise.all(pieces.map(async (piece) => {
-      const ctx: NormalizeContext = { source: piece.board.source, board: piece.board.board, now, company: piece.board.company };
-      const accepted = piece.postings.filter((raw) => refusal(raw) === null);
-      const cut = worker ? Math.round(accepted.length * this.hereShare) : accepted.length;
-      const there = worker?.normalize(accepted.slice(cut), ctx);
-      const here = accepted.slice(0, cut).map((raw) => normalizeOutcome(raw, ctx));
-      return there ? [...here, ...(await there)] : here;
-    }));
+    return Promise.all(
+      pieces.map(async (piece) => {
+        const ctx: NormalizeContext = { source: piece.board.source, board: piece.board.board, now, company: piece.board.company };
+        const accepted = piece.postings.filter((raw) => refusal(raw) === null);
+        const cut = worker ? Math.round(accepted.length * this.hereShare) : accepted.length;
+        const there = worker?.normalize(accepted.slice(cut), ctx);
+        const here = accepted.slice(0, cut).map((raw) => normalizeOutcome(raw, ctx));
+        return there ? [...here, ...(await there)] : here;
+      }),
+    );
   }
 
   /**
@@ -354,7 +369,6 @@ export class JobService {
     const step = waitedMs > 1 ? SHARE_STEP : -SHARE_STEP;
     this.hereShare = Math.min(MAX_HERE_SHARE, Math.max(0, this.hereShare + step));
   }
-
 
   /** Links the group's companies, then writes its listings and expiries in one transaction. */
   private async storeGroup(group: Group, outcomes: NormalizeOutcome[][], now: number): Promise<void> {
@@ -374,7 +388,10 @@ export class JobService {
     // each attempt is whole (idempotent company links, then one transaction), and counts are taken
     // only from the attempt that committed.
     const companyIds = await retryWhileUnavailable(() =>
-      this.linkCompanies(batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))), now),
+      this.linkCompanies(
+        batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))),
+        now,
+      ),
     );
     let next = 0;
     const items: BatchItem[][] = batches.map((normalized) => normalized.map((listing) => ({ listing, companyId: companyIds[next++] })));
@@ -384,14 +401,17 @@ export class JobService {
         const out: { created: number; updated: number; unchanged: number; expired?: number }[] = [];
         for (const [k, piece] of group.pieces.entries()) {
           const result = await repository.upsertBatch(items[k], now);
-          const expired = piece.last && piece.board.expireMissing !== false ? await repository.expireUnseen(piece.board.source, piece.board.board, now, now) : undefined;
+          const expired =
+            piece.last && piece.board.expireMissing !== false
+              ? await repository.expireUnseen(piece.board.source, piece.board.board, now, now)
+              : undefined;
           out.push({ ...result, expired });
         }
         return out;
       }),
     );
     for (const [k, piece] of group.pieces.entries()) {
-      const c = counts[k]!;
+      const c = counts[k];
       piece.summary.inserted += c.created;
       piece.summary.updated += c.updated;
       piece.summary.unchanged += c.unchanged;
@@ -400,9 +420,19 @@ export class JobService {
   }
 
   /** Stores already normalized listings of one (source, board). */
-  async importNormalized(listings: NormalizedListing[], now: number, summary: BoardImportSummary = new ImportSummary()): Promise<BoardImportSummary> {
-    const companyIds = await this.linkCompanies(listings.map((listing) => ({ listing, summary })), now);
-    const result = await this.repository.upsertBatch(listings.map((listing, i) => ({ listing, companyId: companyIds[i] })), now);
+  async importNormalized(
+    listings: NormalizedListing[],
+    now: number,
+    summary: BoardImportSummary = new ImportSummary(),
+  ): Promise<BoardImportSummary> {
+    const companyIds = await this.linkCompanies(
+      listings.map((listing) => ({ listing, summary })),
+      now,
+    );
+    const result = await this.repository.upsertBatch(
+      listings.map((listing, i) => ({ listing, companyId: companyIds[i] })),
+      now,
+    );
     summary.inserted += result.created;
     summary.updated += result.updated;
     summary.unchanged += result.unchanged;

@@ -71,16 +71,28 @@ export async function hasStagedEntries(db: Kysely<any>): Promise<boolean> {
 async function writeListingRows(db: Kysely<any>, dialect: DialectName, where: string, params: unknown[]): Promise<void> {
   if (dialect === 'postgres') {
     // The full-text index is the generated jobs.description_tsv column.
-    await run(db, `insert into job_live (job_id, has_remote, published_at, attrs, countries)
-      select job_id, has_remote, published_at, attrs, countries from job_facets_staged s where ${where} order by job_id on conflict do nothing`, params);
+    await run(
+      db,
+      `insert into job_live (job_id, has_remote, published_at, attrs, countries)
+      select job_id, has_remote, published_at, attrs, countries from job_facets_staged s where ${where} order by job_id on conflict do nothing`,
+      params,
+    );
     return;
   }
   const key = ftsKeySql('s.has_remote', 's.published_at', 's.job_id');
-  await run(db, `insert into jobs_fts (rowid, description)
+  await run(
+    db,
+    `insert into jobs_fts (rowid, description)
     select ${key}, j.description from job_facets_staged s cross join jobs j on j.id = s.job_id
-    where ${where} and not exists (select 1 from job_live l where l.search_key = ${key}) order by 1`, params);
-  await run(db, `insert into job_live (search_key, job_id, has_remote, published_at, attrs, countries)
-    select ${key}, job_id, has_remote, published_at, attrs, countries from job_facets_staged s where ${where} order by 1 on conflict do nothing`, params);
+    where ${where} and not exists (select 1 from job_live l where l.search_key = ${key}) order by 1`,
+    params,
+  );
+  await run(
+    db,
+    `insert into job_live (search_key, job_id, has_remote, published_at, attrs, countries)
+    select ${key}, job_id, has_remote, published_at, attrs, countries from job_facets_staged s where ${where} order by 1 on conflict do nothing`,
+    params,
+  );
 }
 
 /**
@@ -94,8 +106,12 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
     group by f.value, s.has_remote, s.published_at / ${DAY_MS}
     on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n`;
   if (dialect === 'postgres') {
-    await run(trx, `with gone as (delete from job_facets_staged where seq <= ? returning has_remote, published_at, facets)
-      ${counts('gone s cross join lateral json_array_elements_text(s.facets::json) f(value)', HAS_DAY_COUNTS)}`, [last]);
+    await run(
+      trx,
+      `with gone as (delete from job_facets_staged where seq <= ? returning has_remote, published_at, facets)
+      ${counts('gone s cross join lateral json_array_elements_text(s.facets::json) f(value)', HAS_DAY_COUNTS)}`,
+      [last],
+    );
     return;
   }
   await run(trx, counts(expanded(dialect), `s.seq <= ? and ${HAS_DAY_COUNTS}`), [last]);
@@ -111,12 +127,19 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
 export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = {}): Promise<number> {
   const { onProgress, chunkRows = 200_000, chunkListings = 20_000, smallMerge = 2_000 } = options;
   const dialect = dialectOf(db);
-  const [stage] = await run<{ first: number | string | null; last: number | string | null; n: number | string }>(db, 'select min(seq) as first, max(seq) as last, count(*) as n from job_facets_staged');
+  const [stage] = await run<{ first: number | string | null; last: number | string | null; n: number | string }>(
+    db,
+    'select min(seq) as first, max(seq) as last, count(*) as n from job_facets_staged',
+  );
   if (stage.last === null) return 0;
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
   if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
     await inTransaction(db, async (trx) => {
-      await run(trx, `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4 on conflict do nothing`, [last]);
+      await run(
+        trx,
+        `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4 on conflict do nothing`,
+        [last],
+      );
       await writeListingRows(trx, dialect, 's.seq <= ?', [last]);
       await settle(trx, dialect, last);
     });
@@ -127,17 +150,31 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   await run(db, `create temp table if not exists job_merge_sorted (${COLUMNS})`);
   await run(db, 'delete from temp.job_merge_sorted');
   try {
-    await withSortRuns(db, () => run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [last]));
+    await withSortRuns(db, () =>
+      run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [
+        last,
+      ]),
+    );
     // Rowids of the sorted copy run from 1, in key order.
     const [{ n }] = await run<{ n: number | null }>(db, 'select max(rowid) as n from temp.job_merge_sorted');
     const rows = Number(n ?? 0);
     const total = rows + listings;
     for (let from = 1; from <= rows; from += chunkRows) {
-      await db.transaction().execute((trx) => run(trx, `insert into job_facets (${COLUMNS}) select ${COLUMNS} from temp.job_merge_sorted where rowid between ? and ? order by rowid on conflict do nothing`, [from, from + chunkRows - 1]));
+      await db
+        .transaction()
+        .execute((trx) =>
+          run(
+            trx,
+            `insert into job_facets (${COLUMNS}) select ${COLUMNS} from temp.job_merge_sorted where rowid between ? and ? order by rowid on conflict do nothing`,
+            [from, from + chunkRows - 1],
+          ),
+        );
       onProgress?.({ rows: Math.min(rows, from + chunkRows - 1), total });
     }
     for (let from = first; from <= last; from += chunkListings) {
-      await db.transaction().execute((trx) => writeListingRows(trx, dialect, 's.seq between ? and ?', [from, Math.min(last, from + chunkListings - 1)]));
+      await db
+        .transaction()
+        .execute((trx) => writeListingRows(trx, dialect, 's.seq between ? and ?', [from, Math.min(last, from + chunkListings - 1)]));
       onProgress?.({ rows: rows + Math.min(listings, from + chunkListings - first), total });
     }
     await db.transaction().execute((trx) => withSortRuns(trx, () => settle(trx, dialect, last)));

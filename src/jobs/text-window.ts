@@ -36,14 +36,18 @@ export class TextWindowSearch {
   /** Matches of whole minutes, counted in FTS5 alone. */
   private async countWhole(q: TextWindowQuery, first: number, last: number): Promise<number> {
     if (first > last) return 0;
-    const r = await sql<{ n: number }>`select count(*) as n from jobs_fts where jobs_fts match ${q.match} and ${this.minutes(q, first, last)}`.execute(this.db);
+    const r = await sql<{
+      n: number;
+    }>`select count(*) as n from jobs_fts where jobs_fts match ${q.match} and ${this.minutes(q, first, last)}`.execute(this.db);
     return Number(r.rows[0].n);
   }
 
   /** Matches of one minute at an end of the window, checked against the exact published time. */
   private async countEdge(q: TextWindowQuery, minute: number): Promise<number> {
     const r = await sql<{ n: number }>`select count(*) as n from jobs_fts cross join job_live l on l.search_key = jobs_fts.rowid
-      where jobs_fts match ${q.match} and ${this.minutes(q, minute, minute)} and l.published_at between ${q.lo} and ${q.hi}`.execute(this.db);
+      where jobs_fts match ${q.match} and ${this.minutes(q, minute, minute)} and l.published_at between ${q.lo} and ${q.hi}`.execute(
+      this.db,
+    );
     return Number(r.rows[0].n);
   }
 
@@ -52,7 +56,10 @@ export class TextWindowSearch {
   }
 
   private where(q: TextWindowQuery, first: number, last: number) {
-    return sql.join([sql`jobs_fts match ${q.match}`, this.minutes(q, first, last), sql`l.published_at between ${q.lo} and ${q.hi}`, ...q.conditions], sql` and `);
+    return sql.join(
+      [sql`jobs_fts match ${q.match}`, this.minutes(q, first, last), sql`l.published_at between ${q.lo} and ${q.hi}`, ...q.conditions],
+      sql` and `,
+    );
   }
 
   async count(q: TextWindowQuery): Promise<number> {
@@ -70,7 +77,8 @@ export class TextWindowSearch {
   async page(q: TextWindowQuery, offset: number, limit: number): Promise<number[]> {
     const first = ftsKeyMinute(q.lo);
     const last = ftsKeyMinute(q.hi);
-    const read = (from: number, to: number, max: number | null) => sql<Candidate>`select l.job_id, l.published_at, ${sql.raw(ftsKeyMinuteSql('jobs_fts.rowid'))} as minute
+    const read = (from: number, to: number, max: number | null) =>
+      sql<Candidate>`select l.job_id, l.published_at, ${sql.raw(ftsKeyMinuteSql('jobs_fts.rowid'))} as minute
       from ${this.from(q)} where ${this.where(q, from, to)}
       order by jobs_fts.rowid desc${max === null ? sql`` : sql` limit ${max}`}`.execute(this.db);
     const head = (await read(first, last, offset + limit)).rows;
@@ -79,7 +87,8 @@ export class TextWindowSearch {
       // Every match of the last minute read, so the set is all matches of its minutes.
       const minute = Number(head[head.length - 1].minute);
       const seen = new Set(rows.map((r) => r.id));
-      for (const r of (await read(minute, minute, null)).rows) if (!seen.has(Number(r.job_id))) rows.push({ id: Number(r.job_id), published: Number(r.published_at) });
+      for (const r of (await read(minute, minute, null)).rows)
+        if (!seen.has(Number(r.job_id))) rows.push({ id: Number(r.job_id), published: Number(r.published_at) });
     }
     rows.sort((a, b) => b.published - a.published || b.id - a.id);
     return rows.slice(offset, offset + limit).map((r) => r.id);

@@ -27,10 +27,13 @@ const PATTERN_NAMES = Object.keys(PATTERNS);
 
 /** The forms of a last name used in addresses: particles joined ("delacruz"), then the last word alone ("cruz"). */
 export function lastNameForms(last: string): string[] {
-  const words = last.split(/[\s-]+/).map(foldNamePart).filter(Boolean);
+  const words = last
+    .split(/[\s-]+/)
+    .map(foldNamePart)
+    .filter(Boolean);
   if (!words.length) return [];
   const forms = [words.join('')];
-  if (words.length > 1) forms.push(words[words.length - 1]!);
+  if (words.length > 1) forms.push(words[words.length - 1]);
   return forms;
 }
 
@@ -45,13 +48,15 @@ export function patternOf(localPart: string, first: string | null, last: string 
   const local = localPart.toLowerCase().replace(/\+.*$/, '');
   if (!f) return null;
   for (const l of lastNameForms(last)) {
-    for (const name of PATTERN_NAMES) if (PATTERNS[name]!({ first: f, last: l }) === local) return name;
+    for (const name of PATTERN_NAMES) if (PATTERNS[name]({ first: f, last: l }) === local) return name;
   }
   return null;
 }
 
 /** How many known addresses at a domain follow each pattern. */
-export function observedPatterns(samples: { email: string; first_name: string | null; last_name: string | null }[]): Map<PatternName, number> {
+export function observedPatterns(
+  samples: { email: string; first_name: string | null; last_name: string | null }[],
+): Map<PatternName, number> {
   const counts = new Map<PatternName, number>();
   for (const s of samples) {
     const at = s.email.lastIndexOf('@');
@@ -76,11 +81,13 @@ export function rankedCandidates(
   const first = firstNameForm(name.first);
   const lasts = lastNameForms(name.last);
   if (!first || !lasts.length) return [];
-  const order = [...PATTERN_NAMES].sort((a, b) => (observed.get(b) ?? 0) - (observed.get(a) ?? 0) || PATTERN_NAMES.indexOf(a) - PATTERN_NAMES.indexOf(b));
+  const order = [...PATTERN_NAMES].sort(
+    (a, b) => (observed.get(b) ?? 0) - (observed.get(a) ?? 0) || PATTERN_NAMES.indexOf(a) - PATTERN_NAMES.indexOf(b),
+  );
   const out: string[] = [];
   for (const pattern of order) {
     for (const last of lasts) {
-      const address = `${PATTERNS[pattern]!({ first, last })}@${domain}`;
+      const address = `${PATTERNS[pattern]({ first, last })}@${domain}`;
       if (!out.includes(address)) out.push(address);
     }
   }

@@ -20,7 +20,7 @@ const PREFERENCE: Record<string, number> = { mobile: 2, possibly_mobile: 1 };
 /** The best mobile: a sure mobile before a possible one, then the most recently seen. */
 export function bestMobile(phones: PersonPhoneRow[]): PersonPhoneRow | null {
   const mobiles = phones.filter((p) => PREFERENCE[p.type]);
-  mobiles.sort((a, b) => PREFERENCE[b.type]! - PREFERENCE[a.type]! || b.seen_at - a.seen_at || a.id - b.id);
+  mobiles.sort((a, b) => PREFERENCE[b.type] - PREFERENCE[a.type] || b.seen_at - a.seen_at || a.id - b.id);
   return mobiles[0] ?? null;
 }
 

@@ -62,12 +62,3 @@ export function foldNamePart(part: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
 }
-
-/** Matching key of a whole name (folded words joined by a space), for comparing names across sources. */
-export function nameKey(full: string): string {
-  return full
-    .split(/\s+/)
-    .map(foldNamePart)
-    .filter(Boolean)
-    .join(' ');
-}

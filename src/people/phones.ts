@@ -4,8 +4,6 @@ import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from
 
 /** mobile; possibly_mobile (ranges shared by fixed and mobile lines, as in the US); fixed; other (VoIP, toll free…). */
 export type PhoneType = 'mobile' | 'possibly_mobile' | 'fixed' | 'other';
-export const PHONE_TYPES: readonly PhoneType[] = ['mobile', 'possibly_mobile', 'fixed', 'other'];
-
 export interface ParsedPhone {
   e164: string;
   type: PhoneType;

@@ -38,7 +38,7 @@ export async function findProfileEmail(
   const verified = emails
     .filter((e) => e.kind === 'work' && e.status === 'valid')
     .sort((a, b) => (b.verified_at ?? 0) - (a.verified_at ?? 0));
-  if (verified.length) return { profileId, email: verified[0]!.email };
+  if (verified.length) return { profileId, email: verified[0].email };
   if (!validator) return null;
 
   const known = new Map(emails.map((e) => [e.email, e.status]));

@@ -28,7 +28,8 @@ export function normalizeProfileId(input: string | null | undefined): string | n
   if (!text) return null;
   let path: string;
   if (SCHEME.test(text) || /^[^\s/]+\.[a-z]{2,}\//i.test(text) || text.startsWith('/') || /^(in|pub)\//i.test(text)) {
-    if (!SCHEME.test(text)) text = text.startsWith('/') || /^(in|pub)\//i.test(text) ? `https://host.invalid/${text.replace(/^\/+/, '')}` : `https://${text}`;
+    if (!SCHEME.test(text))
+      text = text.startsWith('/') || /^(in|pub)\//i.test(text) ? `https://host.invalid/${text.replace(/^\/+/, '')}` : `https://${text}`;
     try {
       path = new URL(text).pathname;
     } catch {

@@ -74,7 +74,7 @@ export class PeopleRepository {
    * `person.positions[i]` (null: the position is skipped). Run it inside a transaction (`db` may be one).
    */
   async save(db: Executor, person: PreparedPerson, companyIds: (number | null)[], source: string, seenAt: number): Promise<SaveResult> {
-    return (await this.saveMany(db, [{ person, companyIds }], source, seenAt))[0]!;
+    return (await this.saveMany(db, [{ person, companyIds }], source, seenAt))[0];
   }
 
   /**
@@ -82,16 +82,29 @@ export class PeopleRepository {
    * one). Results are in input order. Records about the same person in one call are applied one
    * after the other, in order. Run it inside a transaction.
    */
-  async saveMany(db: Executor, items: { person: PreparedPerson; companyIds: (number | null)[] }[], source: string, seenAt: number): Promise<SaveResult[]> {
+  async saveMany(
+    db: Executor,
+    items: { person: PreparedPerson; companyIds: (number | null)[] }[],
+    source: string,
+    seenAt: number,
+  ): Promise<SaveResult[]> {
     const results: SaveResult[] = new Array(items.length);
-    let pending = items.map((item, index) => ({ ...item, index, externalKey: item.person.externalId ? `${source}:${item.person.externalId}` : null }));
+    let pending = items.map((item, index) => ({
+      ...item,
+      index,
+      externalKey: item.person.externalId ? `${source}:${item.person.externalId}` : null,
+    }));
     while (pending.length) {
       // One round holds at most one record per identity; repeats wait for the next round.
       const round: typeof pending = [];
       const later: typeof pending = [];
       const identities = new Set<string>();
       for (const item of pending) {
-        const keys = [item.person.profileId && `p:${item.person.profileId}`, item.externalKey && `x:${item.externalKey}`, ...item.person.emails.map((e) => `e:${e.email}`)].filter(Boolean) as string[];
+        const keys = [
+          item.person.profileId && `p:${item.person.profileId}`,
+          item.externalKey && `x:${item.externalKey}`,
+          ...item.person.emails.map((e) => `e:${e.email}`),
+        ].filter(Boolean) as string[];
         if (keys.some((k) => identities.has(k))) later.push(item);
         else {
           keys.forEach((k) => identities.add(k));
@@ -117,10 +130,12 @@ export class PeopleRepository {
     const profileIds = items.map((i) => i.person.profileId).filter((x): x is string => !!x);
     const externalKeys = items.map((i) => i.externalKey).filter((x): x is string => !!x);
     for (const part of chunks(profileIds, CHUNK)) {
-      for (const row of await db.selectFrom('people').selectAll().where('profile_id', 'in', part).execute()) byProfile.set(row.profile_id!, row);
+      for (const row of await db.selectFrom('people').selectAll().where('profile_id', 'in', part).execute())
+        byProfile.set(row.profile_id!, row);
     }
     for (const part of chunks(externalKeys, CHUNK)) {
-      for (const row of await db.selectFrom('people').selectAll().where('external_key', 'in', part).execute()) byKey.set(row.external_key!, row);
+      for (const row of await db.selectFrom('people').selectAll().where('external_key', 'in', part).execute())
+        byKey.set(row.external_key!, row);
     }
     const existing = new Map<number, PersonRow>();
     const fresh: typeof items = [];
@@ -188,12 +203,21 @@ export class PeopleRepository {
 
     // Positions (upserted), then the roles of the current ones.
     type PositionValues = {
-      person_id: number; company_id: number; title: string; title_normalized: string; seniority_modifier: number; is_current: number;
-      started_at: number | null; ended_at: number | null; position_key: string; source: string; seen_at: number;
+      person_id: number;
+      company_id: number;
+      title: string;
+      title_normalized: string;
+      seniority_modifier: number;
+      is_current: number;
+      started_at: number | null;
+      ended_at: number | null;
+      position_key: string;
+      source: string;
+      seen_at: number;
     };
     const positions: { values: PositionValues; roles: PreparedPerson['positions'][number]['roles']; replaced: boolean }[] = [];
     for (const item of items) {
-      const { id, created } = results[item.index]!;
+      const { id, created } = results[item.index];
       const seenKeys = new Set<string>();
       item.person.positions.forEach((p, i) => {
         const companyId = item.companyIds[i];
@@ -203,8 +227,17 @@ export class PeopleRepository {
         seenKeys.add(positionKey);
         positions.push({
           values: {
-            person_id: id, company_id: companyId, title: p.title, title_normalized: p.titleNormalized, seniority_modifier: p.modifier,
-            is_current: p.isCurrent ? 1 : 0, started_at: p.startedAt, ended_at: p.endedAt, position_key: positionKey, source, seen_at: seenAt,
+            person_id: id,
+            company_id: companyId,
+            title: p.title,
+            title_normalized: p.titleNormalized,
+            seniority_modifier: p.modifier,
+            is_current: p.isCurrent ? 1 : 0,
+            started_at: p.startedAt,
+            ended_at: p.endedAt,
+            position_key: positionKey,
+            source,
+            seen_at: seenAt,
           },
           roles: p.isCurrent ? p.roles : [],
           replaced: !created,
@@ -235,14 +268,28 @@ export class PeopleRepository {
       await db.deleteFrom('person_roles').where('position_id', 'in', part).execute();
     }
     const roles = positions.flatMap((p) =>
-      p.roles.map((r) => ({ position_id: idOf(p), person_id: p.values.person_id, company_id: p.values.company_id, role_key: r.key, fn: r.fn, rank: r.rank })),
+      p.roles.map((r) => ({
+        position_id: idOf(p),
+        person_id: p.values.person_id,
+        company_id: p.values.company_id,
+        role_key: r.key,
+        fn: r.fn,
+        rank: r.rank,
+      })),
     );
     for (const part of chunks(roles, CHUNK)) await db.insertInto('person_roles').values(part).execute();
 
     const emails = items.flatMap((item) =>
       item.person.emails.map((e) => ({
-        person_id: results[item.index]!.id, email: e.email, kind: e.kind, domain: e.domain, obtained_by: 'source',
-        status: e.status, verified_at: e.status ? (e.verifiedAt ?? seenAt) : null, source, seen_at: seenAt,
+        person_id: results[item.index].id,
+        email: e.email,
+        kind: e.kind,
+        domain: e.domain,
+        obtained_by: 'source',
+        status: e.status,
+        verified_at: e.status ? (e.verifiedAt ?? seenAt) : null,
+        source,
+        seen_at: seenAt,
       })),
     );
     for (const part of chunks(emails, CHUNK)) {
@@ -261,7 +308,14 @@ export class PeopleRepository {
         .execute();
     }
     const phones = items.flatMap((item) =>
-      item.person.phones.map((ph) => ({ person_id: results[item.index]!.id, e164: ph.e164, type: ph.type, country: ph.country, source, seen_at: seenAt })),
+      item.person.phones.map((ph) => ({
+        person_id: results[item.index].id,
+        e164: ph.e164,
+        type: ph.type,
+        country: ph.country,
+        source,
+        seen_at: seenAt,
+      })),
     );
     for (const part of chunks(phones, CHUNK)) {
       await db
@@ -346,8 +400,12 @@ export class PeopleRepository {
   /** Current holders at a company of any of the role keys (index person_roles_company_role). */
   async holdersByRoleKeys(companyId: number, roleKeys: string[]): Promise<RoleHolderRow[]> {
     if (!roleKeys.length) return [];
-    const rows = await this.holderQuery().where('r.company_id', '=', companyId).where('r.role_key', 'in', roleKeys).limit(HOLDER_LIMIT).execute();
-    return rows as RoleHolderRow[];
+    const rows = await this.holderQuery()
+      .where('r.company_id', '=', companyId)
+      .where('r.role_key', 'in', roleKeys)
+      .limit(HOLDER_LIMIT)
+      .execute();
+    return rows;
   }
 
   /** Current holders at a company of a function at any level, most senior first (index person_roles_company_fn). */
@@ -358,7 +416,7 @@ export class PeopleRepository {
       .orderBy('r.rank', 'desc')
       .limit(HOLDER_LIMIT)
       .execute();
-    return rows as RoleHolderRow[];
+    return rows;
   }
 
   async phonesOf(personIds: number[]): Promise<PersonPhoneRow[]> {
@@ -396,10 +454,28 @@ export class PeopleRepository {
   }
 
   /** Records an address we found (or re-checked) for a person. */
-  async recordEmail(personId: number, email: string, kind: 'work' | 'personal', domain: string, status: string, obtainedBy: string, at: number): Promise<void> {
+  async recordEmail(
+    personId: number,
+    email: string,
+    kind: 'work' | 'personal',
+    domain: string,
+    status: string,
+    obtainedBy: string,
+    at: number,
+  ): Promise<void> {
     await this.db
       .insertInto('person_emails')
-      .values({ person_id: personId, email, kind, domain, obtained_by: obtainedBy, status, verified_at: at, source: 'leadbase', seen_at: at })
+      .values({
+        person_id: personId,
+        email,
+        kind,
+        domain,
+        obtained_by: obtainedBy,
+        status,
+        verified_at: at,
+        source: 'leadbase',
+        seen_at: at,
+      })
       .onConflict((oc) => oc.columns(['person_id', 'email']).doUpdateSet({ status, verified_at: at, seen_at: at }))
       .execute();
   }

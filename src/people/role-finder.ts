@@ -34,12 +34,16 @@ export async function findRoleHolder(
 ): Promise<RoleHolder | null> {
   const wanted = analyzeTitle(query.job_title);
   if (!wanted.roles.length) return null;
-  const company = await companies.resolve({ company_name: query.company_name?.trim() || null, company_domain: query.company_domain?.trim() || null });
+  const company = await companies.resolve({
+    company_name: query.company_name?.trim() || null,
+    company_domain: query.company_domain?.trim() || null,
+  });
   if (!company) return null;
   const exactKeys = wanted.roles.filter((r) => r.level !== 'any').map((r) => r.key);
   const holders = await repository.holdersByRoleKeys(company.id, exactKeys);
-  for (const role of wanted.roles.filter((r) => r.level === 'any')) holders.push(...(await repository.holdersByFunction(company.id, role.fn)));
+  for (const role of wanted.roles.filter((r) => r.level === 'any'))
+    holders.push(...(await repository.holdersByFunction(company.id, role.fn)));
   if (!holders.length) return null;
   holders.sort(compareHolders(wanted));
-  return { holder: holders[0]!, company };
+  return { holder: holders[0], company };
 }

@@ -95,4 +95,3 @@ export interface PeopleTables {
 export type PersonRow = Selectable<PersonTable>;
 export type PersonEmailRow = Selectable<PersonEmailTable>;
 export type PersonPhoneRow = Selectable<PersonPhoneTable>;
-export type PersonPositionRow = Selectable<PersonPositionTable>;

@@ -69,63 +69,241 @@ const PHRASES: [RegExp, string][] = [
 
 // Single-word abbreviations and synonyms.
 const WORDS: Record<string, string> = {
-  sr: 'senior', snr: 'senior', jr: 'junior', jnr: 'junior',
-  mgr: 'manager', mngr: 'manager', manger: 'manager', dir: 'director', hd: 'head',
-  eng: 'engineering', engg: 'engineering', engr: 'engineer', dev: 'developer', devs: 'developer',
-  exec: 'executive', mktg: 'marketing', mkt: 'marketing', ops: 'operations', operating: 'operations', operational: 'operations',
-  acct: 'account', accts: 'account', tech: 'technology', technical: 'technology', technologies: 'technology',
-  financial: 'finance', fin: 'finance', hr: 'people', talent: 'people', rep: 'representative', reps: 'representative',
-  admin: 'administrator', asst: 'assistant', assoc: 'associate', coord: 'coordinator', spec: 'specialist',
-  comms: 'communications', communication: 'communications', pr: 'communications', cs: 'customersuccess',
-  intl: 'international', chairman: 'chair', chairwoman: 'chair', chairperson: 'chair', leader: 'lead',
-  directors: 'director', managers: 'manager', engineers: 'engineer', developer: 'engineer', developers: 'engineer',
-  programmer: 'engineer', products: 'product', analytic: 'analytics', purchasing: 'procurement', gm: 'gm',
-  president: 'president', proprietor: 'owner', cofounder: 'founder',
+  sr: 'senior',
+  snr: 'senior',
+  jr: 'junior',
+  jnr: 'junior',
+  mgr: 'manager',
+  mngr: 'manager',
+  manger: 'manager',
+  dir: 'director',
+  hd: 'head',
+  eng: 'engineering',
+  engg: 'engineering',
+  engr: 'engineer',
+  dev: 'developer',
+  devs: 'developer',
+  exec: 'executive',
+  mktg: 'marketing',
+  mkt: 'marketing',
+  ops: 'operations',
+  operating: 'operations',
+  operational: 'operations',
+  acct: 'account',
+  accts: 'account',
+  tech: 'technology',
+  technical: 'technology',
+  technologies: 'technology',
+  financial: 'finance',
+  fin: 'finance',
+  hr: 'people',
+  talent: 'people',
+  rep: 'representative',
+  reps: 'representative',
+  admin: 'administrator',
+  asst: 'assistant',
+  assoc: 'associate',
+  coord: 'coordinator',
+  spec: 'specialist',
+  comms: 'communications',
+  communication: 'communications',
+  pr: 'communications',
+  cs: 'customersuccess',
+  intl: 'international',
+  chairman: 'chair',
+  chairwoman: 'chair',
+  chairperson: 'chair',
+  leader: 'lead',
+  directors: 'director',
+  managers: 'manager',
+  engineers: 'engineer',
+  developer: 'engineer',
+  developers: 'engineer',
+  programmer: 'engineer',
+  products: 'product',
+  analytic: 'analytics',
+  purchasing: 'procurement',
+  gm: 'gm',
+  president: 'president',
+  proprietor: 'owner',
+  cofounder: 'founder',
 };
 
 // Acronyms that expand to several words.
 const ACRONYMS: Record<string, string> = {
-  swe: 'software engineer', sde: 'software engineer', ae: 'account executive', am: 'account manager',
-  sdr: 'sales development representative', bdr: 'bizdev representative', pm: 'product manager',
-  em: 'engineering manager', ea: 'executive assistant', pa: 'personal assistant', qa: 'quality assurance',
+  swe: 'software engineer',
+  sde: 'software engineer',
+  ae: 'account executive',
+  am: 'account manager',
+  sdr: 'sales development representative',
+  bdr: 'bizdev representative',
+  pm: 'product manager',
+  em: 'engineering manager',
+  ea: 'executive assistant',
+  pa: 'personal assistant',
+  qa: 'quality assurance',
 };
 
 // C-suite acronyms → the function(s) of `chief:<function>` (an ambiguous acronym holds several).
 const C_SUITE: Record<string, string[]> = {
-  ceo: ['executive'], cto: ['technology'], cfo: ['finance'], coo: ['operations'], cmo: ['marketing'],
-  cro: ['revenue'], cio: ['information'], ciso: ['security'], cso: ['security', 'strategy'], cpo: ['product', 'people'],
-  chro: ['people'], cdo: ['data', 'digital'], cco: ['commercial', 'customer'], cao: ['administrative'], clo: ['legal'],
-  cbo: ['business'], cgo: ['growth'], cxo: ['experience'], cino: ['innovation'], caio: ['ai'],
+  ceo: ['executive'],
+  cto: ['technology'],
+  cfo: ['finance'],
+  coo: ['operations'],
+  cmo: ['marketing'],
+  cro: ['revenue'],
+  cio: ['information'],
+  ciso: ['security'],
+  cso: ['security', 'strategy'],
+  cpo: ['product', 'people'],
+  chro: ['people'],
+  cdo: ['data', 'digital'],
+  cco: ['commercial', 'customer'],
+  cao: ['administrative'],
+  clo: ['legal'],
+  cbo: ['business'],
+  cgo: ['growth'],
+  cxo: ['experience'],
+  cino: ['innovation'],
+  caio: ['ai'],
 };
 
 // Function words inside "chief … officer" reduced to the C-suite function.
 const CHIEF_FUNCTIONS: Record<string, string> = {
-  executive: 'executive', technology: 'technology', finance: 'finance', operations: 'operations', marketing: 'marketing',
-  revenue: 'revenue', information: 'information', security: 'security', strategy: 'strategy', strategic: 'strategy',
-  product: 'product', people: 'people', data: 'data', digital: 'digital', commercial: 'commercial', customer: 'customer',
-  administrative: 'administrative', administration: 'administrative', legal: 'legal', business: 'business', growth: 'growth',
-  experience: 'experience', innovation: 'innovation',
+  executive: 'executive',
+  technology: 'technology',
+  finance: 'finance',
+  operations: 'operations',
+  marketing: 'marketing',
+  revenue: 'revenue',
+  information: 'information',
+  security: 'security',
+  strategy: 'strategy',
+  strategic: 'strategy',
+  product: 'product',
+  people: 'people',
+  data: 'data',
+  digital: 'digital',
+  commercial: 'commercial',
+  customer: 'customer',
+  administrative: 'administrative',
+  administration: 'administrative',
+  legal: 'legal',
+  business: 'business',
+  growth: 'growth',
+  experience: 'experience',
+  innovation: 'innovation',
 };
 
 /** Words naming a department: a title made only of these names the function, not the level. */
 const DEPARTMENTS = new Set([
-  'sales', 'marketing', 'engineering', 'technology', 'it', 'finance', 'operations', 'people', 'product', 'design', 'legal',
-  'customersuccess', 'support', 'revenue', 'data', 'security', 'communications', 'procurement', 'rnd', 'bizdev',
-  'accounting', 'strategy', 'growth', 'partnerships', 'research', 'quality', 'compliance', 'risk', 'analytics',
-  'infrastructure', 'recruiting', 'brand', 'content', 'digital', 'ecommerce', 'supply', 'chain', 'logistics', 'treasury',
-  'tax', 'audit', 'investor', 'relations', 'public', 'affairs', 'platform', 'software', 'hardware', 'manufacturing',
-  'services', 'service', 'customer', 'channel', 'enterprise', 'account', 'accounts', 'client', 'field', 'inside',
-  'demand', 'generation', 'mna', 'corporate', 'development', 'commercial', 'creative', 'facilities', 'administration',
-  'ai', 'machine', 'learning', 'cloud', 'devops', 'business', 'information', 'clinical', 'medical', 'gtm',
+  'sales',
+  'marketing',
+  'engineering',
+  'technology',
+  'it',
+  'finance',
+  'operations',
+  'people',
+  'product',
+  'design',
+  'legal',
+  'customersuccess',
+  'support',
+  'revenue',
+  'data',
+  'security',
+  'communications',
+  'procurement',
+  'rnd',
+  'bizdev',
+  'accounting',
+  'strategy',
+  'growth',
+  'partnerships',
+  'research',
+  'quality',
+  'compliance',
+  'risk',
+  'analytics',
+  'infrastructure',
+  'recruiting',
+  'brand',
+  'content',
+  'digital',
+  'ecommerce',
+  'supply',
+  'chain',
+  'logistics',
+  'treasury',
+  'tax',
+  'audit',
+  'investor',
+  'relations',
+  'public',
+  'affairs',
+  'platform',
+  'software',
+  'hardware',
+  'manufacturing',
+  'services',
+  'service',
+  'customer',
+  'channel',
+  'enterprise',
+  'account',
+  'accounts',
+  'client',
+  'field',
+  'inside',
+  'demand',
+  'generation',
+  'mna',
+  'corporate',
+  'development',
+  'commercial',
+  'creative',
+  'facilities',
+  'administration',
+  'ai',
+  'machine',
+  'learning',
+  'cloud',
+  'devops',
+  'business',
+  'information',
+  'clinical',
+  'medical',
+  'gtm',
 ]);
 
 const LEVEL_WORDS: Record<string, Level> = {
-  president: 'president', vp: 'vp', head: 'head', director: 'head', manager: 'manager', lead: 'lead',
-  founder: 'founder', owner: 'owner', chair: 'chair', partner: 'partner', board: 'board', md: 'managing_director',
+  president: 'president',
+  vp: 'vp',
+  head: 'head',
+  director: 'head',
+  manager: 'manager',
+  lead: 'lead',
+  founder: 'founder',
+  owner: 'owner',
+  chair: 'chair',
+  partner: 'partner',
+  board: 'board',
+  md: 'managing_director',
   gm: 'general_manager',
 };
 // Levels that are a rank on their own; the others (vp, head, manager, lead) want a function.
-const STANDALONE: ReadonlySet<Level> = new Set(['president', 'founder', 'owner', 'chair', 'partner', 'board', 'managing_director', 'general_manager', 'chief']);
+const STANDALONE: ReadonlySet<Level> = new Set([
+  'president',
+  'founder',
+  'owner',
+  'chair',
+  'partner',
+  'board',
+  'managing_director',
+  'general_manager',
+  'chief',
+]);
 
 /** Words that make a role a different, lower one ("Deputy CEO" is not the CEO). */
 const QUALIFIERS = new Set(['deputy', 'assistant', 'associate', 'vice']);
@@ -135,10 +313,56 @@ const SENIOR = new Set(['senior', 'principal', 'staff', 'distinguished']);
 const JUNIOR = new Set(['junior', 'trainee', 'entry']);
 // Words that say where or how a role is held, not which role it is.
 const DROPPED = new Set([
-  'of', 'the', 'for', 'in', 'on', 'a', 'an', 'de', 'global', 'regional', 'group', 'interim', 'acting', 'area', 'country',
-  'national', 'international', 'worldwide', 'emea', 'apac', 'americas', 'amer', 'latam', 'na', 'eu', 'europe', 'asia',
-  'us', 'usa', 'uk', 'dach', 'nordics', 'anz', 'north', 'south', 'east', 'west', 'central', 'america', 'pacific',
-  'middle', 'africa', 'first', 'level', 'i', 'ii', 'iii', 'iv', 'v', 'mid',
+  'of',
+  'the',
+  'for',
+  'in',
+  'on',
+  'a',
+  'an',
+  'de',
+  'global',
+  'regional',
+  'group',
+  'interim',
+  'acting',
+  'area',
+  'country',
+  'national',
+  'international',
+  'worldwide',
+  'emea',
+  'apac',
+  'americas',
+  'amer',
+  'latam',
+  'na',
+  'eu',
+  'europe',
+  'asia',
+  'us',
+  'usa',
+  'uk',
+  'dach',
+  'nordics',
+  'anz',
+  'north',
+  'south',
+  'east',
+  'west',
+  'central',
+  'america',
+  'pacific',
+  'middle',
+  'africa',
+  'first',
+  'level',
+  'i',
+  'ii',
+  'iii',
+  'iv',
+  'v',
+  'mid',
 ]);
 
 interface Segment {
@@ -164,7 +388,10 @@ function prepare(title: string): string {
   t = t.replace(/\bgo to market\b/g, 'gtm');
   t = t.replace(/\b(?:to|for|reporting to|supporting)\s+(?:the\s+)?.*$/, ''); // "Assistant to the CEO", "VP for EMEA"
   t = t.replace(/\./g, '').replace(/&/g, ' & ').replace(/[+]/g, ' & ');
-  t = t.replace(/[^a-z0-9&/,|;\s]/g, ' ').replace(/\s+/g, ' ').trim();
+  t = t
+    .replace(/[^a-z0-9&/,|;\s]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   for (const [pattern, replacement] of PHRASES) t = t.replace(pattern, replacement);
   return t;
 }
@@ -194,7 +421,7 @@ function parseSegment(words: string[], modifier: { value: number }): Segment {
   const segment: Segment = { level: null, qualifier: null, fnWords: [], chiefRoles: [] };
   let qualifier: string | null = null;
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
+    const w = words[i];
     // "Office of the CEO", "Chief of Staff of the CTO": the executive is the object, not the role.
     const isObject = i > 0 && (words[i - 1] === 'the' || words[i - 1] === 'of');
     if (isObject && (C_SUITE[w] || w === 'chief')) {
@@ -202,7 +429,7 @@ function parseSegment(words: string[], modifier: { value: number }): Segment {
       continue;
     }
     if (C_SUITE[w]) {
-      for (const fn of C_SUITE[w]!) segment.chiefRoles.push(roleOf('chief', fn, qualifier));
+      for (const fn of C_SUITE[w]) segment.chiefRoles.push(roleOf('chief', fn, qualifier));
       qualifier = null;
       continue;
     }
@@ -211,7 +438,7 @@ function parseSegment(words: string[], modifier: { value: number }): Segment {
       const end = words.indexOf('officer', i + 1);
       const inner = words.slice(i + 1, end === -1 ? words.length : end).filter((x) => !DROPPED.has(x));
       const fns = inner.map((x) => CHIEF_FUNCTIONS[x] ?? x);
-      const fn = fns.length === 1 ? fns[0]! : fns.join(' ');
+      const fn = fns.length === 1 ? fns[0] : fns.join(' ');
       segment.chiefRoles.push(roleOf('chief', fn, qualifier));
       qualifier = null;
       i = end === -1 ? words.length : end;
@@ -292,7 +519,12 @@ export function analyzeTitle(title: string | null | undefined): AnalyzedTitle {
 
   const seen = new Set<string>();
   const unique = roles.filter((r) => !seen.has(r.key) && seen.add(r.key));
-  const normalized = expandWords(prepared.replace(/[&/,|;]/g, ' ').replace(/\s+/g, ' ').trim())
+  const normalized = expandWords(
+    prepared
+      .replace(/[&/,|;]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  )
     .filter((w) => !DROPPED.has(w))
     .join(' ');
   return { normalized, roles: unique, modifier: modifier.value };

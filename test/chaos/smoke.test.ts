@@ -18,7 +18,20 @@ describe('npm run chaos (small)', { skip: SKIP, timeout: 150_000 }, () => {
   it('charges, pg-kill, fuzz and a 3 s soak pass, as JSON', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'bench/chaos/run.ts', '--only', 'charges,pg-kill,fuzz,soak', '--fuzz-requests', '300', '--soak-seconds', '3', '--instances', '2', '--json'],
+      [
+        '--import',
+        'tsx',
+        'bench/chaos/run.ts',
+        '--only',
+        'charges,pg-kill,fuzz,soak',
+        '--fuzz-requests',
+        '300',
+        '--soak-seconds',
+        '3',
+        '--instances',
+        '2',
+        '--json',
+      ],
       { env: process.env },
     );
     let stdout = '';
@@ -27,8 +40,14 @@ describe('npm run chaos (small)', { skip: SKIP, timeout: 150_000 }, () => {
     child.stderr.on('data', (d) => (stderr += d));
     const status = await new Promise((resolve) => child.on('close', resolve));
     assert.equal(status, 0, stdout + stderr);
-    const report = JSON.parse(stdout) as { unexpectedExits: number; results: { scenario: string; pass: boolean; figures: Record<string, unknown> }[] };
-    assert.deepEqual(report.results.map((r) => r.scenario), ['charges', 'pg-kill', 'fuzz', 'soak']);
+    const report = JSON.parse(stdout) as {
+      unexpectedExits: number;
+      results: { scenario: string; pass: boolean; figures: Record<string, unknown> }[];
+    };
+    assert.deepEqual(
+      report.results.map((r) => r.scenario),
+      ['charges', 'pg-kill', 'fuzz', 'soak'],
+    );
     assert.ok(report.results.every((r) => r.pass));
     assert.equal(report.unexpectedExits, 0);
   });

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LEADBASE_BIN as BIN } from '../support/cli.ts';
 
-
 describe('leadbase CLI', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -19,7 +18,19 @@ describe('leadbase CLI', () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', timeout: 30_000 });
 
   it('has --help on every command', () => {
-    for (const args of [[], ['serve'], ['migrate'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['keys', 'limit'], ['credits', 'grant'], ['usage'], ['import']]) {
+    for (const args of [
+      [],
+      ['serve'],
+      ['migrate'],
+      ['keys'],
+      ['keys', 'create'],
+      ['keys', 'list'],
+      ['keys', 'revoke'],
+      ['keys', 'limit'],
+      ['credits', 'grant'],
+      ['usage'],
+      ['import'],
+    ]) {
       const res = run(...args, '--help');
       assert.equal(res.status, 0, `${args.join(' ')} --help: ${res.stderr}`);
       assert.match(res.stdout, /Usage: leadbase/);
@@ -37,7 +48,10 @@ describe('leadbase CLI', () => {
 
     const listed = run('keys', 'list', '--json');
     assert.ok(!listed.stdout.includes(key.key), 'the secret is never listed');
-    assert.deepEqual(JSON.parse(listed.stdout).map((k: { name: string; credits: number }) => [k.name, k.credits]), [['Acme growth', 12.5]]);
+    assert.deepEqual(
+      JSON.parse(listed.stdout).map((k: { name: string; credits: number }) => [k.name, k.credits]),
+      [['Acme growth', 12.5]],
+    );
 
     const granted = run('credits', 'grant', String(key.id), '7.5', '--note', 'top-up');
     assert.equal(granted.status, 0, granted.stderr);
@@ -45,13 +59,22 @@ describe('leadbase CLI', () => {
 
     const usage = JSON.parse(run('usage', String(key.id), '--json').stdout);
     assert.equal(usage.balance, 20);
-    assert.deepEqual(usage.entries.map((e: { kind: string; credits: number }) => [e.kind, e.credits]), [['grant', 7.5], ['grant', 12.5]]);
+    assert.deepEqual(
+      usage.entries.map((e: { kind: string; credits: number }) => [e.kind, e.credits]),
+      [
+        ['grant', 7.5],
+        ['grant', 12.5],
+      ],
+    );
 
     const limited = run('keys', 'limit', String(key.id), 'email-validate', '5000');
     assert.equal(limited.status, 0, limited.stderr);
     assert.match(limited.stdout, /email-validate limited to 5000 requests per minute/);
     assert.deepEqual(JSON.parse(run('keys', 'list', '--json').stdout)[0].rate_limits, { 'email-validate': 5000 });
-    assert.match(run('keys', 'limit', String(key.id), 'email-validate', '--reset').stdout, /limited to 1000 requests per minute \(default\)/);
+    assert.match(
+      run('keys', 'limit', String(key.id), 'email-validate', '--reset').stdout,
+      /limited to 1000 requests per minute \(default\)/,
+    );
     assert.notEqual(run('keys', 'limit', String(key.id), 'no-such-endpoint', '5').status, 0);
 
     assert.equal(run('keys', 'revoke', String(key.id)).status, 0);

@@ -40,7 +40,10 @@ for (const target of dbTargets) {
           employee_count: i,
           revenue: i % 2 ? 1_500_000.5 : null,
           location: { locality: 'Berlin', country: 'DE' },
-          funding_rounds: i % 10 === 0 ? [{ round: 'Seed', date: '2021-03-01', amount: 1_000_000 + i, investors: ['A, "quoted" fund', 'B\\C'] }] : undefined,
+          funding_rounds:
+            i % 10 === 0
+              ? [{ round: 'Seed', date: '2021-03-01', amount: 1_000_000 + i, investors: ['A, "quoted" fund', 'B\\C'] }]
+              : undefined,
         }));
         const first = await runCompanyImport({ service: companies, source: 'jsonl', records: recordsOf(inputs) });
         assert.deepEqual([first.read, first.inserted, first.rejected.length], [2500, 2500, 0]);
@@ -53,12 +56,18 @@ for (const target of dbTargets) {
         assert.equal((await companies.findByDomain('bulk-1235.example'))?.revenue, 1_500_000.5);
         assert.equal((await companies.matchByName('Bulk Alias 1234'))?.id, c?.id);
         assert.equal((await companies.repository.findByExternalId('crm', 'B-1234'))?.id, c?.id);
-        const domains = await companies.repository.domainsOf(c!.id);
-        assert.deepEqual(domains.map((d) => [d.domain, d.is_primary]), [['bulk-1234.example', 1], ['bulk-1234.example.org', 0]]);
+        const domains = await companies.repository.domainsOf(c.id);
+        assert.deepEqual(
+          domains.map((d) => [d.domain, d.is_primary]),
+          [
+            ['bulk-1234.example', 1],
+            ['bulk-1234.example.org', 0],
+          ],
+        );
         const funded = await companies.findByDomain('bulk-2000.example');
         const [round] = await companies.repository.fundingRoundsOf(funded!.id);
         assert.equal(round?.amount, 1_002_000);
-        assert.deepEqual(JSON.parse(round!.investors), ['A, "quoted" fund', 'B\\C']);
+        assert.deepEqual(JSON.parse(round.investors), ['A, "quoted" fund', 'B\\C']);
 
         const again = await runCompanyImport({ service: companies, source: 'jsonl', records: recordsOf(inputs) });
         assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 2500]);
@@ -80,11 +89,14 @@ for (const target of dbTargets) {
           ],
           'jsonl',
         );
-        assert.deepEqual(results.map((r) => r.error), [undefined, undefined, undefined]);
+        assert.deepEqual(
+          results.map((r) => r.error),
+          [undefined, undefined, undefined],
+        );
         const beta = await companies.findByDomain('beta.example');
         assert.equal(beta?.name, 'Beta');
         assert.equal(beta?.domain, 'beta.example');
-        assert.equal((await companies.findByDomain('alpha.example'))?.id, results[2]!.id);
+        assert.equal((await companies.findByDomain('alpha.example'))?.id, results[2].id);
       } finally {
         await t.destroy();
       }
@@ -103,7 +115,10 @@ for (const target of dbTargets) {
               .values({ name: 'Twin', normalized_name: 'twin', domain: 'gamma.example', field_sources: '{}', created_at: 1, updated_at: 1 })
               .returning('id')
               .executeTakeFirstOrThrow();
-            await trx.insertInto('company_domains').values({ domain: 'gamma.example', company_id: other.id, is_primary: 1, source: 'x', seen_at: 1 }).execute();
+            await trx
+              .insertInto('company_domains')
+              .values({ domain: 'gamma.example', company_id: other.id, is_primary: 1, source: 'x', seen_at: 1 })
+              .execute();
           }),
         );
         assert.equal((await companies.findByDomain('gamma.example'))?.id, id);
@@ -131,13 +146,20 @@ describe('migration 0007 on SQLite keeps every company, id counter and foreign k
       const { error } = await migrator.migrateToLatest();
       assert.equal(error, undefined);
       const companies = new CompanyService({ db: handle.db });
-      const kept = await companies.upsertCompany({ name: 'Kept', domain: 'kept.example', funding_rounds: [{ round: 'Seed', date: '2020-01-01', amount: 5 }] }, 'jsonl');
+      const kept = await companies.upsertCompany(
+        { name: 'Kept', domain: 'kept.example', funding_rounds: [{ round: 'Seed', date: '2020-01-01', amount: 5 }] },
+        'jsonl',
+      );
       const dropped = await companies.upsertCompany({ name: 'Dropped', domain: 'dropped.example' }, 'jsonl');
       await handle.db.deleteFrom('companies').where('id', '=', dropped.id).execute();
 
       await migrateToLatest(handle.db);
       const indexes = await sql<{ name: string }>`select name from pragma_index_list('companies')`.execute(handle.db);
-      assert.deepEqual(indexes.rows.map((r) => r.name).sort(), ['companies_domainless_name', 'companies_industry_id', 'companies_normalized_name']);
+      assert.deepEqual(indexes.rows.map((r) => r.name).sort(), [
+        'companies_domainless_name',
+        'companies_industry_id',
+        'companies_normalized_name',
+      ]);
       const row = await companies.findByDomain('kept.example');
       assert.equal(row?.id, kept.id);
       assert.equal((await companies.repository.fundingRoundsOf(kept.id)).length, 1);
@@ -160,7 +182,7 @@ describe('migration 0007 on SQLite keeps every company, id counter and foreign k
 
 describe('a primary domain taken by a concurrent import (postgres)', { skip: POSTGRES_URL ? false : 'DATABASE_URL not set' }, () => {
   it('the batch is retried row by row and the report joins the company that won the domain', async () => {
-    const t = await dbTargets[1]!.open();
+    const t = await dbTargets[1].open();
     const other = reopen(t);
     try {
       const companies = new CompanyService({ db: t.db });
@@ -175,13 +197,23 @@ describe('a primary domain taken by a concurrent import (postgres)', { skip: POS
           .values({ name: 'Winner', normalized_name: 'winner', domain: 'race.example', field_sources: '{}', created_at: 1, updated_at: 1 })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx.insertInto('company_domains').values({ domain: 'race.example', company_id: row.id, is_primary: 1, source: 'other', seen_at: 1 }).execute();
+        await trx
+          .insertInto('company_domains')
+          .values({ domain: 'race.example', company_id: row.id, is_primary: 1, source: 'other', seen_at: 1 })
+          .execute();
         inserted();
         await gate;
         return Number(row.id);
       });
       await holding;
-      const importing = runCompanyImport({ service: companies, source: 'jsonl', records: recordsOf([{ name: 'Racer', domain: 'race.example' }, { name: 'Calm', domain: 'calm.example' }]) });
+      const importing = runCompanyImport({
+        service: companies,
+        source: 'jsonl',
+        records: recordsOf([
+          { name: 'Racer', domain: 'race.example' },
+          { name: 'Calm', domain: 'calm.example' },
+        ]),
+      });
       await new Promise((r) => setTimeout(r, 300));
       release();
       const winnerId = await winner;
@@ -189,7 +221,10 @@ describe('a primary domain taken by a concurrent import (postgres)', { skip: POS
       assert.deepEqual([summary.inserted, summary.updated, summary.rejected.length], [1, 1, 0]);
       assert.equal((await companies.findByDomain('race.example'))?.id, winnerId);
       const twins = await t.db.selectFrom('companies').select('id').where('domain', '=', 'race.example').execute();
-      assert.deepEqual(twins.map((r) => Number(r.id)), [winnerId]);
+      assert.deepEqual(
+        twins.map((r) => Number(r.id)),
+        [winnerId],
+      );
     } finally {
       await other.destroy();
       await t.destroy();

@@ -40,25 +40,40 @@ for (const target of dbTargets) {
       assert.equal(r.financialInfo.formattedFunding, '$2.2B');
       assert.equal(r.financialInfo.formattedRevenue, '$14.4B');
       assert.deepEqual(r.financialInfo.lastFundingRound, { round: 'Series I', date: '2023-03-15T00:00:00.000Z', amount: 6_870_000_000 });
-      assert.deepEqual(r.fundingHistory.map((h) => [h.round, h.amount]), [
-        ['Series I', '$6,870,000,000'],
-        ['Series H', '$600,000,000'],
-      ]);
-      assert.deepEqual(r.fundingHistory[1]!.investors, ['Allianz X', 'Axa', 'Baillie Gifford']);
+      assert.deepEqual(
+        r.fundingHistory.map((h) => [h.round, h.amount]),
+        [
+          ['Series I', '$6,870,000,000'],
+          ['Series H', '$600,000,000'],
+        ],
+      );
+      assert.deepEqual(r.fundingHistory[1].investors, ['Allianz X', 'Axa', 'Baillie Gifford']);
       assert.deepEqual(r.companySize, { employees: 8000, employeeRange: '5001-10000', employeeGrowth: '+5% YoY' });
       assert.equal(r.leadership.ceo?.lastName, 'Collison');
       assert.equal(r.leadership.ceo?.prof, 'https://prof.example/in/patrickcollison');
       assert.equal((r.leadership as Record<string, { firstName: string | null } | null>).president?.firstName, 'John');
-      assert.deepEqual(r.industryAndSectors, { industrySectors: ['Payments', 'Fintech'], industries: ['Financial Services'], technologyStack: 'Ruby, Go, React' });
-      assert.equal(r.topCompetitors[0]!.name, 'Adyen');
-      assert.equal(r.topCompetitors[0]!.founded, '2006-01-01T00:00:00.000Z');
-      assert.equal(r.topCompetitors[0]!.website, 'https://adyen.com');
-      assert.deepEqual(r.acquisitions[0], { companyName: 'TaxJar', acquisitionDate: '2021-04-27T00:00:00.000Z', description: 'Sales tax compliance', source: 'https://stripe.com/newsroom/news/taxjar' });
-      assert.deepEqual(r.socialMedia.map((s) => s.platform), ['prof', 'social_a', 'social_b', 'code_host']);
-      assert.equal(r.socialMedia[0]!.url, 'https://prof.example/company/stripe');
+      assert.deepEqual(r.industryAndSectors, {
+        industrySectors: ['Payments', 'Fintech'],
+        industries: ['Financial Services'],
+        technologyStack: 'Ruby, Go, React',
+      });
+      assert.equal(r.topCompetitors[0].name, 'Adyen');
+      assert.equal(r.topCompetitors[0].founded, '2006-01-01T00:00:00.000Z');
+      assert.equal(r.topCompetitors[0].website, 'https://adyen.com');
+      assert.deepEqual(r.acquisitions[0], {
+        companyName: 'TaxJar',
+        acquisitionDate: '2021-04-27T00:00:00.000Z',
+        description: 'Sales tax compliance',
+        source: 'https://stripe.com/newsroom/news/taxjar',
+      });
+      assert.deepEqual(
+        r.socialMedia.map((s) => s.platform),
+        ['prof', 'social_a', 'social_b', 'code_host'],
+      );
+      assert.equal(r.socialMedia[0].url, 'https://prof.example/company/stripe');
       assert.deepEqual(r.news, [{ title: 'Stripe raises $6.5B', source: 'Example Times', date: '2023-03-15T12:00:00.000Z' }]);
-      assert.equal(r.pressReleases[0]!.title, 'Stripe announces Series I');
-      assert.equal(r.keyHighlights[0]!.type, 'funding');
+      assert.equal(r.pressReleases[0].title, 'Stripe announces Series I');
+      assert.equal(r.keyHighlights[0].type, 'funding');
       assert.equal(
         r.summarySection,
         'Stripe, Inc. is a private company founded in 2010, headquartered in South San Francisco, California, United States. ' +
@@ -93,7 +108,11 @@ for (const target of dbTargets) {
     });
 
     it('POST /company-funding answers the not-found body for free', async () => {
-      for (const body of [{ company_domain: 'acme.example' }, { company_name: 'Acme' }, { company_domain: 'nobody.example', company_name: 'Nobody' }]) {
+      for (const body of [
+        { company_domain: 'acme.example' },
+        { company_name: 'Acme' },
+        { company_domain: 'nobody.example', company_name: 'Nobody' },
+      ]) {
         const res = await t.post('/company-funding', body);
         assert.equal(res.statusCode, 200);
         const json = res.json();

@@ -31,11 +31,26 @@ for (const target of dbTargets) {
       assert.equal(summary.updated, 0);
       const reasons = summary.rejected.map((r) => `${r.line}: ${r.reason}`);
       assert.equal(summary.rejectedTotal, 5, reasons.join('\n'));
-      assert.match(reasons.find((r) => r.startsWith('6:'))!, /a new company needs a name \(no stored company/);
-      assert.match(reasons.find((r) => r.startsWith('7:'))!, /domain is not a domain/);
-      assert.match(reasons.find((r) => r.startsWith('8:'))!, /founded_year/);
-      assert.match(reasons.find((r) => r.startsWith('9:'))!, /not valid JSON/);
-      assert.match(reasons.find((r) => r.startsWith('10:'))!, /company_type/);
+      assert.match(
+        reasons.find((r) => r.startsWith('6:'))!,
+        /a new company needs a name \(no stored company/,
+      );
+      assert.match(
+        reasons.find((r) => r.startsWith('7:'))!,
+        /domain is not a domain/,
+      );
+      assert.match(
+        reasons.find((r) => r.startsWith('8:'))!,
+        /founded_year/,
+      );
+      assert.match(
+        reasons.find((r) => r.startsWith('9:'))!,
+        /not valid JSON/,
+      );
+      assert.match(
+        reasons.find((r) => r.startsWith('10:'))!,
+        /company_type/,
+      );
 
       const stripe = (await companies.findByDomain('https://stripe.dev/docs'))!;
       assert.equal(stripe.name, 'Stripe, Inc.');
@@ -85,7 +100,11 @@ for (const target of dbTargets) {
       assert.equal(initech.size_label, '201-500');
       assert.equal(initech.prof_url, 'linkedin.com/company/initech');
 
-      const nd = await runCompanyImport({ service: companies, source: 'pdl', records: parsePdlNdjson(readLines(`${FIXTURES}/pdl.ndjson`).lines) });
+      const nd = await runCompanyImport({
+        service: companies,
+        source: 'pdl',
+        records: parsePdlNdjson(readLines(`${FIXTURES}/pdl.ndjson`).lines),
+      });
       assert.equal(nd.read, 4);
       assert.equal(nd.inserted, 1); // hooli
       assert.equal(nd.unchanged, 1); // globex, same facts as the CSV
@@ -97,8 +116,14 @@ for (const target of dbTargets) {
       const formD = await readFormD(`${FIXTURES}/formd`);
       const summary = await runCompanyImport({ service: companies, source: 'sec-formd', records: formD.records });
       const reasons = summary.rejected.map((r) => r.reason);
-      assert.ok(reasons.some((r) => /pooled investment fund/.test(r)), reasons.join('\n'));
-      assert.ok(reasons.some((r) => /0001800009-24-000001: no FORMDSUBMISSION/.test(r)), reasons.join('\n'));
+      assert.ok(
+        reasons.some((r) => /pooled investment fund/.test(r)),
+        reasons.join('\n'),
+      );
+      assert.ok(
+        reasons.some((r) => /0001800009-24-000001: no FORMDSUBMISSION/.test(r)),
+        reasons.join('\n'),
+      );
       assert.equal(summary.rejectedTotal, 2);
       assert.equal(summary.inserted, 1, JSON.stringify(summary.toJSON())); // Nimbus
       assert.equal(summary.updated, 2); // Nimbus's amendment; Globex, matched by name and country to the PDL company
@@ -110,9 +135,9 @@ for (const target of dbTargets) {
       assert.equal(nimbus.founded_year, 2021);
       const rounds = await companies.repository.fundingRoundsOf(nimbus.id);
       assert.equal(rounds.length, 1, 'the amendment updates the original offering');
-      assert.equal(rounds[0]!.amount, 11_500_000);
-      assert.equal(rounds[0]!.round, 'Form D offering (Equity)');
-      assert.equal(new Date(rounds[0]!.announced_at!).toISOString().slice(0, 10), '2023-12-20');
+      assert.equal(rounds[0].amount, 11_500_000);
+      assert.equal(rounds[0].round, 'Form D offering (Equity)');
+      assert.equal(new Date(rounds[0].announced_at!).toISOString().slice(0, 10), '2023-12-20');
       const leaders = await companies.repository.leadersOf(nimbus.id);
       assert.deepEqual(leaders.map((l) => [l.role, l.first_name, l.last_name]).sort(), [
         ['ceo', 'Ada', 'Lovelace'],
@@ -127,7 +152,11 @@ for (const target of dbTargets) {
       assert.equal((await companies.repository.leadersOf(globex.id))[0]?.role, 'ceo');
 
       // A second import of the same quarter changes nothing.
-      const again = await runCompanyImport({ service: companies, source: 'sec-formd', records: (await readFormD(`${FIXTURES}/formd`)).records });
+      const again = await runCompanyImport({
+        service: companies,
+        source: 'sec-formd',
+        records: (await readFormD(`${FIXTURES}/formd`)).records,
+      });
       assert.equal(again.inserted, 0);
       assert.equal(again.updated, 0);
     });
@@ -146,16 +175,20 @@ for (const target of dbTargets) {
       assert.equal(tools.publisher, 'Stripe Newsroom');
       assert.equal(new Date(tools.published_at!).toISOString(), '2024-04-23T16:00:00.000Z');
 
-      const atom = await importFeed({ service: companies, xml: readFileSync(`${FIXTURES}/fintech-news.atom`, 'utf8'), companyDomain: 'stripe.com' });
+      const atom = await importFeed({
+        service: companies,
+        xml: readFileSync(`${FIXTURES}/fintech-news.atom`, 'utf8'),
+        companyDomain: 'stripe.com',
+      });
       assert.equal(atom.inserted, 2);
       const news = (await companies.repository.articlesOf(stripe.id)).filter((a) => a.kind === 'news');
       assert.equal(news.length, 3);
-      assert.equal(news[0]!.title, 'Stripe’s valuation climbs');
-      assert.equal(news[0]!.publisher, 'Fintech Daily');
+      assert.equal(news[0].title, 'Stripe’s valuation climbs');
+      assert.equal(news[0].publisher, 'Fintech Daily');
 
       const unknown = await importFeed({ service: companies, xml: readFileSync(`${FIXTURES}/fintech-news.atom`, 'utf8') });
       assert.equal(unknown.inserted, 0);
-      assert.match(unknown.rejected[0]!.reason, /no stored company for fintech-daily.example/);
+      assert.match(unknown.rejected[0].reason, /no stored company for fintech-daily.example/);
     });
   });
 }

@@ -12,10 +12,18 @@ for (const target of dbTargets) {
     before(async () => {
       database = await target.open();
       companies = new CompanyService({ db: database.db });
-      ids.stripe = (await companies.upsertCompany({ name: 'Stripe, Inc.', domain: 'stripe.com', aliases: ['Stripe Payments'] }, 'jsonl')).id;
-      ids.acmeAz = (await companies.upsertCompany({ name: 'Acme Corporation', domain: 'acme.example', location: { country: 'US' } }, 'jsonl')).id;
-      ids.acmeTx = (await companies.upsertCompany({ name: 'Acme Corp', domain: 'acme-rockets.example', location: { country: 'US' } }, 'jsonl')).id;
-      ids.meta = (await companies.upsertCompany({ name: 'Meta Platforms, Inc.', domain: 'meta.example', aliases: ['Facebook'] }, 'jsonl')).id;
+      ids.stripe = (
+        await companies.upsertCompany({ name: 'Stripe, Inc.', domain: 'stripe.com', aliases: ['Stripe Payments'] }, 'jsonl')
+      ).id;
+      ids.acmeAz = (
+        await companies.upsertCompany({ name: 'Acme Corporation', domain: 'acme.example', location: { country: 'US' } }, 'jsonl')
+      ).id;
+      ids.acmeTx = (
+        await companies.upsertCompany({ name: 'Acme Corp', domain: 'acme-rockets.example', location: { country: 'US' } }, 'jsonl')
+      ).id;
+      ids.meta = (
+        await companies.upsertCompany({ name: 'Meta Platforms, Inc.', domain: 'meta.example', aliases: ['Facebook'] }, 'jsonl')
+      ).id;
     });
     after(async () => database?.destroy());
 
@@ -102,10 +110,10 @@ for (const target of dbTargets) {
         ],
         'pdl',
       );
-      assert.equal(a!.id, byName.id, 'the domain completes the name-only company');
-      assert.equal(a!.created, false);
-      assert.notEqual(b!.id, byName.id, 'another domain of the same name is another company');
-      assert.equal(b!.created, true);
+      assert.equal(a.id, byName.id, 'the domain completes the name-only company');
+      assert.equal(a.created, false);
+      assert.notEqual(b.id, byName.id, 'another domain of the same name is another company');
+      assert.equal(b.created, true);
       assert.equal((await companies.findByDomain('zephyr.example'))?.id, byName.id);
       assert.equal((await companies.getById(byName.id))?.domain, 'zephyr.example');
       // A namesake that already has a domain is never completed with another one.

@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalizeCompanyName, normalizeDomain, normalizeSizeLabel, normalizeCompanyType, sizeLabelForCount } from '../../src/companies/normalize.ts';
+import {
+  normalizeCompanyName,
+  normalizeDomain,
+  normalizeSizeLabel,
+  normalizeCompanyType,
+  sizeLabelForCount,
+} from '../../src/companies/normalize.ts';
 import { industryIdFor } from '../../src/companies/industry.ts';
 import { formatCurrency, formatMoneyShort, parseMoney } from '../../src/companies/format.ts';
 

@@ -15,7 +15,13 @@ for (const target of dbTargets) {
 
     it('creates a company once and updates it on a later report', async () => {
       const first = await companies.upsertCompany(
-        { name: 'Stripe, Inc.', website: 'https://www.stripe.com/', industry: 'Financial Services', employee_count: 8000, location: { locality: 'San Francisco', region: 'California', country: 'United States' } },
+        {
+          name: 'Stripe, Inc.',
+          website: 'https://www.stripe.com/',
+          industry: 'Financial Services',
+          employee_count: 8000,
+          location: { locality: 'San Francisco', region: 'California', country: 'United States' },
+        },
         'jobs:test',
       );
       assert.equal(first.created, true);
@@ -38,9 +44,14 @@ for (const target of dbTargets) {
     });
 
     it('keeps which source owns each fact of a new company, though a new row stores them as "every fact set"', async () => {
-      const created = await companies.upsertCompany({ name: 'Owned Facts', domain: 'owned.example', industry: 'Retail', employee_count: 40 }, 'pdl');
+      const created = await companies.upsertCompany(
+        { name: 'Owned Facts', domain: 'owned.example', industry: 'Retail', employee_count: 40 },
+        'pdl',
+      );
       const stored = async () => (await companies.getById(created.id))!;
-      assert.deepEqual(JSON.parse((await stored()).field_sources), { pdl: { seen_at: JSON.parse((await stored()).field_sources).pdl.seen_at, fields: '*' } });
+      assert.deepEqual(JSON.parse((await stored()).field_sources), {
+        pdl: { seen_at: JSON.parse((await stored()).field_sources).pdl.seen_at, fields: '*' },
+      });
       // A lower-ranked source fills a missing fact but does not replace pdl's.
       await companies.upsertCompany({ domain: 'owned.example', industry: 'Internet', founded_year: 1999 }, 'jobs:board', 1000);
       assert.deepEqual([(await stored()).industry, (await stored()).founded_year], ['retail', 1999]);

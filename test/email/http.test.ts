@@ -6,9 +6,24 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 
 const RESULT_FIELDS = [
-  'email', 'email_status', 'credits_consumed', 'message', 'is_domain_catch_all', 'mx_record', 'mx_provider', 'mx_security_gateway',
-  'company_name', 'company_industry', 'company_size', 'company_founded', 'company_location', 'company_prof_url', 'company_prof_id',
-  'company_social_a_url', 'company_social_b_url', 'company_type',
+  'email',
+  'email_status',
+  'credits_consumed',
+  'message',
+  'is_domain_catch_all',
+  'mx_record',
+  'mx_provider',
+  'mx_security_gateway',
+  'company_name',
+  'company_industry',
+  'company_size',
+  'company_founded',
+  'company_location',
+  'company_prof_url',
+  'company_prof_id',
+  'company_social_a_url',
+  'company_social_b_url',
+  'company_type',
 ].sort();
 
 for (const target of dbTargets) {
@@ -21,9 +36,20 @@ for (const target of dbTargets) {
       await world.domain('initech.test', { mailboxes: ['peter.gibbons'] });
       await world.domain('anything.test', { acceptAll: true });
       world.dns.servfail('broken.test');
-      t = await startTestApp(target, { credits: 1, deps: { email: { ...world.emailConfig, commandTimeoutMs: 2000, recheckPollMs: 60_000 } } });
+      t = await startTestApp(target, {
+        credits: 1,
+        deps: { email: { ...world.emailConfig, commandTimeoutMs: 2000, recheckPollMs: 60_000 } },
+      });
       await t.services.companies.upsertCompany(
-        { name: 'Initech', domain: 'initech.test', industry: 'software', size_label: '201-500', founded_year: 1998, company_type: 'private', location: { locality: 'Austin', region: 'Texas', country: 'United States' } },
+        {
+          name: 'Initech',
+          domain: 'initech.test',
+          industry: 'software',
+          size_label: '201-500',
+          founded_year: 1998,
+          company_type: 'private',
+          location: { locality: 'Austin', region: 'Texas', country: 'United States' },
+        },
         'test',
       );
     });
@@ -77,7 +103,12 @@ for (const target of dbTargets) {
     });
 
     it('delivery webhooks are off without EMAIL_WEBHOOK_TOKEN', async () => {
-      const res = await t.inject({ method: 'POST', url: '/webhooks/postmark', headers: { 'content-type': 'application/json' }, payload: '{}' });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/webhooks/postmark',
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
       assert.equal(res.statusCode, 404);
       assert.equal(res.json().error, 'not_found');
     });
@@ -91,7 +122,11 @@ for (const target of dbTargets) {
     it('a balance below 0.05 gets 402 before any probing, even for an address whose answer would be free', async () => {
       // Issue 11 item 8: an answer that ends free (catch_all, unknown) used to be served on an empty key,
       // which let it drive the prober without limit. Now nothing runs below the smallest non-zero charge.
-      const poor = await startTestApp(target, { database: t.database, credits: 0, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
+      const poor = await startTestApp(target, {
+        database: t.database,
+        credits: 0,
+        deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } },
+      });
       try {
         const queriesBefore = world.dns.queries.length;
         const charged = await poor.post('/email-validate', { email: 'peter.gibbons@initech.test' });

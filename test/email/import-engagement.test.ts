@@ -2,7 +2,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dbTargets } from '../support/db.ts';
 import { EngagementStore } from '../../src/email/engagement.ts';
@@ -15,8 +14,13 @@ for (const target of dbTargets) {
     it('imports event rows and count rows, idempotently', async () => {
       const database = await target.open();
       try {
-        const env = { ...process.env, DATABASE_URL: database.url, ...(database.pgSchema ? { PGOPTIONS: `-c search_path=${database.pgSchema}` } : {}) };
-        const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'import', 'engagement', ...args], { env, encoding: 'utf8', timeout: 30_000 });
+        const env = {
+          ...process.env,
+          DATABASE_URL: database.url,
+          ...(database.pgSchema ? { PGOPTIONS: `-c search_path=${database.pgSchema}` } : {}),
+        };
+        const run = (...args: string[]) =>
+          spawnSync(process.execPath, [BIN, 'import', 'engagement', ...args], { env, encoding: 'utf8', timeout: 30_000 });
         const first = run(fixture('engagement-events.csv'), '--json', '-q');
         assert.equal(first.status, 0, first.stderr);
         const summary = JSON.parse(first.stdout);

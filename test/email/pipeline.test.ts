@@ -12,11 +12,22 @@ describe('email validation pipeline', () => {
   let database: TestDatabase;
   const services: EmailValidationService[] = [];
 
-  const service = (config: Partial<EmailConfig> = {}, extra: Parameters<typeof createEmailValidationService>[0] extends infer D ? Partial<D> : never = {}) => {
+  const service = (
+    config: Partial<EmailConfig> = {},
+    extra: Parameters<typeof createEmailValidationService>[0] extends infer D ? Partial<D> : never = {},
+  ) => {
     const s = createEmailValidationService({
       db: database.db,
       dialect: database.dialect,
-      config: { ...world.emailConfig, heloName: 'probe.leadbase.test', mailFrom: 'verify@leadbase.test', commandTimeoutMs: 2000, connectTimeoutMs: 1000, dnsTimeoutMs: 600, ...config },
+      config: {
+        ...world.emailConfig,
+        heloName: 'probe.leadbase.test',
+        mailFrom: 'verify@leadbase.test',
+        commandTimeoutMs: 2000,
+        connectTimeoutMs: 1000,
+        dnsTimeoutMs: 600,
+        ...config,
+      },
       recheckWorker: false,
       ...extra,
     });
@@ -114,13 +125,27 @@ describe('email validation pipeline', () => {
     const s = service({ engagementMinDeliveries: 3 });
     await world.domain('engaged.test', { acceptAll: true });
     const now = Date.now();
-    await s.engagement.record(Array.from({ length: 20 }, (_, i) => ({ source: 'test', eventId: `d${i}`, address: 'Ceo@Engaged.test', kind: 'delivered' as const, occurredAt: now + i })));
+    await s.engagement.record(
+      Array.from({ length: 20 }, (_, i) => ({
+        source: 'test',
+        eventId: `d${i}`,
+        address: 'Ceo@Engaged.test',
+        kind: 'delivered' as const,
+        occurredAt: now + i,
+      })),
+    );
     const engaged = await s.validate({ email: 'ceo@engaged.test' });
     assert.equal(engaged.email_status, 'valid_catch_all');
     assert.equal(engaged.message, 'Email is valid (catch-all domain with engagement data).');
     assert.equal(engaged.is_domain_catch_all, true);
     await s.engagement.record([
-      ...Array.from({ length: 4 }, (_, i) => ({ source: 'test', eventId: `x${i}`, address: 'cfo@engaged.test', kind: 'delivered' as const, occurredAt: now })),
+      ...Array.from({ length: 4 }, (_, i) => ({
+        source: 'test',
+        eventId: `x${i}`,
+        address: 'cfo@engaged.test',
+        kind: 'delivered' as const,
+        occurredAt: now,
+      })),
       { source: 'test', eventId: 'b1', address: 'cfo@engaged.test', kind: 'hard_bounce' as const, occurredAt: now },
     ]);
     assert.equal((await s.validate({ email: 'cfo@engaged.test' })).email_status, 'catch_all', '1 bounce in 5 is 20%');
@@ -151,7 +176,8 @@ describe('email validation pipeline', () => {
     await world.domain('drop.test', { dropAtRcpt: true });
     await world.domain('tarpit.test', { mailboxes: ['a'], tarpitMs: 2000 });
     const started = Date.now();
-    for (const email of ['a@busy.test', 'a@drop.test', 'a@tarpit.test']) assert.equal((await s.validate({ email })).email_status, 'unknown', email);
+    for (const email of ['a@busy.test', 'a@drop.test', 'a@tarpit.test'])
+      assert.equal((await s.validate({ email })).email_status, 'unknown', email);
     assert.ok(Date.now() - started < 3000);
   });
 
@@ -174,7 +200,11 @@ describe('email validation pipeline', () => {
 
   it('Microsoft-hosted domains get one RCPT per session (a second one would get us blocked)', async () => {
     const s = service();
-    const mx = await world.domain('contoso.test', { mailboxes: ['megan'], oneRcptPerSession: true, mxHost: 'contoso-test.mail.protection.outlook.com' });
+    const mx = await world.domain('contoso.test', {
+      mailboxes: ['megan'],
+      oneRcptPerSession: true,
+      mxHost: 'contoso-test.mail.protection.outlook.com',
+    });
     const valid = await s.validate({ email: 'megan@contoso.test' });
     assert.equal(valid.email_status, 'valid');
     assert.equal(valid.mx_provider, 'Microsoft');
@@ -184,7 +214,12 @@ describe('email validation pipeline', () => {
 
   it('one-RCPT-per-session hosts: a burst keeps one spare greeted connection ready, and uses it once', async () => {
     const s = service({ sessionIdleMs: 700 });
-    const mx = await world.domain('fabrikam.test', { mailboxes: ['ann', 'bob'], oneRcptPerSession: true, startTls: false, mxHost: 'fabrikam-test.mail.protection.outlook.com' });
+    const mx = await world.domain('fabrikam.test', {
+      mailboxes: ['ann', 'bob'],
+      oneRcptPerSession: true,
+      startTls: false,
+      mxHost: 'fabrikam-test.mail.protection.outlook.com',
+    });
     // (smtp-server sends its banner after ~100 ms: the pauses let a spare get ready.)
     const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
     // The address, then the catch-all probe in its own session: the second conversation starts a spare.
@@ -199,7 +234,11 @@ describe('email validation pipeline', () => {
     // Each validation took the spare (one round trip) and readied the next one: one new connection each.
     assert.equal(mx.connections(), afterFirst + 3);
     assert.equal(mx.rcpts.length, 5, 'one RCPT per validation and one probe');
-    assert.equal((await s.validate({ email: 'erin@fabrikam.test' })).email_status, 'invalid', 'never a second RCPT in a session (the host would have banned us)');
+    assert.equal(
+      (await s.validate({ email: 'erin@fabrikam.test' })).email_status,
+      'invalid',
+      'never a second RCPT in a session (the host would have banned us)',
+    );
     // Past the idle time the spare is closed and a lone validation opens only its own session.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const quiet = mx.connections();
@@ -210,7 +249,9 @@ describe('email validation pipeline', () => {
 
   it('a host that refused our address (blocklisted IP) is not asked again for a while; rate limits are not remembered', async () => {
     const s = service({ refusedHostTtlMs: 400 });
-    const mx = await world.domain('listed.test', { rcptReply: { code: 554, text: '5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org' } });
+    const mx = await world.domain('listed.test', {
+      rcptReply: { code: 554, text: '5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org' },
+    });
     const first = await s.validateDetailed({ email: 'a@listed.test' });
     assert.equal(first.validation.email_status, 'unknown');
     assert.equal(first.reason, 'blocked');
@@ -266,14 +307,39 @@ describe('email validation pipeline', () => {
     await world.domain('gmail.com', { acceptAll: true });
     await world.domain('initech.test', { mailboxes: ['peter'] });
     const lookedUp: string[] = [];
-    const s = service({}, {
-      enrichmentByDomain: async (domain) => {
-        lookedUp.push(domain);
-        return domain === 'initech.test'
-          ? { company_name: 'Initech', company_industry: 'software', company_size: '51-200', company_founded: 1999, company_location: { name: 'austin, tx', locality: 'austin', region: 'texas', metro: null, country: 'united states', continent: 'north america', street_address: null, address_line_2: null, postal_code: null, geo: null }, company_prof_url: 'prof.example/company/initech', company_prof_id: '42', company_social_a_url: null, company_social_b_url: null, company_type: 'private' }
-          : null;
+    const s = service(
+      {},
+      {
+        enrichmentByDomain: async (domain) => {
+          lookedUp.push(domain);
+          return domain === 'initech.test'
+            ? {
+                company_name: 'Initech',
+                company_industry: 'software',
+                company_size: '51-200',
+                company_founded: 1999,
+                company_location: {
+                  name: 'austin, tx',
+                  locality: 'austin',
+                  region: 'texas',
+                  metro: null,
+                  country: 'united states',
+                  continent: 'north america',
+                  street_address: null,
+                  address_line_2: null,
+                  postal_code: null,
+                  geo: null,
+                },
+                company_prof_url: 'prof.example/company/initech',
+                company_prof_id: '42',
+                company_social_a_url: null,
+                company_social_b_url: null,
+                company_type: 'private',
+              }
+            : null;
+        },
       },
-    });
+    );
     const result = await s.validate({ email: 'peter@initech.test' });
     assert.equal(result.company_name, 'Initech');
     assert.equal(result.company_location?.locality, 'austin');

@@ -25,7 +25,12 @@ describe('SMTP session reply reader', () => {
     const split = text.indexOf(0xc3) + 1; // between the two bytes of "ü"
     const server = await serverWriting([text.subarray(0, split), text.subarray(split)]);
     try {
-      const { session, banner } = await SmtpSession.open({ ip: '127.0.0.1', port: server.port, connectTimeoutMs: 1000, commandTimeoutMs: 1000 });
+      const { session, banner } = await SmtpSession.open({
+        ip: '127.0.0.1',
+        port: server.port,
+        connectTimeoutMs: 1000,
+        commandTimeoutMs: 1000,
+      });
       assert.equal(banner.code, 220);
       assert.equal(banner.text, 'mx.example.de ESMTP Grüße aus München');
       session.close();
@@ -38,7 +43,12 @@ describe('SMTP session reply reader', () => {
   it('takes the enhanced status code out of the text', async () => {
     const server = await serverWriting([Buffer.from('554 5.7.1 Client host [192.0.2.1] blocked using zen.spamhaus.org\r\n')]);
     try {
-      const { session, banner } = await SmtpSession.open({ ip: '127.0.0.1', port: server.port, connectTimeoutMs: 1000, commandTimeoutMs: 1000 });
+      const { session, banner } = await SmtpSession.open({
+        ip: '127.0.0.1',
+        port: server.port,
+        connectTimeoutMs: 1000,
+        commandTimeoutMs: 1000,
+      });
       assert.deepEqual(banner, { code: 554, enhanced: '5.7.1', text: 'Client host [192.0.2.1] blocked using zen.spamhaus.org' });
       session.close();
     } finally {

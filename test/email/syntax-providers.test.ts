@@ -9,7 +9,11 @@ import { DomainBuckets, HostSemaphores } from '../../src/email/politeness.ts';
 
 describe('address syntax', () => {
   it('accepts ordinary, tagged, quoted and international addresses', () => {
-    assert.deepEqual(parseAddress('Jane.Doe+crm@Example.COM'), { local: 'Jane.Doe+crm', domain: 'example.com', address: 'Jane.Doe+crm@example.com' });
+    assert.deepEqual(parseAddress('Jane.Doe+crm@Example.COM'), {
+      local: 'Jane.Doe+crm',
+      domain: 'example.com',
+      address: 'Jane.Doe+crm@example.com',
+    });
     assert.equal(parseAddress('"john smith"@example.com')?.local, '"john smith"');
     assert.equal(parseAddress('anna@münchen.de')?.domain, 'xn--mnchen-3ya.de');
     assert.equal(parseAddress('josé@example.com')?.local, 'josé');
@@ -17,17 +21,56 @@ describe('address syntax', () => {
   });
 
   it('refuses what is not a single deliverable addr-spec', () => {
-    for (const bad of ['', 'plain', 'a@b', 'a@localhost', '@example.com', 'a@@example.com', 'a..b@example.com', '.a@example.com', 'a@example..com',
-      'a@-x.com', 'a@x-.com', 'Jane <jane@example.com>', 'a@example.com (comment)', 'a@[192.0.2.1]', `${'a'.repeat(65)}@example.com`,
-      `a@${'b'.repeat(64)}.com`, `a@${'abcdefghi.'.repeat(26)}com`, 'a b@example.com', 'a@example.c0m', 'a@exa_mple.com', 'a@example.com\r\nRCPT TO:<x@y.com>']) {
+    for (const bad of [
+      '',
+      'plain',
+      'a@b',
+      'a@localhost',
+      '@example.com',
+      'a@@example.com',
+      'a..b@example.com',
+      '.a@example.com',
+      'a@example..com',
+      'a@-x.com',
+      'a@x-.com',
+      'Jane <jane@example.com>',
+      'a@example.com (comment)',
+      'a@[192.0.2.1]',
+      `${'a'.repeat(65)}@example.com`,
+      `a@${'b'.repeat(64)}.com`,
+      `a@${'abcdefghi.'.repeat(26)}com`,
+      'a b@example.com',
+      'a@example.c0m',
+      'a@exa_mple.com',
+      'a@example.com\r\nRCPT TO:<x@y.com>',
+    ]) {
       assert.equal(parseAddress(bad), null, bad);
     }
   });
 
   it('the quick split of plain addresses answers exactly as the full parser', () => {
-    const inputs = ['user12@d042.fleet.test', 'Jane.Doe+crm@Example.COM', "o'brien@example.ie", 'a!#$%&*/=?^_`{|}~-@x.io', 'a.b.c@sub.domain.example.org',
-      ' padded@example.com ', 'x@xn--mnchen-3ya.de', 'x@xn--bad.com', 'x@xn--.com', 'a@-x.com', 'a@x-.com', 'a@x.c0m', 'a@exa_mple.com', 'a@b', 'a@example.com.',
-      `${'a'.repeat(64)}@example.com`, `${'a'.repeat(65)}@example.com`, `a@${'b'.repeat(64)}.com`, `a@${'abcdefghi.'.repeat(26)}com`, `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`];
+    const inputs = [
+      'user12@d042.fleet.test',
+      'Jane.Doe+crm@Example.COM',
+      "o'brien@example.ie",
+      'a!#$%&*/=?^_`{|}~-@x.io',
+      'a.b.c@sub.domain.example.org',
+      ' padded@example.com ',
+      'x@xn--mnchen-3ya.de',
+      'x@xn--bad.com',
+      'x@xn--.com',
+      'a@-x.com',
+      'a@x-.com',
+      'a@x.c0m',
+      'a@exa_mple.com',
+      'a@b',
+      'a@example.com.',
+      `${'a'.repeat(64)}@example.com`,
+      `${'a'.repeat(65)}@example.com`,
+      `a@${'b'.repeat(64)}.com`,
+      `a@${'abcdefghi.'.repeat(26)}com`,
+      `${'a'.repeat(60)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`,
+    ];
     for (const input of inputs) assert.deepEqual(parseAddress(input), parseAddressFully(input), input);
   });
 });
@@ -84,7 +127,23 @@ describe('providers and gateways', () => {
 
 describe('SSRF guard, free mail, price, politeness', () => {
   it('only public unicast addresses are probed', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      'not-an-ip',
+    ]) {
       assert.equal(isPublicAddress(ip), false, ip);
     }
     for (const ip of ['8.8.8.8', '142.250.1.27', '2a00:1450:4001:81c::201b', '::ffff:8.8.8.8']) assert.equal(isPublicAddress(ip), true, ip);
@@ -94,7 +153,10 @@ describe('SSRF guard, free mail, price, politeness', () => {
     assert.equal(isFreeMailDomain('initech.com'), false);
   });
   it('0.05 credits for definite answers only', () => {
-    assert.deepEqual(['valid', 'valid_catch_all', 'invalid', 'catch_all', 'unknown'].map((s) => emailValidationCost(s as never)), [50, 50, 50, 0, 0]);
+    assert.deepEqual(
+      ['valid', 'valid_catch_all', 'invalid', 'catch_all', 'unknown'].map((s) => emailValidationCost(s as never)),
+      [50, 50, 50, 0, 0],
+    );
   });
   it('per-host slots queue the excess and hand over in order', async () => {
     const slots = new HostSemaphores(2);

@@ -13,7 +13,8 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/email/${name
 const TOKEN = 'hook-secret-123';
 const MAILGUN_KEY = 'key-mailgun-signing';
 const CERT_URL = 'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0000000000000000000000.pem';
-const SUBSCRIBE_URL = 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-1:123456789012:ses-events&Token=abc';
+const SUBSCRIBE_URL =
+  'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-1:123456789012:ses-events&Token=abc';
 
 const sns = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const sendgrid = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
@@ -75,16 +76,30 @@ for (const target of dbTargets) {
     });
 
     const hook = (path: string, body: string, headers: Record<string, string> = {}, contentType = 'application/json') =>
-      t.inject({ method: 'POST', url: path, headers: { 'content-type': contentType, authorization: `Bearer ${TOKEN}`, ...headers }, payload: body });
+      t.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': contentType, authorization: `Bearer ${TOKEN}`, ...headers },
+        payload: body,
+      });
     const counts = (address: string) => t.services.email.engagement.counts(address);
 
     it('the operator token is required (Bearer, Basic password or ?token=)', async () => {
       const body = fixture('postmark-delivery.json');
       assert.equal((await hook('/webhooks/postmark', body, { authorization: 'Bearer wrong' })).statusCode, 401);
-      assert.equal((await t.inject({ method: 'POST', url: '/webhooks/postmark', headers: { 'content-type': 'application/json' }, payload: body })).statusCode, 401);
+      assert.equal(
+        (await t.inject({ method: 'POST', url: '/webhooks/postmark', headers: { 'content-type': 'application/json' }, payload: body }))
+          .statusCode,
+        401,
+      );
       const basic = Buffer.from(`postmark:${TOKEN}`).toString('base64');
       assert.equal((await hook('/webhooks/postmark', body, { authorization: `Basic ${basic}` })).statusCode, 200);
-      const viaQuery = await t.inject({ method: 'POST', url: `/webhooks/postmark?token=${TOKEN}`, headers: { 'content-type': 'application/json' }, payload: body });
+      const viaQuery = await t.inject({
+        method: 'POST',
+        url: `/webhooks/postmark?token=${TOKEN}`,
+        headers: { 'content-type': 'application/json' },
+        payload: body,
+      });
       assert.equal(viaQuery.statusCode, 200);
       assert.equal(viaQuery.json().duplicates, 1, 'the same Postmark delivery is counted once');
       assert.deepEqual(await counts('cfo@engaged.test'), { delivered: 1, hardBounced: 0 });
@@ -104,8 +119,28 @@ for (const target of dbTargets) {
       assert.ok(fetched.includes(SUBSCRIBE_URL));
       const delivery = snsEnvelope('Notification', fixture('ses-delivery.json'), 'n-1');
       assert.equal((await hook('/webhooks/ses', JSON.stringify(delivery), {}, 'text/plain; charset=UTF-8')).json().counted, 1);
-      assert.equal((await hook('/webhooks/ses', JSON.stringify(snsEnvelope('Notification', fixture('ses-bounce-permanent.json'), 'n-2')), {}, 'text/plain')).json().counted, 1);
-      assert.equal((await hook('/webhooks/ses', JSON.stringify(snsEnvelope('Notification', fixture('ses-bounce-transient.json'), 'n-3')), {}, 'text/plain')).json().received, 0);
+      assert.equal(
+        (
+          await hook(
+            '/webhooks/ses',
+            JSON.stringify(snsEnvelope('Notification', fixture('ses-bounce-permanent.json'), 'n-2')),
+            {},
+            'text/plain',
+          )
+        ).json().counted,
+        1,
+      );
+      assert.equal(
+        (
+          await hook(
+            '/webhooks/ses',
+            JSON.stringify(snsEnvelope('Notification', fixture('ses-bounce-transient.json'), 'n-3')),
+            {},
+            'text/plain',
+          )
+        ).json().received,
+        0,
+      );
       const forged = { ...delivery, Message: delivery.Message.replace('ceo@engaged.test', 'forged@engaged.test') };
       assert.equal((await hook('/webhooks/ses', JSON.stringify(forged), {}, 'text/plain')).statusCode, 403);
       const elsewhere = { ...delivery, SigningCertURL: 'https://evil.example/cert.pem' };
@@ -130,9 +165,16 @@ for (const target of dbTargets) {
 
     it('Mailgun: HMAC signature required; permanent failures count', async () => {
       const delivered = signMailgun(JSON.parse(fixture('mailgun-delivered.json')));
-      assert.equal((await hook('/webhooks/mailgun', JSON.stringify({ ...delivered, signature: { ...delivered.signature, signature: 'bad' } }))).statusCode, 403);
+      assert.equal(
+        (await hook('/webhooks/mailgun', JSON.stringify({ ...delivered, signature: { ...delivered.signature, signature: 'bad' } })))
+          .statusCode,
+        403,
+      );
       assert.equal((await hook('/webhooks/mailgun', JSON.stringify(delivered))).json().counted, 1);
-      assert.equal((await hook('/webhooks/mailgun', JSON.stringify(signMailgun(JSON.parse(fixture('mailgun-failed-permanent.json')))))).json().counted, 1);
+      assert.equal(
+        (await hook('/webhooks/mailgun', JSON.stringify(signMailgun(JSON.parse(fixture('mailgun-failed-permanent.json')))))).json().counted,
+        1,
+      );
       assert.deepEqual(await counts('cto@engaged.test'), { delivered: 1, hardBounced: 0 });
       assert.deepEqual(await counts('gone3@engaged.test'), { delivered: 0, hardBounced: 1 });
     });

@@ -28,7 +28,10 @@ async function* companies(): AsyncIterable<SourceRecord> {
 }
 async function* people(): AsyncIterable<PersonSourceRecord> {
   for (let i = 0; i < ROWS; i++) {
-    yield { line: i + 1, input: { id: `p${i}`, full_name: `Person Number${i}`, positions: [{ title: 'Engineer', company_name: `Locked Co ${i}` }] } };
+    yield {
+      line: i + 1,
+      input: { id: `p${i}`, full_name: `Person Number${i}`, positions: [{ title: 'Engineer', company_name: `Locked Co ${i}` }] },
+    };
   }
 }
 
@@ -61,11 +64,24 @@ describe('imports while another process holds the SQLite write lock', { timeout:
   }
 
   const count = async (table: 'companies' | 'people') =>
-    Number((await handle.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await handle.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('companies: a lock held 1 s costs no row', async () => {
     lock(1000);
-    const summary = await runCompanyImport({ service: new CompanyService({ db: handle.db }), source: 'jsonl', records: companies(), batchSize: 20, retry: FAST_RETRY });
+    const summary = await runCompanyImport({
+      service: new CompanyService({ db: handle.db }),
+      source: 'jsonl',
+      records: companies(),
+      batchSize: 20,
+      retry: FAST_RETRY,
+    });
     assert.equal(summary.rejectedTotal, 0, JSON.stringify(summary.rejected.slice(0, 3)));
     assert.equal(summary.inserted, ROWS);
     assert.equal(await count('companies'), ROWS);
@@ -73,7 +89,14 @@ describe('imports while another process holds the SQLite write lock', { timeout:
 
   it('people: a lock held 1 s costs no row', async () => {
     lock(1000);
-    const summary = await runPeopleImport({ db: handle.db, companies: new CompanyService({ db: handle.db }), source: 'jsonl', records: people(), batchSize: 20, retry: FAST_RETRY });
+    const summary = await runPeopleImport({
+      db: handle.db,
+      companies: new CompanyService({ db: handle.db }),
+      source: 'jsonl',
+      records: people(),
+      batchSize: 20,
+      retry: FAST_RETRY,
+    });
     assert.equal(summary.rejectedTotal, 0, JSON.stringify(summary.rejected.slice(0, 3)));
     assert.equal(summary.inserted, ROWS);
   });
@@ -115,7 +138,13 @@ describe('imports while another process holds the SQLite write lock', { timeout:
     const held = lock();
     let stopped: ImportStoppedError | undefined;
     try {
-      await runCompanyImport({ service: new CompanyService({ db: handle.db }), source: 'jsonl', records: more(), batchSize: 20, retry: GIVE_UP_SOON });
+      await runCompanyImport({
+        service: new CompanyService({ db: handle.db }),
+        source: 'jsonl',
+        records: more(),
+        batchSize: 20,
+        retry: GIVE_UP_SOON,
+      });
     } catch (error) {
       stopped = error as ImportStoppedError;
     } finally {
@@ -128,14 +157,23 @@ describe('imports while another process holds the SQLite write lock', { timeout:
     assert.match(stopped.message, /database is locked/);
     assert.equal(stopped.summary.toJSON().not_written, stopped.summary.notWritten);
 
-    const rerun = await runCompanyImport({ service: new CompanyService({ db: handle.db }), source: 'jsonl', records: more(), batchSize: 20, retry: FAST_RETRY });
+    const rerun = await runCompanyImport({
+      service: new CompanyService({ db: handle.db }),
+      source: 'jsonl',
+      records: more(),
+      batchSize: 20,
+      retry: FAST_RETRY,
+    });
     assert.equal(rerun.rejectedTotal, 0);
     assert.equal(await count('companies'), before + ROWS);
   });
 
   it('the CLI exits non-zero with the resume message, and a re-run completes', async () => {
     const file = join(dir, 'cli.jsonl');
-    writeFileSync(file, `${Array.from({ length: ROWS }, (_, i) => JSON.stringify({ name: `Cli Co ${i}`, domain: `cli-${i}.test` })).join('\n')}\n`);
+    writeFileSync(
+      file,
+      `${Array.from({ length: ROWS }, (_, i) => JSON.stringify({ name: `Cli Co ${i}`, domain: `cli-${i}.test` })).join('\n')}\n`,
+    );
     const env = { ...process.env, DATABASE_URL: `sqlite:${path}`, SQLITE_BUSY_TIMEOUT_MS: '50', IMPORT_LOCK_WAIT_MS: '300' };
     const held = lock();
     let result;
@@ -147,7 +185,11 @@ describe('imports while another process holds the SQLite write lock', { timeout:
     assert.notEqual(result.status, 0, result.stdout + result.stderr);
     assert.match(result.stderr, /import stopped after .* run the same command again to resume/);
     assert.match(result.stdout, /rejected 0/);
-    const rerun = await runLeadbase(['import', 'companies', 'jsonl', file, '--quiet', '--no-parallel'], { ...env, IMPORT_LOCK_WAIT_MS: '5000' }, 90_000);
+    const rerun = await runLeadbase(
+      ['import', 'companies', 'jsonl', file, '--quiet', '--no-parallel'],
+      { ...env, IMPORT_LOCK_WAIT_MS: '5000' },
+      90_000,
+    );
     assert.equal(rerun.status, 0, rerun.stdout + rerun.stderr);
     assert.match(rerun.stdout, /rejected 0/);
   });

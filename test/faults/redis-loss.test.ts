@@ -10,14 +10,20 @@ import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { freePort } from '../support/pg-cluster.ts';
 
-const REDIS_SERVER_SKIP = spawnSync('redis-server', ['--version']).status === 0 ? false : 'redis-server not installed: Redis fault test skipped';
+const REDIS_SERVER_SKIP =
+  spawnSync('redis-server', ['--version']).status === 0 ? false : 'redis-server not installed: Redis fault test skipped';
 
 async function startRedis(port: number, dir: string): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: 'ignore',
   });
   for (let i = 0; i < 100; i++) {
-    if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG')) return child;
+    if (
+      spawnSync('redis-cli', ['-p', String(port), 'ping'])
+        .stdout?.toString()
+        .includes('PONG')
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('redis-server did not start');

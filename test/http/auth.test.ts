@@ -46,7 +46,13 @@ for (const target of dbTargets) {
         assert.ok(!text.includes(a.key) && !text.includes(b.key), 'secret never stored');
         assert.equal(rows.find((r) => r.id === a.id)?.key_hash, hashKey(a.key));
         const listed = await keys.list();
-        assert.deepEqual(listed.map((k) => [k.name, k.prefix, k.balance]), [['alpha', a.key.slice(0, 10), 5000], ['beta', b.key.slice(0, 10), 0]]);
+        assert.deepEqual(
+          listed.map((k) => [k.name, k.prefix, k.balance]),
+          [
+            ['alpha', a.key.slice(0, 10), 5000],
+            ['beta', b.key.slice(0, 10), 0],
+          ],
+        );
         assert.ok(!JSON.stringify(listed).includes(a.key));
       } finally {
         await t.destroy();

@@ -22,7 +22,12 @@ describe('error envelope (docs/contract.md, Errors)', () => {
   after(() => t.close());
 
   it('400 for malformed JSON', async () => {
-    const res = await t.inject({ method: 'POST', url: '/jobs-finder', headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, payload: '{"page": ' });
+    const res = await t.inject({
+      method: 'POST',
+      url: '/jobs-finder',
+      headers: { 'x-api-key': t.key, 'content-type': 'application/json' },
+      payload: '{"page": ',
+    });
     assertEnvelope(res, 400, 'invalid_request');
   });
 
@@ -63,7 +68,12 @@ describe('error envelope (docs/contract.md, Errors)', () => {
 
   it('415 for a body that is not JSON', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const res = await t.inject({ method: 'POST', url: '/email-validate', headers: { 'x-api-key': t.key, 'content-type': type }, payload: 'email=a@b.co' });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/email-validate',
+        headers: { 'x-api-key': t.key, 'content-type': type },
+        payload: 'email=a@b.co',
+      });
       assertEnvelope(res, 415, 'unsupported_media_type');
     }
   });

@@ -33,7 +33,7 @@ const HOSTILE_STRINGS = [
   '%_\\',
   '😀'.repeat(200),
 ];
-const HOSTILE_NUMBERS = [2147483648, -2147483649, 1e308, -1e308, 1.5, 9007199254740993, -1, 0];
+const HOSTILE_NUMBERS = [2147483648, -2147483649, 1e308, -1e308, 1.5, 9007199254740992, -1, 0];
 const WRONG_TYPES = [null, true, [], {}, '1', 'NaN'];
 
 /** A plausible value for a field, so that a request reaches the engine when only one field is hostile. */
@@ -86,7 +86,10 @@ for (const target of dbTargets) {
       t = await startTestApp(target, {
         credits: 100_000,
         rateLimits: Object.fromEntries(
-          ['email-validate', 'company-funding', 'jobs-finder', 'role-finder', 'mobile-finder', 'b2b-profile-email'].map((op) => [op, 1_000_000]),
+          ['email-validate', 'company-funding', 'jobs-finder', 'role-finder', 'mobile-finder', 'b2b-profile-email'].map((op) => [
+            op,
+            1_000_000,
+          ]),
         ),
         deps: { email: { dnsServers: [dns.address], dnsTimeoutMs: 200, webhookToken: 'hook-token' } },
       });
@@ -138,7 +141,13 @@ for (const target of dbTargets) {
             { RecordType: 'Bounce', Type: 'HardBounce', Email: email, BouncedAt: '2026-01-01T00:00:00Z', ID: 1 },
             [{ email, event: 'bounce', timestamp: 2e12, sg_event_id: 'a\u0000' }],
             { 'event-data': { event: 'failed', severity: 'permanent', recipient: email, timestamp: 1e308 } },
-            { Type: 'Notification', Message: JSON.stringify({ notificationType: 'Bounce', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: email }] } }) },
+            {
+              Type: 'Notification',
+              Message: JSON.stringify({
+                notificationType: 'Bounce',
+                bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: email }] },
+              }),
+            },
           ];
           for (const payload of payloads) {
             const res = await t.inject({

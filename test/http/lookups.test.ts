@@ -18,11 +18,20 @@ for (const target of dbTargets) {
           { id: 6, name: 'Contract' },
         ]);
         const regions = (await t.get('/job-regions')).json();
-        assert.deepEqual(regions.map((r: { name: string }) => r.name), ['Africa', 'Asia/Pacific', 'Europe', 'Middle East', 'North America', 'South America']);
-        const countries = (await t.get('/job-country')).json() as { id: string; name: string }[];
+        assert.deepEqual(
+          regions.map((r: { name: string }) => r.name),
+          ['Africa', 'Asia/Pacific', 'Europe', 'Middle East', 'North America', 'South America'],
+        );
+        const countries = (await t.get('/job-country')).json<{ id: string; name: string }[]>();
         assert.ok(countries.length >= 249, `every ISO 3166-1 country, got ${countries.length}`);
-        assert.deepEqual(countries.find((c) => c.id === 'US'), { id: 'US', name: 'United States' });
-        assert.deepEqual(countries.find((c) => c.id === 'DE'), { id: 'DE', name: 'Germany' });
+        assert.deepEqual(
+          countries.find((c) => c.id === 'US'),
+          { id: 'US', name: 'United States' },
+        );
+        assert.deepEqual(
+          countries.find((c) => c.id === 'DE'),
+          { id: 'DE', name: 'Germany' },
+        );
         assert.ok(countries.every((c) => /^[A-Z]{2}$/.test(c.id) && c.name.length > 0));
         const companyTypes = (await t.get('/job-company-types')).json();
         assert.equal(companyTypes[0].name, 'Startup');

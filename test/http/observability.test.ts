@@ -41,7 +41,11 @@ describe('logs', () => {
     try {
       const key = await services.keys.create('logged', 1000);
       const secret = 'hook-secret-0123456789';
-      const credits = await app.inject({ method: 'GET', url: '/credits', headers: { 'x-api-key': key.key, authorization: `Bearer ${secret}` } });
+      const credits = await app.inject({
+        method: 'GET',
+        url: '/credits',
+        headers: { 'x-api-key': key.key, authorization: `Bearer ${secret}` },
+      });
       assert.equal(credits.statusCode, 200);
       await app.inject({ method: 'POST', url: `/webhooks/postmark?token=${secret}`, payload: {} });
       await app.inject({ method: 'GET', url: `/credits?api_key=${secret}&x=1` });

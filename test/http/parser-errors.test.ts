@@ -11,7 +11,7 @@ function raw(port: number, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
-    socket.on('data', (d) => (data += d));
+    socket.on('data', (d: Buffer) => (data += d.toString()));
     socket.on('error', (error) => (data ? resolve(data) : reject(error)));
     socket.on('close', () => resolve(data));
     socket.setTimeout(3000, () => socket.destroy());
@@ -44,7 +44,11 @@ describe('parser-level errors keep the envelope', () => {
       'POST /credits HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
       400,
     ],
-    ['bad chunked encoding', 'POST /credits HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
+    [
+      'bad chunked encoding',
+      'POST /credits HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      400,
+    ],
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n', 400],
     ['a header with a bad character', 'GET /credits HTTP/1.1\r\nHost: x\r\nX-Bad\u0001: 1\r\n\r\n', 400],
     ['a URL that does not decode', 'GET /credits%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400],

@@ -74,7 +74,12 @@ describe('rate limits shared through Redis', { skip: REDIS_SKIP }, () => {
     const namespace = `test-${randomBytes(6).toString('hex')}`;
     const database = await openSqlite();
     const second = reopen(database);
-    const a = await startTestApp(undefined, { database, redisUrl: REDIS_URL, rateLimitNamespace: namespace, rateLimits: { 'job-types': 5 } });
+    const a = await startTestApp(undefined, {
+      database,
+      redisUrl: REDIS_URL,
+      rateLimitNamespace: namespace,
+      rateLimits: { 'job-types': 5 },
+    });
     const b = await startTestApp(undefined, {
       database: second,
       existingKey: { key: a.key, id: a.keyId },

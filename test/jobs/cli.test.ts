@@ -9,7 +9,6 @@ import { openDatabase } from '../../src/db/database.ts';
 import { BOARD_ROUTES, FIXTURES, startBoardServer, type BoardServer } from './support/board-server.ts';
 import { runLeadbase } from '../support/cli.ts';
 
-
 describe('leadbase import jobs', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
@@ -39,13 +38,34 @@ describe('leadbase import jobs', () => {
 
   it('reads a saved payload with --file and links the board owner given on the command line', async () => {
     const file = fileURLToPath(new URL('lever-postings.json', FIXTURES));
-    const res = await run('--source', 'lever', '--board', 'northwind', '--file', file, '--company-name', 'Northwind Analytics', '--company-website', 'https://northwind.example', '--json', '--quiet');
+    const res = await run(
+      '--source',
+      'lever',
+      '--board',
+      'northwind',
+      '--file',
+      file,
+      '--company-name',
+      'Northwind Analytics',
+      '--company-website',
+      'https://northwind.example',
+      '--json',
+      '--quiet',
+    );
     assert.equal(res.status, 0, res.stderr);
     assert.equal(JSON.parse(res.stdout).inserted, 2);
     const handle = openDatabase(env.DATABASE_URL!);
     try {
-      const rows = await handle.db.selectFrom('jobs').innerJoin('companies', 'companies.id', 'jobs.company_id').select(['jobs.title', 'companies.domain']).where('jobs.board', '=', 'northwind').execute();
-      assert.deepEqual(rows.map((r) => r.domain), ['northwind.example', 'northwind.example']);
+      const rows = await handle.db
+        .selectFrom('jobs')
+        .innerJoin('companies', 'companies.id', 'jobs.company_id')
+        .select(['jobs.title', 'companies.domain'])
+        .where('jobs.board', '=', 'northwind')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => r.domain),
+        ['northwind.example', 'northwind.example'],
+      );
     } finally {
       await handle.close();
     }
@@ -68,16 +88,47 @@ describe('leadbase import jobs', () => {
   });
 
   it('imports several boards in one run, skips one that cannot be read, and leaves every stored listing searchable', async () => {
-    const res = await run('--source', 'lever', '--board', 'eastwind', '--board', 'nobody', '--board', 'westwind', '--base-url', server.origin, '--retries', '0', '--json', '--quiet');
+    const res = await run(
+      '--source',
+      'lever',
+      '--board',
+      'eastwind',
+      '--board',
+      'nobody',
+      '--board',
+      'westwind',
+      '--base-url',
+      server.origin,
+      '--retries',
+      '0',
+      '--json',
+      '--quiet',
+    );
     assert.notEqual(res.status, 0);
     assert.match(res.stderr, /jobs lever nobody: .*HTTP 404/);
     assert.match(res.stderr, /1 of 3 boards could not be read/);
-    const reports = res.stdout.trim().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(reports.map((r) => [r.board, r.inserted]), [['eastwind', 2], ['westwind', 2]]);
+    const reports = res.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      reports.map((r) => [r.board, r.inserted]),
+      [
+        ['eastwind', 2],
+        ['westwind', 2],
+      ],
+    );
     const handle = openDatabase(env.DATABASE_URL!);
     try {
-      const live = await sql<{ board: string }>`select j.board from job_live l join jobs j on j.id = l.job_id where j.board in ('eastwind', 'westwind') order by 1`.execute(handle.db);
-      assert.deepEqual(live.rows.map((r) => r.board), ['eastwind', 'eastwind', 'westwind', 'westwind']);
+      const live = await sql<{
+        board: string;
+      }>`select j.board from job_live l join jobs j on j.id = l.job_id where j.board in ('eastwind', 'westwind') order by 1`.execute(
+        handle.db,
+      );
+      assert.deepEqual(
+        live.rows.map((r) => r.board),
+        ['eastwind', 'eastwind', 'westwind', 'westwind'],
+      );
       const staged = await sql<{ n: number }>`select count(*) as n from job_facets_staged`.execute(handle.db);
       assert.equal(Number(staged.rows[0].n), 0);
     } finally {

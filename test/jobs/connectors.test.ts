@@ -17,7 +17,8 @@ describe('job board connectors over a local HTTP fake', () => {
   after(() => server.close());
 
   const fetchBoard = (source: string, board: string) => connectorFor(source).fetchBoard(fetcher(), { board, baseUrl: server.origin });
-  const normalize = (source: string, board: string, l: Parameters<typeof normalizeListing>[0]) => normalizeListing(l, { source, board, now: NOW });
+  const normalize = (source: string, board: string, l: Parameters<typeof normalizeListing>[0]) =>
+    normalizeListing(l, { source, board, now: NOW });
 
   it('Greenhouse: escaped HTML content, pay ranges, metadata types, offices', async () => {
     const listings = await fetchBoard('greenhouse', 'acmerobotics');
@@ -63,7 +64,10 @@ describe('job board connectors over a local HTTP fake', () => {
 
   it('Ashby: unlisted jobs skipped, secondary locations, compensation, employment type', async () => {
     const listings = (await fetchBoard('ashby', 'lumen')).map((l) => normalize('ashby', 'lumen', l));
-    assert.deepEqual(listings.map((l) => l.title), ['Head of Marketing', 'Software Engineering Intern']);
+    assert.deepEqual(
+      listings.map((l) => l.title),
+      ['Head of Marketing', 'Software Engineering Intern'],
+    );
     const [head, intern] = listings;
     assert.deepEqual(head.countryCodes, ['GB', 'IE']);
     assert.equal(head.experienceLevel, 'executive');
@@ -122,7 +126,10 @@ describe('job board connectors over a local HTTP fake', () => {
   });
 
   it('JSON-LD: @graph postings, expired ones dropped, organisation links, clearance, telecommute', async () => {
-    const listings = await connectorFor('jsonld').fetchBoard(fetcher(), { board: 'https://orbitaldynamics.example/careers', baseUrl: server.origin });
+    const listings = await connectorFor('jsonld').fetchBoard(fetcher(), {
+      board: 'https://orbitaldynamics.example/careers',
+      baseUrl: server.origin,
+    });
     assert.equal(listings.length, 2);
     const [systems, writer] = listings.map((l) => normalize('jsonld', 'https://orbitaldynamics.example/careers', l));
     assert.equal(systems.sourceId, 'OD-2291');

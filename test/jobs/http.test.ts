@@ -26,7 +26,11 @@ for (const target of dbTargets) {
       t = await startTestApp(target, { credits: 100 });
       const now = Date.now();
       await t.services.jobs.importBoard(board(now, 25), { source: 'greenhouse', board: 'lonestar', now });
-      await t.services.jobs.importBoard([{ ...board(now, 1)[0], sourceId: 'OLD', publishedAt: now - 45 * DAY }], { source: 'greenhouse', board: 'lonestar-old', now });
+      await t.services.jobs.importBoard([{ ...board(now, 1)[0], sourceId: 'OLD', publishedAt: now - 45 * DAY }], {
+        source: 'greenhouse',
+        board: 'lonestar-old',
+        now,
+      });
     });
     after(() => t.close());
 
@@ -44,7 +48,10 @@ for (const target of dbTargets) {
       assert.equal(res.headers['x-credits-remaining'], '80');
       assert.equal(body.results[0].company.name, 'Lonestar Cloud');
       assert.equal(body.results[0].company.website_url, 'https://lonestar.example');
-      assert.deepEqual(body.results[0].countries.map((c: { code: string }) => c.code), ['US']);
+      assert.deepEqual(
+        body.results[0].countries.map((c: { code: string }) => c.code),
+        ['US'],
+      );
     });
 
     it('a page past the end: 200, empty results, real totals, 0 credits', async () => {
@@ -66,7 +73,13 @@ for (const target of dbTargets) {
     });
 
     it('validation: per_page over 50, unknown level, bad dates are 400 invalid_request', async () => {
-      for (const bad of [{ per_page: 51 }, { experience_level: 'guru' }, { posted_after: '2026-13-01' }, { posted_before: 'yesterday' }, { has_remote: 'yes' }]) {
+      for (const bad of [
+        { per_page: 51 },
+        { experience_level: 'guru' },
+        { posted_after: '2026-13-01' },
+        { posted_before: 'yesterday' },
+        { has_remote: 'yes' },
+      ]) {
         const res = await t.post('/jobs-finder', bad);
         assert.equal(res.statusCode, 400, JSON.stringify(bad));
         assert.equal(res.json().error, 'invalid_request');

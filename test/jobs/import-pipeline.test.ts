@@ -9,7 +9,15 @@ import { dbTargets, type TestDatabase } from '../support/db.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const DAY = 86_400_000;
-const PLACES = ['Berlin, Germany', 'Austin, TX', 'Remote - US', 'London, ON', 'Paris, France or Remote', 'Middle of nowhere', 'Toronto, ON, Canada'];
+const PLACES = [
+  'Berlin, Germany',
+  'Austin, TX',
+  'Remote - US',
+  'London, ON',
+  'Paris, France or Remote',
+  'Middle of nowhere',
+  'Toronto, ON, Canada',
+];
 const TITLES = ['Senior Data Engineer', 'Werkstudent (m/w/d)', 'Head of Sales', 'Intern', 'Analyst'];
 const TEXTS = [
   '<p>We are looking for an engineer to join our team and help us build the product.</p><ul><li>5+ years of experience</li></ul>',
@@ -47,12 +55,24 @@ async function importAll(database: TestDatabase, workerAfter: number): Promise<{
   const summaries = [];
   const postings = board(700);
   const batches: number[] = [];
-  summaries.push(await service.importBoard(postings, { source: 'lever', board: 'big', now: NOW, batchSize: 120, company: { name: 'Owner' }, onBatch: (s) => batches.push(s.read) }));
+  summaries.push(
+    await service.importBoard(postings, {
+      source: 'lever',
+      board: 'big',
+      now: NOW,
+      batchSize: 120,
+      company: { name: 'Owner' },
+      onBatch: (s) => batches.push(s.read),
+    }),
+  );
   summaries.push(await service.importBoard(postings.slice(50, 400), { source: 'lever', board: 'big', now: NOW + 1, batchSize: 120 }));
   summaries.push(await service.importBoard(postings.slice(0, 9), { source: 'ashby', board: 'small', now: NOW }));
   await service.close();
   const rows = await sql`select * from jobs order by id`.execute(database.db);
-  const facets = await sql`select facet, has_remote, published_at, job_id from job_facets order by facet, has_remote, published_at, job_id`.execute(database.db);
+  const facets =
+    await sql`select facet, has_remote, published_at, job_id from job_facets order by facet, has_remote, published_at, job_id`.execute(
+      database.db,
+    );
   return { summaries: JSON.stringify([summaries, batches]), rows: JSON.stringify(rows.rows), facets: JSON.stringify(facets.rows) };
 }
 
@@ -100,7 +120,11 @@ describe('normalization thread lifetime', () => {
       const summary = await jobs.importBoard(listings, { source: 'lever', board: 'b', now: 1 });
       console.log(summary.inserted);
     `;
-    return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url), encoding: 'utf8', timeout: 60_000 });
+    return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
   }
 
   it('an import that used the thread lets the process exit without close()', () => {

@@ -28,11 +28,31 @@ function posting(i: number, patch: Partial<SourceListing> = {}): SourceListing {
 
 /** Index rows, live rows and day counts as they are stored. */
 async function storedIndex(db: Db) {
-  const facets = await sql<{ facet: string; has_remote: number; published_at: number; job_id: number; attrs: number; countries: string }>`select facet, has_remote, published_at, job_id, attrs, countries from job_facets`.execute(db);
-  const live = await sql<{ job_id: number; has_remote: number; published_at: number; attrs: number; countries: string }>`select job_id, has_remote, published_at, attrs, countries from job_live`.execute(db);
-  const days = await sql<{ facet: string; has_remote: number; day: number; n: number }>`select facet, has_remote, day, n from job_facet_days where n <> 0`.execute(db);
+  const facets = await sql<{
+    facet: string;
+    has_remote: number;
+    published_at: number;
+    job_id: number;
+    attrs: number;
+    countries: string;
+  }>`select facet, has_remote, published_at, job_id, attrs, countries from job_facets`.execute(db);
+  const live = await sql<{
+    job_id: number;
+    has_remote: number;
+    published_at: number;
+    attrs: number;
+    countries: string;
+  }>`select job_id, has_remote, published_at, attrs, countries from job_live`.execute(db);
+  const days = await sql<{
+    facet: string;
+    has_remote: number;
+    day: number;
+    n: number;
+  }>`select facet, has_remote, day, n from job_facet_days where n <> 0`.execute(db);
   return {
-    facets: facets.rows.map((r) => `${r.facet}|${r.has_remote}|${Number(r.published_at)}|${Number(r.job_id)}|${Number(r.attrs)}|${r.countries}`).sort(),
+    facets: facets.rows
+      .map((r) => `${r.facet}|${r.has_remote}|${Number(r.published_at)}|${Number(r.job_id)}|${Number(r.attrs)}|${r.countries}`)
+      .sort(),
     live: live.rows.map((r) => `${Number(r.job_id)}|${r.has_remote}|${Number(r.published_at)}|${Number(r.attrs)}|${r.countries}`).sort(),
     days: days.rows.map((r) => `${r.facet}|${r.has_remote}|${r.day}|${Number(r.n)}`).sort(),
   };
@@ -42,18 +62,38 @@ async function storedIndex(db: Db) {
 async function textOutOfStep(db: Db, dialect: string): Promise<[number, number]> {
   if (dialect !== 'sqlite') return [0, 0];
   const keys = sql.raw(ftsKeySql('has_remote', 'published_at', 'id'));
-  const missing = await sql<{ n: number }>`select count(*) as n from (select ${keys} as k from jobs where expired = 0 except select rowid from jobs_fts)`.execute(db);
-  const extra = await sql<{ n: number }>`select count(*) as n from (select rowid as k from jobs_fts except select ${keys} from jobs where expired = 0)`.execute(db);
+  const missing = await sql<{
+    n: number;
+  }>`select count(*) as n from (select ${keys} as k from jobs where expired = 0 except select rowid from jobs_fts)`.execute(db);
+  const extra = await sql<{
+    n: number;
+  }>`select count(*) as n from (select rowid as k from jobs_fts except select ${keys} from jobs where expired = 0)`.execute(db);
   // job_live is keyed by the same keys.
-  const misKeyed = await sql<{ n: number }>`select count(*) as n from job_live where search_key <> ${sql.raw(ftsKeySql('has_remote', 'published_at', 'job_id'))}`.execute(db);
+  const misKeyed = await sql<{
+    n: number;
+  }>`select count(*) as n from job_live where search_key <> ${sql.raw(ftsKeySql('has_remote', 'published_at', 'job_id'))}`.execute(db);
   return [Number(missing.rows[0].n) + Number(misKeyed.rows[0].n), Number(extra.rows[0].n)];
 }
 
 /** The index recomputed from the live jobs rows: what the incremental writes must have left. */
 async function expectedIndex(db: Db) {
-  const rows = await db.selectFrom('jobs')
-    .select(['id', 'has_remote', 'published_at', 'type_ids', 'city_ids', 'country_codes', 'region_ids', 'experience_level', 'title', 'company_name', 'company_id'])
-    .where('expired', '=', 0).execute();
+  const rows = await db
+    .selectFrom('jobs')
+    .select([
+      'id',
+      'has_remote',
+      'published_at',
+      'type_ids',
+      'city_ids',
+      'country_codes',
+      'region_ids',
+      'experience_level',
+      'title',
+      'company_name',
+      'company_id',
+    ])
+    .where('expired', '=', 0)
+    .execute();
   const facets: string[] = [];
   const live: string[] = [];
   const days = new Map<string, number>();
@@ -96,7 +136,8 @@ for (const target of dbTargets) {
     let service: JobService;
     const board = (count: number, patch: (i: number) => Partial<SourceListing> = () => ({})) =>
       Array.from({ length: count }, (_, i) => posting(i, patch(i)));
-    const importBoard = (listings: SourceListing[], now: number) => service.importBoard(listings, { source: 'greenhouse', board: 'indexco', now });
+    const importBoard = (listings: SourceListing[], now: number) =>
+      service.importBoard(listings, { source: 'greenhouse', board: 'indexco', now });
 
     before(async () => {
       database = await target.open();
@@ -113,8 +154,9 @@ for (const target of dbTargets) {
 
     it('rewrites and expiry keep pairs, attributes and countries in step', async () => {
       // Changed titles, places, types; 5 listings gone.
-      const next = board(40, (i) => (i % 5 === 0 ? { title: 'Principal Backend Engineer', location: 'Paris, France', employmentTypes: ['Internship'] } : {}))
-        .filter((_, i) => i % 8 !== 3);
+      const next = board(40, (i) =>
+        i % 5 === 0 ? { title: 'Principal Backend Engineer', location: 'Paris, France', employmentTypes: ['Internship'] } : {},
+      ).filter((_, i) => i % 8 !== 3);
       const summary = await importBoard(next, NOW);
       assert.equal(summary.expired, 5);
       assert.ok(summary.updated > 0);
@@ -124,7 +166,10 @@ for (const target of dbTargets) {
       const find = (body: Parameters<JobService['search']>[0]) => service.search({ posted_within: 60, ...body }, NOW);
       const rewritten = next.filter((l) => l.title === 'Principal Backend Engineer');
       assert.equal((await find({ job_title: 'backend principal' })).total_count, rewritten.length);
-      assert.equal((await find({ job_title: 'engineer backend principal', country_id: 'FR', job_type_id: 4 })).total_count, rewritten.length);
+      assert.equal(
+        (await find({ job_title: 'engineer backend principal', country_id: 'FR', job_type_id: 4 })).total_count,
+        rewritten.length,
+      );
       assert.equal((await find({ job_title: 'backend principal', job_type_id: 1 })).total_count, 0);
       // The old title of a rewritten listing no longer finds it; the others still do.
       const stillSenior = next.filter((l) => l.title === 'Senior Data Engineer' && !l.location.startsWith('Remote')).length;
@@ -148,8 +193,11 @@ for (const target of dbTargets) {
 
     it('a date window that starts inside a minute counts exactly', async () => {
       const lo = NOW - 7 * DAY_MS + 30_000;
-      const edge = [posting(100, { publishedAt: lo - 10_000 }), posting(101, { publishedAt: lo + 10_000 }), posting(102, { publishedAt: lo + 70_000 })]
-        .map((l) => ({ ...l, location: 'Lisbon, Portugal', descriptionHtml: '<p>Edge of the window: quokka handling.</p>' }));
+      const edge = [
+        posting(100, { publishedAt: lo - 10_000 }),
+        posting(101, { publishedAt: lo + 10_000 }),
+        posting(102, { publishedAt: lo + 70_000 }),
+      ].map((l) => ({ ...l, location: 'Lisbon, Portugal', descriptionHtml: '<p>Edge of the window: quokka handling.</p>' }));
       await service.importBoard(edge, { source: 'greenhouse', board: 'edgeco', now: NOW });
       const found = await service.search({ job_description: 'quokka', posted_within: 7 }, NOW + 30_000);
       assert.equal(found.total_count, 2);
@@ -160,13 +208,18 @@ for (const target of dbTargets) {
     it('description-only pages are in exact (published, id) order even within one minute', async () => {
       const minuteStart = NOW - 3 * DAY_MS;
       // Ids grow with i while the published times fall: key order (minute, id) differs from the result order.
-      const wombats = Array.from({ length: 9 }, (_, i) => posting(200 + i, {
-        publishedAt: i < 7 ? minuteStart + 50_000 - i * 7_000 : minuteStart - (i - 6) * 60_000,
-        location: 'Lisbon, Portugal',
-        descriptionHtml: `<p>Wombat keeper ${i}.</p>`,
-      }));
+      const wombats = Array.from({ length: 9 }, (_, i) =>
+        posting(200 + i, {
+          publishedAt: i < 7 ? minuteStart + 50_000 - i * 7_000 : minuteStart - (i - 6) * 60_000,
+          location: 'Lisbon, Portugal',
+          descriptionHtml: `<p>Wombat keeper ${i}.</p>`,
+        }),
+      );
       await service.importBoard(wombats, { source: 'greenhouse', board: 'wombatco', now: NOW });
-      const expected = wombats.map((w) => w.publishedAt!).sort((a, b) => b - a).map((t) => new Date(t).toISOString());
+      const expected = wombats
+        .map((w) => w.publishedAt!)
+        .sort((a, b) => b - a)
+        .map((t) => new Date(t).toISOString());
       // Alone (counted in FTS5), and with a filter checked on each match.
       for (const extra of [{}, { country_id: 'PT' }]) {
         const seen: string[] = [];
@@ -180,7 +233,12 @@ for (const target of dbTargets) {
     });
 
     it('compacting the search index after a load changes no answer', async () => {
-      const queries = [{ job_description: '"data pipelines"' }, { job_description: 'wombat', per_page: 3, page: 2 }, { job_title: 'senior data engineer' }, { job_description: 'quokka', country_id: 'PT' }];
+      const queries = [
+        { job_description: '"data pipelines"' },
+        { job_description: 'wombat', per_page: 3, page: 2 },
+        { job_title: 'senior data engineer' },
+        { job_description: 'quokka', country_id: 'PT' },
+      ];
       const before = await Promise.all(queries.map((q) => service.search({ posted_within: 60, ...q }, NOW)));
       await service.optimizeSearchIndex();
       const afterwards = await Promise.all(queries.map((q) => service.search({ posted_within: 60, ...q }, NOW)));

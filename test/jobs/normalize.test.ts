@@ -95,8 +95,16 @@ describe('remote, types, clearance, language, salary, text', () => {
   });
   it('language', () => {
     assert.equal(detectLanguage('We are looking for an engineer to join our team and help us build the product.'), 'en');
-    assert.equal(detectLanguage('Wir suchen für unser Team eine Entwicklerin, die mit uns die Plattform weiterentwickelt und Verantwortung übernimmt.'), 'de');
-    assert.equal(detectLanguage('Nous recherchons un développeur pour rejoindre notre équipe et construire avec nous la plateforme de demain.'), 'fr');
+    assert.equal(
+      detectLanguage(
+        'Wir suchen für unser Team eine Entwicklerin, die mit uns die Plattform weiterentwickelt und Verantwortung übernimmt.',
+      ),
+      'de',
+    );
+    assert.equal(
+      detectLanguage('Nous recherchons un développeur pour rejoindre notre équipe et construire avec nous la plateforme de demain.'),
+      'fr',
+    );
     assert.equal(detectLanguage('anything', 'pt-BR'), 'pt');
     // Short texts: trigrams alone would call these French or Italian.
     assert.equal(detectLanguage('Head of Marketing Lead our marketing team across EMEA.'), 'en');
@@ -109,7 +117,10 @@ describe('remote, types, clearance, language, salary, text', () => {
     assert.equal(parseSalaryText('3-5 years of experience'), null);
   });
   it('html to text and title words', () => {
-    assert.equal(htmlToText('&lt;p&gt;Hello &amp;amp; welcome&lt;/p&gt;&lt;ul&gt;&lt;li&gt;One&lt;/li&gt;&lt;/ul&gt;'), 'Hello & welcome\n\n• One');
+    assert.equal(
+      htmlToText('&lt;p&gt;Hello &amp;amp; welcome&lt;/p&gt;&lt;ul&gt;&lt;li&gt;One&lt;/li&gt;&lt;/ul&gt;'),
+      'Hello & welcome\n\n• One',
+    );
     assert.deepEqual(titleWords('Senior Software Engineer (m/w/d)'), ['senior', 'software', 'engineer']);
   });
   it('description query syntax to FTS5', () => {

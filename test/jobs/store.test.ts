@@ -81,11 +81,17 @@ for (const target of dbTargets) {
       const job = results[0];
       assert.equal(job.title, 'Senior Software Engineer, Motion Planning');
       assert.deepEqual(job.types, [{ id: 1, name: 'Full Time' }]);
-      assert.deepEqual(job.cities, [{
-        geonameid: 5391959, asciiname: 'San Francisco', name: 'San Francisco',
-        country: { code: 'US', name: 'United States', region: { id: 5, name: 'North America' } },
-        timezone: 'America/Los_Angeles', latitude: '37.77493', longitude: '-122.41942',
-      }]);
+      assert.deepEqual(job.cities, [
+        {
+          geonameid: 5391959,
+          asciiname: 'San Francisco',
+          name: 'San Francisco',
+          country: { code: 'US', name: 'United States', region: { id: 5, name: 'North America' } },
+          timezone: 'America/Los_Angeles',
+          latitude: '37.77493',
+          longitude: '-122.41942',
+        },
+      ]);
       assert.deepEqual(job.countries, [{ code: 'US', name: 'United States', region: { id: 5, name: 'North America' } }]);
       assert.deepEqual(job.regions, [{ id: 5, name: 'North America' }]);
       assert.equal(job.has_remote, false);
@@ -109,27 +115,53 @@ for (const target of dbTargets) {
 
     it('title matching ignores case and word order', async () => {
       const a = await search({ job_title: 'ENGINEER software senior' });
-      assert.deepEqual(a.results.map((j) => j.title), ['Senior Software Engineer, Motion Planning']);
+      assert.deepEqual(
+        a.results.map((j) => j.title),
+        ['Senior Software Engineer, Motion Planning'],
+      );
       const b = await search({ job_title: 'data engineer' });
-      assert.deepEqual(b.results.map((j) => j.title), ['Data Engineer']);
+      assert.deepEqual(
+        b.results.map((j) => j.title),
+        ['Data Engineer'],
+      );
     });
 
     it('country, region, type, level and location filters', async () => {
       const de = await search({ country_id: 'de' });
-      assert.deepEqual(de.results.map((j) => j.title).sort(), ['Praktikum Vertrieb', 'Senior Frontend Engineer (m/w/d)', 'Werkstudent Datenanalyse (m/w/d)']);
+      assert.deepEqual(de.results.map((j) => j.title).sort(), [
+        'Praktikum Vertrieb',
+        'Senior Frontend Engineer (m/w/d)',
+        'Werkstudent Datenanalyse (m/w/d)',
+      ]);
       const europe = await search({ region_id: 3, per_page: 50 });
       assert.ok(europe.results.every((j) => j.regions.some((r) => r.id === 3)));
       assert.ok(europe.results.some((j) => j.title === 'Head of Marketing'));
       const interns = await search({ job_type_id: 4, per_page: 50 });
-      assert.deepEqual(interns.results.map((j) => j.title).sort(), ['Pharmacy Intern', 'Praktikum Vertrieb', 'Werkstudent Datenanalyse (m/w/d)']);
+      assert.deepEqual(interns.results.map((j) => j.title).sort(), [
+        'Pharmacy Intern',
+        'Praktikum Vertrieb',
+        'Werkstudent Datenanalyse (m/w/d)',
+      ]);
       const executives = await search({ experience_level: 'executive' });
-      assert.deepEqual(executives.results.map((j) => j.title), ['Head of Marketing']);
+      assert.deepEqual(
+        executives.results.map((j) => j.title),
+        ['Head of Marketing'],
+      );
       const toronto = await search({ location: 'toronto' });
-      assert.deepEqual(toronto.results.map((j) => j.title), ['Data Engineer']);
+      assert.deepEqual(
+        toronto.results.map((j) => j.title),
+        ['Data Engineer'],
+      );
       const sf = await search({ location: 'San Francisco, CA' });
-      assert.deepEqual(sf.results.map((j) => j.title), ['Senior Software Engineer, Motion Planning']);
+      assert.deepEqual(
+        sf.results.map((j) => j.title),
+        ['Senior Software Engineer, Motion Planning'],
+      );
       const combined = await search({ country_id: 'US', job_type_id: 1, experience_level: 'senior', job_title: 'engineer' });
-      assert.deepEqual(combined.results.map((j) => j.title), ['Senior Software Engineer, Motion Planning']);
+      assert.deepEqual(
+        combined.results.map((j) => j.title),
+        ['Senior Software Engineer, Motion Planning'],
+      );
     });
 
     it('description keywords and quoted phrases', async () => {
@@ -155,15 +187,32 @@ for (const target of dbTargets) {
       assert.equal(week.total_count, count(7));
       assert.equal(month.total_count, count(30));
       assert.equal(all.total_count, count(365));
-      const window = await search({ company_name: 'Daily Freight', posted_within: 365, posted_after: '2026-11-01', posted_before: '2026-11-10', per_page: 50 });
+      const window = await search({
+        company_name: 'Daily Freight',
+        posted_within: 365,
+        posted_after: '2026-11-01',
+        posted_before: '2026-11-10',
+        per_page: 50,
+      });
       for (const j of window.results) assert.ok(j.published >= '2026-11-01' && j.published < '2026-11-11', j.published);
-      assert.equal(window.total_count, dailyBoard(45).filter((l) => l.publishedAt! >= Date.parse('2026-11-01') && l.publishedAt! < Date.parse('2026-11-11') && !/Remote/.test(l.location)).length);
+      assert.equal(
+        window.total_count,
+        dailyBoard(45).filter(
+          (l) => l.publishedAt! >= Date.parse('2026-11-01') && l.publishedAt! < Date.parse('2026-11-11') && !/Remote/.test(l.location),
+        ).length,
+      );
       // Explicit dates replace the 30-day default: posted_after reaches back further than 30 days.
       const since = await search({ company_name: 'Daily Freight', posted_after: '2026-10-10', per_page: 50 });
-      assert.equal(since.total_count, dailyBoard(45).filter((l) => l.publishedAt! >= Date.parse('2026-10-10') && !/Remote/.test(l.location)).length);
+      assert.equal(
+        since.total_count,
+        dailyBoard(45).filter((l) => l.publishedAt! >= Date.parse('2026-10-10') && !/Remote/.test(l.location)).length,
+      );
       assert.ok(since.total_count > month.total_count);
       const before = await search({ company_name: 'Daily Freight', posted_before: '2026-10-15', per_page: 50 });
-      assert.equal(before.total_count, dailyBoard(45).filter((l) => l.publishedAt! < Date.parse('2026-10-16') && !/Remote/.test(l.location)).length);
+      assert.equal(
+        before.total_count,
+        dailyBoard(45).filter((l) => l.publishedAt! < Date.parse('2026-10-16') && !/Remote/.test(l.location)).length,
+      );
       // An explicit posted_within still narrows explicit dates.
       const both = await search({ company_name: 'Daily Freight', posted_within: 7, posted_after: '2026-10-10', per_page: 50 });
       assert.equal(both.total_count, week.total_count);
@@ -191,7 +240,17 @@ for (const target of dbTargets) {
     });
 
     it('company size, type and industry filters go through the company store', async () => {
-      await companies.upsertCompany({ name: 'Daily Freight', domain: 'dailyfreight.example', employee_count: 2500, company_type: 'public', industry: 'Transportation & Logistics' }, 'test', NOW);
+      await companies.upsertCompany(
+        {
+          name: 'Daily Freight',
+          domain: 'dailyfreight.example',
+          employee_count: 2500,
+          company_type: 'public',
+          industry: 'Transportation & Logistics',
+        },
+        'test',
+        NOW,
+      );
       const row = await companies.findByDomain('dailyfreight.example');
       assert.equal(row?.employee_count, 2500);
       const big = await search({ min_employees: 1000, posted_within: 365, per_page: 50 });
@@ -210,7 +269,10 @@ for (const target of dbTargets) {
       // A description with a company-store filter: the text matches drive, each checked against its company.
       const forklifts = await search({ job_description: 'forklifts', min_employees: 1000, posted_within: 365, per_page: 50 });
       assert.ok(forklifts.total_count > 0);
-      assert.equal(forklifts.total_count, (await search({ job_description: 'forklifts', company_name: 'Daily Freight', posted_within: 365 })).total_count);
+      assert.equal(
+        forklifts.total_count,
+        (await search({ job_description: 'forklifts', company_name: 'Daily Freight', posted_within: 365 })).total_count,
+      );
       assert.ok(forklifts.results.every((j) => j.company.name === 'Daily Freight'));
     });
 

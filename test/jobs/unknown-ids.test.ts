@@ -25,7 +25,7 @@ describe('jobs-finder ids must name something', () => {
       assert.equal(body.error, 'invalid_request');
       assert.match(body.message, new RegExp(field));
       assert.match(body.message, message);
-      assert.equal(body.details[0]!.field, `/${field}`);
+      assert.equal(body.details[0].field, `/${field}`);
       assert.equal((await t.get('/credits')).json<{ credits: number }>().credits, 100);
     });
   }

@@ -17,7 +17,8 @@ describe('leadbase import people', () => {
     env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'cli.sqlite')}`, REDIS_URL: '', LOG_LEVEL: 'silent' };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'import', 'people', ...args], { env, encoding: 'utf8', timeout: 60_000 });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [BIN, 'import', 'people', ...args], { env, encoding: 'utf8', timeout: 60_000 });
 
   it('imports JSONL and prints the summary with the rejected lines', () => {
     const res = run(fixture('people.jsonl'), '--default-country', 'us');
@@ -38,7 +39,10 @@ describe('leadbase import people', () => {
     const summary = JSON.parse(res.stdout);
     assert.equal(summary.read, 4);
     assert.equal(summary.inserted, 3);
-    assert.deepEqual(summary.rejections.map((r: { line: number }) => r.line), [4]);
+    assert.deepEqual(
+      summary.rejections.map((r: { line: number }) => r.line),
+      [4],
+    );
   });
 
   it('refuses bad options with one line', () => {

@@ -26,20 +26,36 @@ describe('email patterns', () => {
       { email: 'carla.ruiz@acme.com', first_name: 'Carla', last_name: 'Ruiz' },
       { email: 'sales@acme.com', first_name: 'Jane', last_name: 'Roe' },
     ]);
-    assert.deepEqual([...counts.entries()], [['flast', 2], ['first.last', 1]]);
+    assert.deepEqual(
+      [...counts.entries()],
+      [
+        ['flast', 2],
+        ['first.last', 1],
+      ],
+    );
   });
   it('ranks candidates by the domain patterns first, then the usual order', () => {
-    const observed = new Map([['flast', 5], ['first_last', 1]] as const);
+    const observed = new Map([
+      ['flast', 5],
+      ['first_last', 1],
+    ] as const);
     assert.deepEqual(rankedCandidates({ first: 'Ana', last: 'Silva' }, 'acme.com', observed, 4), [
-      'asilva@acme.com', 'ana_silva@acme.com', 'ana.silva@acme.com', 'ana@acme.com',
+      'asilva@acme.com',
+      'ana_silva@acme.com',
+      'ana.silva@acme.com',
+      'ana@acme.com',
     ]);
     assert.deepEqual(rankedCandidates({ first: 'Ana', last: 'Silva' }, 'acme.com', new Map(), 3), [
-      'ana.silva@acme.com', 'ana@acme.com', 'asilva@acme.com',
+      'ana.silva@acme.com',
+      'ana@acme.com',
+      'asilva@acme.com',
     ]);
   });
   it('builds candidates from folded names, particles joined before the last word alone', () => {
     assert.deepEqual(rankedCandidates({ first: 'José María', last: 'de la Vega' }, 'x.io', new Map(), 3), [
-      'jose.delavega@x.io', 'jose.vega@x.io', 'jose@x.io',
+      'jose.delavega@x.io',
+      'jose.vega@x.io',
+      'jose@x.io',
     ]);
     assert.deepEqual(rankedCandidates({ first: 'Cher', last: null }, 'x.io', new Map()), []);
   });

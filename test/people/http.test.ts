@@ -15,7 +15,13 @@ for (const target of dbTargets) {
 
     before(async () => {
       t = await startTestApp(target, { credits: 20 });
-      await runPeopleImport({ db: t.database.db, companies: t.services.companies, source: 'jsonl', records: readPeopleJsonl(fixture).records, defaultCountry: 'US' });
+      await runPeopleImport({
+        db: t.database.db,
+        companies: t.services.companies,
+        source: 'jsonl',
+        records: readPeopleJsonl(fixture).records,
+        defaultCountry: 'US',
+      });
     });
     after(() => t?.close());
 
@@ -40,7 +46,14 @@ for (const target of dbTargets) {
       const res = await t.post('/role-finder', { company_name: 'Acme Robotics', job_title: 'Head of Marketing' });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), {
-        name: null, profile_url: null, first_name: null, last_name: null, message: 'Role not found.', company_name: null, company_website: null, credits_consumed: 0,
+        name: null,
+        profile_url: null,
+        first_name: null,
+        last_name: null,
+        message: 'Role not found.',
+        company_name: null,
+        company_website: null,
+        credits_consumed: 0,
       });
       assert.equal(await balance(), 18);
     });

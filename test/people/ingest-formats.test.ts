@@ -30,11 +30,18 @@ describe('people file formats', () => {
 
   it('CSV: headers that are field names need no map; other columns are ignored', async () => {
     const file = join(dir, 'a.csv');
-    writeFileSync(file, 'First Name,Last-Name,Title,Company Domain,Notes,Personal Email\n"Ana","Silva","CTO","x.example","n/a",ana@gmail.com\n');
+    writeFileSync(
+      file,
+      'First Name,Last-Name,Title,Company Domain,Notes,Personal Email\n"Ana","Silva","CTO","x.example","n/a",ana@gmail.com\n',
+    );
     const [record] = await collect(readPeopleCsv(file).records);
-    assert.equal(record!.line, 2);
+    assert.equal(record.line, 2);
     assert.deepEqual((record as { input: unknown }).input, {
-      id: null, full_name: null, first_name: 'Ana', last_name: 'Silva', profile_url: null,
+      id: null,
+      full_name: null,
+      first_name: 'Ana',
+      last_name: 'Silva',
+      profile_url: null,
       positions: [{ title: 'CTO', company_name: null, company_domain: 'x.example', start: null, end: null, current: null }],
       emails: [{ email: 'ana@gmail.com', type: 'personal' }],
       phones: [],
@@ -48,14 +55,29 @@ describe('people file formats', () => {
   });
 
   it('column maps: case-insensitive columns, unknown fields refused', () => {
-    assert.deepEqual([...parseColumnMap('Full Name=full_name, E-Mail = work_email')], [['full name', 'full_name'], ['e-mail', 'work_email']]);
+    assert.deepEqual(
+      [...parseColumnMap('Full Name=full_name, E-Mail = work_email')],
+      [
+        ['full name', 'full_name'],
+        ['e-mail', 'work_email'],
+      ],
+    );
     assert.throws(() => parseColumnMap('Name=nick'), /"nick" is not a field/);
     assert.throws(() => parseColumnMap('Name'), /is not column=field/);
   });
 
   it('a row becomes a person with one position, typed emails and phones', () => {
-    const person = rowToPerson({ full_name: 'Jo Ko', title: 'CEO', company_name: 'K', current: 'no', work_email: 'jo@k.example', work_email_status: 'valid', mobile_phone: '0612345678', country: 'FR' });
-    assert.equal(person.positions![0]!.current, false);
+    const person = rowToPerson({
+      full_name: 'Jo Ko',
+      title: 'CEO',
+      company_name: 'K',
+      current: 'no',
+      work_email: 'jo@k.example',
+      work_email_status: 'valid',
+      mobile_phone: '0612345678',
+      country: 'FR',
+    });
+    assert.equal(person.positions![0].current, false);
     assert.deepEqual(person.emails, [{ email: 'jo@k.example', type: 'work', status: 'valid' }]);
     assert.deepEqual(person.phones, [{ number: '0612345678', type: 'mobile', country: 'FR' }]);
   });

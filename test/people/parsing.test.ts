@@ -24,7 +24,13 @@ describe('person names', () => {
   }
   it('prefers explicit first and last names and builds the display name from them', () => {
     assert.deepEqual(parsePersonName({ first: ' Jane ', last: 'van der Berg' }), {
-      full: 'Jane van der Berg', prefix: null, first: 'Jane', middle: null, last: 'van der Berg', suffix: null, nickname: null,
+      full: 'Jane van der Berg',
+      prefix: null,
+      first: 'Jane',
+      middle: null,
+      last: 'van der Berg',
+      suffix: null,
+      nickname: null,
     });
     assert.equal(parsePersonName({ full: '  ', first: null }), null);
   });

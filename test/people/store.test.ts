@@ -19,7 +19,14 @@ for (const target of dbTargets) {
     let people: PeopleService;
 
     const importJsonl = () =>
-      runPeopleImport({ db: database.db, companies, source: 'jsonl', records: readPeopleJsonl(fixture('people.jsonl')).records, defaultCountry: 'US', batchSize: 50 });
+      runPeopleImport({
+        db: database.db,
+        companies,
+        source: 'jsonl',
+        records: readPeopleJsonl(fixture('people.jsonl')).records,
+        defaultCountry: 'US',
+        batchSize: 50,
+      });
 
     before(async () => {
       database = await target.open();
@@ -38,8 +45,8 @@ for (const target of dbTargets) {
         summary.rejected.map((r) => r.line),
         [6, 7],
       );
-      assert.match(summary.rejected[0]!.reason, /not valid JSON/);
-      assert.match(summary.rejected[1]!.reason, /full_name or first_name\/last_name is required/);
+      assert.match(summary.rejected[0].reason, /not valid JSON/);
+      assert.match(summary.rejected[1].reason, /full_name or first_name\/last_name is required/);
       assert.deepEqual(
         summary.warnings.map((w) => w.line),
         [8, 8],
@@ -57,11 +64,21 @@ for (const target of dbTargets) {
       });
       assert.equal(summary.read, 4);
       assert.equal(summary.inserted, 3);
-      assert.deepEqual(summary.rejected.map((r) => r.line), [4]);
+      assert.deepEqual(
+        summary.rejected.map((r) => r.line),
+        [4],
+      );
       const initech = await companies.findByDomain('initech.example.org');
       assert.ok(initech);
-      const rows = await database.db.selectFrom('person_positions').select('company_id').where('title', '=', 'Sr. Software Engineer').execute();
-      assert.deepEqual(rows.map((r) => Number(r.company_id)), [initech.id]);
+      const rows = await database.db
+        .selectFrom('person_positions')
+        .select('company_id')
+        .where('title', '=', 'Sr. Software Engineer')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => Number(r.company_id)),
+        [initech.id],
+      );
     });
 
     it('stores names, profile ids, sources and E.164 phones', async () => {
@@ -73,8 +90,11 @@ for (const target of dbTargets) {
       assert.equal(JSON.parse(maria.field_sources).name.source, 'jsonl');
       const lvb = await people.repository.findByProfileId('lvb-composer');
       assert.equal(lvb?.name_suffix, 'III');
-      const phones = await people.repository.phonesOf([lvb!.id]);
-      assert.deepEqual(phones.map((p) => [p.e164, p.type]).sort(), [['+442079460958', 'fixed'], ['+447400123456', 'mobile']]);
+      const phones = await people.repository.phonesOf([lvb.id]);
+      assert.deepEqual(phones.map((p) => [p.e164, p.type]).sort(), [
+        ['+442079460958', 'fixed'],
+        ['+447400123456', 'mobile'],
+      ]);
       const emails = await people.repository.emailsOf(maria.id);
       assert.deepEqual(emails.map((e) => [e.email, e.kind, e.status, e.obtained_by]).sort(), [
         ['maria.cruz@gmail.com', 'personal', null, 'source'],
@@ -84,32 +104,55 @@ for (const target of dbTargets) {
 
     it('re-importing the same file updates in place', async () => {
       const count = async (table: 'people' | 'person_positions' | 'person_roles' | 'person_emails' | 'person_phones') =>
-        Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-      const before = await Promise.all((['people', 'person_positions', 'person_roles', 'person_emails', 'person_phones'] as const).map(count));
+        Number(
+          (
+            await database.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await Promise.all(
+        (['people', 'person_positions', 'person_roles', 'person_emails', 'person_phones'] as const).map(count),
+      );
       const summary = await importJsonl();
       assert.equal(summary.inserted, 0);
       assert.equal(summary.updated, 7);
-      const afterCounts = await Promise.all((['people', 'person_positions', 'person_roles', 'person_emails', 'person_phones'] as const).map(count));
+      const afterCounts = await Promise.all(
+        (['people', 'person_positions', 'person_roles', 'person_emails', 'person_phones'] as const).map(count),
+      );
       assert.deepEqual(afterCounts, before);
     });
 
     describe('role finder', () => {
       it('finds the CEO by domain, with the role result fields', async () => {
-        assert.deepEqual(await people.findRole({ company_domain: 'https://www.acme-robotics.com/about', job_title: 'Chief Executive Officer' }), {
-          name: 'Dr. Maria de la Cruz',
-          profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz',
-          first_name: 'Maria',
-          last_name: 'de la Cruz',
-          company_name: 'Acme Robotics, Inc.',
-          company_website: 'https://acme-robotics.com',
-        });
+        assert.deepEqual(
+          await people.findRole({ company_domain: 'https://www.acme-robotics.com/about', job_title: 'Chief Executive Officer' }),
+          {
+            name: 'Dr. Maria de la Cruz',
+            profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz',
+            first_name: 'Maria',
+            last_name: 'de la Cruz',
+            company_name: 'Acme Robotics, Inc.',
+            company_website: 'https://acme-robotics.com',
+          },
+        );
       });
       it('finds by company name and prefers the exact title among equal roles', async () => {
-        assert.equal((await people.findRole({ company_name: 'Acme Robotics', job_title: 'Head of Sales' }))?.name, 'Ludwig van Beethoven III');
-        assert.equal((await people.findRole({ company_name: 'acme robotics inc', job_title: 'Sales Director' }))?.name, 'Anne-Marie Le Pen');
+        assert.equal(
+          (await people.findRole({ company_name: 'Acme Robotics', job_title: 'Head of Sales' }))?.name,
+          'Ludwig van Beethoven III',
+        );
+        assert.equal(
+          (await people.findRole({ company_name: 'acme robotics inc', job_title: 'Sales Director' }))?.name,
+          'Anne-Marie Le Pen',
+        );
         assert.equal((await people.findRole({ company_domain: 'acme-robotics.com', job_title: 'VP Sales' }))?.last_name, 'Smith');
         assert.equal((await people.findRole({ company_domain: 'initech.example.org', job_title: 'CFO' }))?.name, 'Sofia García López');
-        assert.equal((await people.findRole({ company_domain: 'globex.example.com', job_title: 'CTO' }))?.profile_url, 'https://www.linkedin.com/in/priya-n');
+        assert.equal(
+          (await people.findRole({ company_domain: 'globex.example.com', job_title: 'CTO' }))?.profile_url,
+          'https://www.linkedin.com/in/priya-n',
+        );
       });
       it('only considers current positions, and never an assistant for the executive', async () => {
         assert.equal(await people.findRole({ company_domain: 'globex.example.com', job_title: 'Sales Director' }), null);
@@ -128,12 +171,26 @@ for (const target of dbTargets) {
 
     it('a position that ends is no longer found by the role finder', async () => {
       const records = async function* () {
-        yield { line: 1, input: { id: 'temp', full_name: 'Tess Temp', positions: [{ company_domain: 'globex.example.com', title: 'Head of Marketing', start: '2024-01' }] } };
+        yield {
+          line: 1,
+          input: {
+            id: 'temp',
+            full_name: 'Tess Temp',
+            positions: [{ company_domain: 'globex.example.com', title: 'Head of Marketing', start: '2024-01' }],
+          },
+        };
       };
       await runPeopleImport({ db: database.db, companies, source: 'crm', records: records() });
       assert.equal((await people.findRole({ company_domain: 'globex.example.com', job_title: 'Marketing Director' }))?.name, 'Tess Temp');
       const ended = async function* () {
-        yield { line: 1, input: { id: 'temp', full_name: 'Tess Temp', positions: [{ company_domain: 'globex.example.com', title: 'Head of Marketing', start: '2024-01', end: '2025-06' }] } };
+        yield {
+          line: 1,
+          input: {
+            id: 'temp',
+            full_name: 'Tess Temp',
+            positions: [{ company_domain: 'globex.example.com', title: 'Head of Marketing', start: '2024-01', end: '2025-06' }],
+          },
+        };
       };
       const summary = await runPeopleImport({ db: database.db, companies, source: 'crm', records: ended() });
       assert.equal(summary.updated, 1);
@@ -154,7 +211,10 @@ for (const target of dbTargets) {
           mobile_number: 14155550199,
         });
         const john = await people.repository.findByProfileId('john-smith-42');
-        assert.deepEqual((await people.repository.phonesOf([john!.id])).map((p) => [p.e164, p.type]), [['+14155550199', 'mobile']]);
+        assert.deepEqual(
+          (await people.repository.phonesOf([john!.id])).map((p) => [p.e164, p.type]),
+          [['+14155550199', 'mobile']],
+        );
         assert.equal((await people.findMobile({ personal_email: 'maria.cruz@gmail.com' }))?.mobile_number, 14155552671);
         assert.equal((await people.findMobile({ work_email: 'annemarie.lepen@acme-robotics.com' }))?.profile_url, null);
         assert.equal((await people.findMobile({ profile_url: 'sofia-garcia' }))?.mobile_number, 34612345678);
@@ -188,7 +248,13 @@ for (const target of dbTargets) {
         const companies = new CompanyService({ db: database.db });
         const people = new PeopleService({ db: database.db, companies });
         const fromJobs = await companies.upsertCompany({ name: 'Acme Robotics' }, 'jobs:greenhouse');
-        await runPeopleImport({ db: database.db, companies, source: 'jsonl', records: readPeopleJsonl(fixture('people.jsonl')).records, defaultCountry: 'US' });
+        await runPeopleImport({
+          db: database.db,
+          companies,
+          source: 'jsonl',
+          records: readPeopleJsonl(fixture('people.jsonl')).records,
+          defaultCountry: 'US',
+        });
         assert.equal((await companies.findByDomain('acme-robotics.com'))?.id, fromJobs.id, 'the domain completed the existing company');
         const byDomain = await people.findRole({ company_domain: 'acme-robotics.com', job_title: 'CEO' });
         const byName = await people.findRole({ company_name: 'Acme Robotics', job_title: 'CEO' });

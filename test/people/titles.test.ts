@@ -90,7 +90,8 @@ describe('title matching', () => {
     it(`"${wanted}" finds "${held}"`, () => assert.equal(titlesMatch(wanted, held), true, JSON.stringify(storedRoles(held).roles)));
   }
   for (const [wanted, held] of MUST_NOT_MATCH) {
-    it(`"${wanted}" does not find "${held}"`, () => assert.equal(titlesMatch(wanted, held), false, JSON.stringify(storedRoles(held).roles)));
+    it(`"${wanted}" does not find "${held}"`, () =>
+      assert.equal(titlesMatch(wanted, held), false, JSON.stringify(storedRoles(held).roles)));
   }
 });
 
@@ -104,14 +105,14 @@ describe('title analysis', () => {
   it('ranks levels: a function-only query prefers the most senior holder', () => {
     const [vp] = storedRoles('VP Marketing').roles;
     const [manager] = storedRoles('Marketing Manager').roles;
-    assert.ok(vp!.rank > manager!.rank);
-    assert.equal(analyzeTitle('Marketing').roles[0]!.level, 'any');
-    assert.equal(storedRoles('Marketing').roles[0]!.key, 'ic:marketing');
+    assert.ok(vp.rank > manager.rank);
+    assert.equal(analyzeTitle('Marketing').roles[0].level, 'any');
+    assert.equal(storedRoles('Marketing').roles[0].key, 'ic:marketing');
   });
   it('keeps seniority modifiers out of the key but records them', () => {
     assert.equal(analyzeTitle('Senior Software Engineer').modifier, 1);
     assert.equal(analyzeTitle('Junior Software Engineer').modifier, -1);
-    assert.equal(analyzeTitle('Senior Software Engineer').roles[0]!.key, analyzeTitle('Software Engineer').roles[0]!.key);
+    assert.equal(analyzeTitle('Senior Software Engineer').roles[0].key, analyzeTitle('Software Engineer').roles[0].key);
   });
   it('has no role for an empty title', () => {
     assert.deepEqual(analyzeTitle('').roles, []);

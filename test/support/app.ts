@@ -41,7 +41,9 @@ export async function startTestApp(target?: DbTarget, options: TestAppOptions = 
   const database = options.database ?? (target ? await target.open() : await openSqlite());
   const ownsDatabase = !options.database;
   const config = { ...loadConfig({}), logLevel: 'silent' };
-  const redis = options.redisUrl ? new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true }) : undefined;
+  const redis = options.redisUrl
+    ? new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
+    : undefined;
   await redis?.connect();
   const services = createServices({ db: database.db, dialect: database.dialect, config, redis, ...options.deps });
   const app = await buildApp({

@@ -15,8 +15,14 @@ export function registerChargeRoute(fastify: FastifyInstance): void {
     '/test/charge',
     {
       schema: {
-        body: Type.Object({ cost: Type.Integer({ minimum: 0 }), delayMs: Type.Optional(Type.Integer()), echo: Type.Optional(Type.String()) }),
-        response: { 200: Type.Object({ echo: Type.Union([Type.String(), Type.Null()]), served: Type.Integer(), credits_consumed: Type.Number() }) },
+        body: Type.Object({
+          cost: Type.Integer({ minimum: 0 }),
+          delayMs: Type.Optional(Type.Integer()),
+          echo: Type.Optional(Type.String()),
+        }),
+        response: {
+          200: Type.Object({ echo: Type.Union([Type.String(), Type.Null()]), served: Type.Integer(), credits_consumed: Type.Number() }),
+        },
       },
       config: { auth: true, operation: 'test-charge' },
     },

@@ -114,7 +114,10 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     const client = session.remoteAddress;
     const blocked = blockedUntil.get(client);
     if (blocked && blocked > Date.now()) {
-      return smtpError(550, `5.7.606 Access denied, banned sending IP [${client}]. To request removal from this list please visit https://sender.office.com/`);
+      return smtpError(
+        550,
+        `5.7.606 Access denied, banned sending IP [${client}]. To request removal from this list please visit https://sender.office.com/`,
+      );
     }
     if (options.oneRcptPerSession && session.envelope.rcptTo.length >= 1) {
       blockedUntil.set(client, Date.now() + (options.blockMs ?? 60_000));
@@ -132,7 +135,10 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     }
     if (options.rcptReply) return options.rcptReply.code >= 400 ? smtpError(options.rcptReply.code, options.rcptReply.text) : undefined;
     if (options.acceptAll || exists(rcpt)) return undefined;
-    const reply = options.unknownReply ?? { code: 550, text: `5.1.1 <${rcpt}>: Recipient address rejected: User unknown in virtual mailbox table` };
+    const reply = options.unknownReply ?? {
+      code: 550,
+      text: `5.1.1 <${rcpt}>: Recipient address rejected: User unknown in virtual mailbox table`,
+    };
     return smtpError(reply.code, reply.text);
   }
 

@@ -21,9 +21,9 @@ export async function startFakeSocks(auth?: { user: string; password: string }):
     const onData = (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       if (stage === 'greeting') {
-        if (buffer.length < 2 || buffer.length < 2 + buffer[1]!) return;
-        const methods = [...buffer.subarray(2, 2 + buffer[1]!)];
-        buffer = buffer.subarray(2 + buffer[1]!);
+        if (buffer.length < 2 || buffer.length < 2 + buffer[1]) return;
+        const methods = [...buffer.subarray(2, 2 + buffer[1])];
+        buffer = buffer.subarray(2 + buffer[1]);
         const wanted = auth ? 0x02 : 0x00;
         if (!methods.includes(wanted)) return client.end(Buffer.from([5, 0xff]));
         client.write(Buffer.from([5, wanted]));
@@ -31,9 +31,9 @@ export async function startFakeSocks(auth?: { user: string; password: string }):
       }
       if (stage === 'auth') {
         if (buffer.length < 2) return;
-        const ulen = buffer[1]!;
+        const ulen = buffer[1];
         if (buffer.length < 3 + ulen) return;
-        const plen = buffer[2 + ulen]!;
+        const plen = buffer[2 + ulen];
         if (buffer.length < 3 + ulen + plen) return;
         const user = buffer.subarray(2, 2 + ulen).toString();
         const password = buffer.subarray(3 + ulen, 3 + ulen + plen).toString();
@@ -53,7 +53,7 @@ export async function startFakeSocks(auth?: { user: string; password: string }):
           host = [...buffer.subarray(4, 8)].join('.');
           offset = 8;
         } else if (type === 3) {
-          const len = buffer[4]!;
+          const len = buffer[4];
           if (buffer.length < 7 + len) return;
           host = buffer.subarray(5, 5 + len).toString();
           offset = 5 + len;

@@ -30,7 +30,6 @@ export function registerCredits(program: Command): void {
     .action(async (keyId: number) =>
       withDatabase(async ({ db }) => {
         const { KeyService } = await import('../../keys/service.ts');
-        const { BillingService } = await import('../../billing/service.ts');
         const key = await new KeyService(db).get(keyId);
         if (!key) throw new CliError(`no key with id ${keyId}`);
         console.log(unitsToCredits(key.balance));
@@ -62,5 +61,4 @@ export function registerCredits(program: Command): void {
         if (rows.length) console.table(rows);
       }),
     );
-
 }

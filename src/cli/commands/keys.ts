@@ -18,9 +18,19 @@ export function registerKeys(program: Command): void {
         const { KeyService } = await import('../../keys/service.ts');
         const created = await new KeyService(db).create(opts.name, opts.credits);
         if (opts.json) {
-          console.log(JSON.stringify({ id: created.id, name: created.name, key: created.key, prefix: created.prefix, credits: unitsToCredits(created.credits) }));
+          console.log(
+            JSON.stringify({
+              id: created.id,
+              name: created.name,
+              key: created.key,
+              prefix: created.prefix,
+              credits: unitsToCredits(created.credits),
+            }),
+          );
         } else {
-          console.log(`key ${created.id} "${created.name}" with ${unitsToCredits(created.credits)} credits:\n\n  ${created.key}\n\nStore it now: it is not shown again.`);
+          console.log(
+            `key ${created.id} "${created.name}" with ${unitsToCredits(created.credits)} credits:\n\n  ${created.key}\n\nStore it now: it is not shown again.`,
+          );
         }
       }),
     );
@@ -47,7 +57,9 @@ export function registerKeys(program: Command): void {
             ...r,
             prefix: `${r.prefix}…`,
             revoked_at: r.revoked_at ?? '',
-            rate_limits: Object.entries(r.rate_limits).map(([op, n]) => `${op}=${n}/min`).join(' '),
+            rate_limits: Object.entries(r.rate_limits)
+              .map(([op, n]) => `${op}=${n}/min`)
+              .join(' '),
           })),
         );
       }),
@@ -66,7 +78,7 @@ export function registerKeys(program: Command): void {
 
   keys
     .command('limit')
-    .description("Give a key its own requests-per-minute limit for one endpoint (\"higher limits on request\")")
+    .description('Give a key its own requests-per-minute limit for one endpoint ("higher limits on request")')
     .argument('<id>', 'key id', positiveId)
     .argument('<operation>', `endpoint name: ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`)
     .argument('[per-minute]', 'the new limit; omit with --reset', positiveId)
@@ -74,12 +86,12 @@ export function registerKeys(program: Command): void {
     .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean }) =>
       withDatabase(async ({ db }) => {
         const { KeyService } = await import('../../keys/service.ts');
-        if (!(operation in RATE_LIMITS_PER_MINUTE)) throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
+        if (!(operation in RATE_LIMITS_PER_MINUTE))
+          throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
         if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');
         const limits = await new KeyService(db).setRateLimit(id, operation, opts.reset ? null : perMinute!);
         const effective = limits[operation] ?? RATE_LIMITS_PER_MINUTE[operation];
         console.log(`key ${id}: ${operation} limited to ${effective} requests per minute${opts.reset ? ' (default)' : ''}`);
       }),
     );
-
 }

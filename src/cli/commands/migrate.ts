@@ -18,5 +18,4 @@ export function registerMigrate(program: Command): void {
         await handle.close();
       }
     });
-
 }

@@ -48,5 +48,4 @@ export function registerServe(program: Command): void {
       process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
       if (pendingSignal) shutdown(pendingSignal);
     });
-
 }

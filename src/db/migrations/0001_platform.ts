@@ -7,7 +7,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('prefix', 'text', (c) => c.notNull())
     .addColumn('key_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('balance', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance >= 0`))
+    .addColumn('balance', 'bigint', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`balance >= 0`),
+    )
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
     .addColumn('rate_limits', 'text')
@@ -62,7 +67,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['job_countries', 'job_industries', 'job_company_types', 'job_regions', 'job_types', 'idempotency_records', 'credit_ledger', 'api_keys']) {
+  for (const table of [
+    'job_countries',
+    'job_industries',
+    'job_company_types',
+    'job_regions',
+    'job_types',
+    'idempotency_records',
+    'credit_ledger',
+    'api_keys',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

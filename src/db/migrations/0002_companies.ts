@@ -7,7 +7,8 @@ import { createTableWithId } from '../columns.ts';
 // company's domains, names and ids are read rarely (by company) and never deleted one by one.
 export async function up(db: Kysely<any>): Promise<void> {
   // SQLite: tables keyed by text store rows in their primary-key B-tree (one tree, not two).
-  const withoutRowid = <T extends CreateTableBuilder<any, any>>(t: T): T => (dialectOf(db) === 'sqlite' ? (t.modifyEnd(sql`without rowid`) as T) : t);
+  const withoutRowid = <T extends CreateTableBuilder<any, any>>(t: T): T =>
+    dialectOf(db) === 'sqlite' ? (t.modifyEnd(sql`without rowid`) as T) : t;
 
   await createTableWithId(db, 'companies')
     .addColumn('name', 'text', (c) => c.notNull())
@@ -168,12 +169,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('seen_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('company_articles_key')
-    .on('company_articles')
-    .columns(['company_id', 'kind', 'item_key'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('company_articles_key').on('company_articles').columns(['company_id', 'kind', 'item_key']).unique().execute();
 
   await createTableWithId(db, 'company_highlights')
     .addColumn('company_id', 'bigint', companyId)
@@ -185,12 +181,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('seen_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('company_highlights_text')
-    .on('company_highlights')
-    .columns(['company_id', 'text'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('company_highlights_text').on('company_highlights').columns(['company_id', 'text']).unique().execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

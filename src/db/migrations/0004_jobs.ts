@@ -65,11 +65,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   if (postgres) {
-    await sql`alter table jobs add column description_tsv tsvector generated always as (to_tsvector('simple', left(description, 100000))) stored`.execute(db);
+    await sql`alter table jobs add column description_tsv tsvector generated always as (to_tsvector('simple', left(description, 100000))) stored`.execute(
+      db,
+    );
     await sql`create index jobs_description_tsv on jobs using gin (description_tsv)`.execute(db);
   } else {
     // Contentless: the text lives in jobs.description; the index holds only live listings (rowid = jobs.id).
-    await sql`create virtual table jobs_fts using fts5(description, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
+    await sql`create virtual table jobs_fts using fts5(description, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(
+      db,
+    );
   }
 }
 

@@ -33,7 +33,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (;;) {
     const rows = await db
       .selectFrom('jobs')
-      .select(['id', 'has_remote', 'published_at', 'type_ids', 'city_ids', 'country_codes', 'region_ids', 'experience_level', 'title', 'company_name', 'company_id'])
+      .select([
+        'id',
+        'has_remote',
+        'published_at',
+        'type_ids',
+        'city_ids',
+        'country_codes',
+        'region_ids',
+        'experience_level',
+        'title',
+        'company_name',
+        'company_id',
+      ])
       .where('expired', '=', 0)
       .where('id', '>', after)
       .orderBy('id')
@@ -47,10 +59,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       for (const row of rows) {
         const l = indexedRow(row);
         live.push([l.jobId, l.hasRemote, l.publishedAt, l.entry.attrs, l.entry.countries]);
-        for (const facet of pairFacets(row.title)) pairs.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
+        for (const facet of pairFacets(row.title))
+          pairs.push([facet, l.hasRemote, l.publishedAt, l.jobId, l.entry.attrs, l.entry.countries]);
       }
       await insertLive(trx, dialect, live);
-      await insertMany(trx, dialect, 'insert into job_facets_v2 (facet, has_remote, published_at, job_id, attrs, countries)', pairs, 'on conflict do nothing');
+      await insertMany(
+        trx,
+        dialect,
+        'insert into job_facets_v2 (facet, has_remote, published_at, job_id, attrs, countries)',
+        pairs,
+        'on conflict do nothing',
+      );
     });
   }
 
@@ -71,9 +90,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 async function createLive(db: Kysely<any>, v2: boolean): Promise<void> {
   const postgres = dialectOf(db) === 'postgres';
   let table = db.schema.createTable('job_live');
-  table = v2 && !postgres
-    ? table.addColumn('search_key', 'integer', (c) => c.primaryKey()).addColumn('job_id', 'integer', (c) => c.notNull())
-    : table.addColumn('job_id', postgres ? 'bigint' : 'integer', (c) => c.primaryKey());
+  table =
+    v2 && !postgres
+      ? table.addColumn('search_key', 'integer', (c) => c.primaryKey()).addColumn('job_id', 'integer', (c) => c.notNull())
+      : table.addColumn('job_id', postgres ? 'bigint' : 'integer', (c) => c.primaryKey());
   table = table.addColumn('has_remote', 'integer', (c) => c.notNull()).addColumn('published_at', 'bigint', (c) => c.notNull());
   if (v2) table = table.addColumn('attrs', 'bigint', (c) => c.notNull()).addColumn('countries', 'text', (c) => c.notNull());
   await table.execute();
@@ -82,8 +102,12 @@ async function createLive(db: Kysely<any>, v2: boolean): Promise<void> {
 /** SQLite: the full-text index of the live listings, with rowids given by an SQL expression over jobs. */
 async function rebuildText(db: Kysely<any>, rowid: string): Promise<void> {
   await sql`drop table jobs_fts`.execute(db);
-  await sql`create virtual table jobs_fts using fts5(description, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(db);
-  await sql`insert into jobs_fts (rowid, description) select ${sql.raw(rowid)}, description from jobs where expired = 0 order by 1`.execute(db);
+  await sql`create virtual table jobs_fts using fts5(description, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`.execute(
+    db,
+  );
+  await sql`insert into jobs_fts (rowid, description) select ${sql.raw(rowid)}, description from jobs where expired = 0 order by 1`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -92,5 +116,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const column of ['attrs', 'countries']) await sql`alter table job_facets drop column ${sql.ref(column)}`.execute(db);
   await db.schema.dropTable('job_live').execute();
   await createLive(db, false);
-  await sql`insert into job_live (job_id, has_remote, published_at) select id, has_remote, published_at from jobs where expired = 0`.execute(db);
+  await sql`insert into job_live (job_id, has_remote, published_at) select id, has_remote, published_at from jobs where expired = 0`.execute(
+    db,
+  );
 }

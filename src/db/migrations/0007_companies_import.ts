@@ -16,11 +16,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   const table = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = 'companies'`.execute(db);
   const createSql = table.rows[0]?.sql;
   if (!createSql) throw new Error('companies table not found');
-  const rebuilt = createSql.replace(/^CREATE TABLE "companies"/i, 'create table "companies_rebuilt"').replace(/"domain" text unique/i, '"domain" text');
+  const rebuilt = createSql
+    .replace(/^CREATE TABLE "companies"/i, 'create table "companies_rebuilt"')
+    .replace(/"domain" text unique/i, '"domain" text');
   if (!/^create table "companies_rebuilt"/.test(rebuilt) || /"domain" text unique/i.test(rebuilt)) {
     throw new Error('unexpected definition of the companies table');
   }
-  const indexes = await sql<{ sql: string }>`select sql from sqlite_master where type = 'index' and tbl_name = 'companies' and sql is not null`.execute(db);
+  const indexes = await sql<{
+    sql: string;
+  }>`select sql from sqlite_master where type = 'index' and tbl_name = 'companies' and sql is not null`.execute(db);
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await sql`begin immediate`.execute(db);

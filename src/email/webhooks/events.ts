@@ -17,13 +17,25 @@ export function sesEvents(message: Json): EngagementEvent[] {
   const messageId = String(message.mail?.messageId ?? '');
   if (type === 'Delivery') {
     const at = time(message.delivery?.timestamp);
-    return (message.delivery?.recipients ?? []).map((address: string) => ({ source: 'ses', eventId: `${messageId}:delivery:${address}`, address, kind: 'delivered', occurredAt: at }));
+    return (message.delivery?.recipients ?? []).map((address: string) => ({
+      source: 'ses',
+      eventId: `${messageId}:delivery:${address}`,
+      address,
+      kind: 'delivered',
+      occurredAt: at,
+    }));
   }
   if (type === 'Bounce' && message.bounce?.bounceType === 'Permanent') {
     // "Suppressed" means SES refused to send to a listed address: no new evidence from the mailbox.
     if (message.bounce.bounceSubType === 'Suppressed' || message.bounce.bounceSubType === 'OnAccountSuppressionList') return [];
     const at = time(message.bounce.timestamp);
-    return (message.bounce.bouncedRecipients ?? []).map((r: Json) => ({ source: 'ses', eventId: `${messageId}:bounce:${r.emailAddress}`, address: String(r.emailAddress), kind: 'hard_bounce', occurredAt: at }));
+    return (message.bounce.bouncedRecipients ?? []).map((r: Json) => ({
+      source: 'ses',
+      eventId: `${messageId}:bounce:${r.emailAddress}`,
+      address: String(r.emailAddress),
+      kind: 'hard_bounce',
+      occurredAt: at,
+    }));
   }
   return [];
 }
@@ -38,7 +50,8 @@ export function sendgridEvents(batch: unknown): EngagementEvent[] {
     const at = time(e.timestamp);
     if (e.event === 'delivered') events.push({ source: 'sendgrid', eventId, address: e.email, kind: 'delivered', occurredAt: at });
     // A "bounce" event with type "blocked" is a block (about the sender), not a missing mailbox.
-    else if (e.event === 'bounce' && e.type !== 'blocked') events.push({ source: 'sendgrid', eventId, address: e.email, kind: 'hard_bounce', occurredAt: at });
+    else if (e.event === 'bounce' && e.type !== 'blocked')
+      events.push({ source: 'sendgrid', eventId, address: e.email, kind: 'hard_bounce', occurredAt: at });
   }
   return events;
 }
@@ -46,10 +59,26 @@ export function sendgridEvents(batch: unknown): EngagementEvent[] {
 /** Postmark Delivery and Bounce webhooks. */
 export function postmarkEvents(payload: Json): EngagementEvent[] {
   if (payload?.RecordType === 'Delivery' && typeof payload.Recipient === 'string') {
-    return [{ source: 'postmark', eventId: `delivery:${payload.MessageID}:${payload.Recipient}`, address: payload.Recipient, kind: 'delivered', occurredAt: time(payload.DeliveredAt) }];
+    return [
+      {
+        source: 'postmark',
+        eventId: `delivery:${payload.MessageID}:${payload.Recipient}`,
+        address: payload.Recipient,
+        kind: 'delivered',
+        occurredAt: time(payload.DeliveredAt),
+      },
+    ];
   }
   if (payload?.RecordType === 'Bounce' && payload.Type === 'HardBounce' && typeof payload.Email === 'string') {
-    return [{ source: 'postmark', eventId: `bounce:${payload.ID}`, address: payload.Email, kind: 'hard_bounce', occurredAt: time(payload.BouncedAt) }];
+    return [
+      {
+        source: 'postmark',
+        eventId: `bounce:${payload.ID}`,
+        address: payload.Email,
+        kind: 'hard_bounce',
+        occurredAt: time(payload.BouncedAt),
+      },
+    ];
   }
   return [];
 }

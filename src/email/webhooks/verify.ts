@@ -21,14 +21,24 @@ export function hasOperatorToken(headers: Record<string, unknown>, query: Record
 }
 
 /** Mailgun: HMAC-SHA256 of timestamp + token with the webhook signing key, hex. */
-export function verifyMailgun(signature: { timestamp?: unknown; token?: unknown; signature?: unknown } | undefined, signingKey: string): boolean {
+export function verifyMailgun(
+  signature: { timestamp?: unknown; token?: unknown; signature?: unknown } | undefined,
+  signingKey: string,
+): boolean {
   if (!signature || typeof signature.signature !== 'string') return false;
-  const expected = createHmac('sha256', signingKey).update(`${signature.timestamp}${signature.token}`).digest('hex');
+  const expected = createHmac('sha256', signingKey)
+    .update(`${String(signature.timestamp)}${String(signature.token)}`)
+    .digest('hex');
   return sameSecret(signature.signature, expected);
 }
 
 /** SendGrid signed event webhook: ECDSA (P-256, SHA-256) over timestamp + raw body; key is base64 DER SPKI. */
-export function verifySendgrid(rawBody: string, signatureB64: string | undefined, timestamp: string | undefined, publicKeyB64: string): boolean {
+export function verifySendgrid(
+  rawBody: string,
+  signatureB64: string | undefined,
+  timestamp: string | undefined,
+  publicKeyB64: string,
+): boolean {
   if (!signatureB64 || !timestamp) return false;
   try {
     const key = createPublicKey({ key: Buffer.from(publicKeyB64, 'base64'), format: 'der', type: 'spki' });

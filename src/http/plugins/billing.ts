@@ -64,7 +64,11 @@ async function billingPlugin(app: FastifyInstance, options: BillingOptions): Pro
         // This attempt ran so long that a retry took its Idempotency-Key over: nothing was charged here.
         this.removeHeader('X-Credits-Cost');
         if (idem) idem.stored = true;
-        throw new AppError(409, 'idempotency_in_flight', 'A retry of this request took over its Idempotency-Key; this attempt was not charged.');
+        throw new AppError(
+          409,
+          'idempotency_in_flight',
+          'A retry of this request took over its Idempotency-Key; this attempt was not charged.',
+        );
       }
       if (error instanceof InsufficientCreditsError) {
         this.removeHeader('X-Credits-Cost');

@@ -68,19 +68,21 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       });
     }
     if (error instanceof InvalidInputError) {
-      return reply.status(400).send({ error: 'invalid_request', message: error.message, details: [{ field: `/${error.field}`, message: error.message }] });
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', message: error.message, details: [{ field: `/${error.field}`, message: error.message }] });
     }
     if (isUnavailable(error)) {
       // The database or Redis is down or was just lost: the caller should retry, nothing was charged.
-      request.log.warn({ err: { message: error.message, code: (error as FastifyError).code }, reqId: request.id }, 'dependency unavailable');
+      request.log.warn({ err: { message: error.message, code: error.code }, reqId: request.id }, 'dependency unavailable');
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return reply
         .status(503)
         .send({ error: 'unavailable', message: `Service temporarily unavailable; retry in ${RETRY_AFTER_SECONDS} seconds.` });
     }
-    const fastifyError = error as FastifyError;
+    const fastifyError = error;
     if (fastifyError.validation) {
-      const details = validationDetails(foldLiteralUnions(fastifyError.validation as AjvError[]));
+      const details = validationDetails(foldLiteralUnions(fastifyError.validation));
       const first = details[0];
       const message = first
         ? `Invalid request: ${first.field === '/' ? 'body' : first.field.slice(1)} ${first.message}.`
@@ -94,14 +96,17 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
     const status = fastifyError.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
+      const code =
+        status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
       return reply.status(status).send({ error: code, message: error.message });
     }
     if (isDataException(error)) {
       // A value the schema let through that the database cannot hold or compare (PostgreSQL class 22):
       // the request's fault, not ours, but logged in full so the schema gap can be closed.
       request.log.error({ err: error, reqId: request.id }, 'request value refused by the database');
-      return reply.status(400).send({ error: 'invalid_request', message: 'Invalid request: a value is out of the range this API accepts.' });
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', message: 'Invalid request: a value is out of the range this API accepts.' });
     }
     // Unexpected: log it in full with the request id, answer without internals.
     request.log.error({ err: error, reqId: request.id }, 'request failed');

@@ -61,7 +61,9 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
         case 'mismatch':
           return done(new AppError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.'));
         case 'in_flight':
-          return done(new AppError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry later.'));
+          return done(
+            new AppError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed; retry later.'),
+          );
         case 'replay':
           reply.headers(outcome.response.headers);
           reply.header('Idempotent-Replayed', 'true');

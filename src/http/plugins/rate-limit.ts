@@ -18,7 +18,12 @@ export interface RateLimitOptions {
 
 const WINDOW_SECONDS = 60;
 
-function setHeaders(reply: { header(name: string, value: string | number): unknown }, limit: number, remaining: number, resetSeconds: number) {
+function setHeaders(
+  reply: { header(name: string, value: string | number): unknown },
+  limit: number,
+  remaining: number,
+  resetSeconds: number,
+) {
   for (const prefix of ['', 'X-']) {
     reply.header(`${prefix}RateLimit-Limit`, limit);
     reply.header(`${prefix}RateLimit-Remaining`, Math.max(0, remaining));
@@ -65,9 +70,15 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
       const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       setHeaders(reply, limit, 0, resetSeconds);
       options.onRefused?.(operation);
-      throw new AppError(429, 'rate_limited', `Rate limit of ${limit} requests per minute exceeded for ${operation}; retry in ${resetSeconds} s.`, undefined, {
-        'Retry-After': String(resetSeconds),
-      });
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Rate limit of ${limit} requests per minute exceeded for ${operation}; retry in ${resetSeconds} s.`,
+        undefined,
+        {
+          'Retry-After': String(resetSeconds),
+        },
+      );
     }
   });
 }

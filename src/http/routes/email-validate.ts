@@ -21,7 +21,11 @@ export default async function emailValidateRoute(fastify: FastifyInstance): Prom
     },
     async (request, reply) => {
       const email = requireNonBlank(request.body, 'email');
-      const validation = await app.services.email.validate({ email, first_name: request.body.first_name, last_name: request.body.last_name });
+      const validation = await app.services.email.validate({
+        email,
+        first_name: request.body.first_name,
+        last_name: request.body.last_name,
+      });
       return reply.settle(emailValidationCost(validation.email_status), validation);
     },
   );

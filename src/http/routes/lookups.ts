@@ -25,7 +25,11 @@ export default async function lookupRoutes(app: FastifyInstance): Promise<void> 
   app.get(
     '/job-country',
     {
-      schema: { summary: 'Every ISO 3166-1 country (ids for country_id)', tags: ['lookups'], response: { 200: JobCountryList, ...commonErrorResponses } },
+      schema: {
+        summary: 'Every ISO 3166-1 country (ids for country_id)',
+        tags: ['lookups'],
+        response: { 200: JobCountryList, ...commonErrorResponses },
+      },
       config: { auth: true, operation: 'job-country' },
     },
     async () => app.services.lookups.countries(),

@@ -31,7 +31,13 @@ export default async function roleFinderRoute(fastify: FastifyInstance): Promise
       });
       if (!found) {
         return reply.settle(0, {
-          name: null, profile_url: null, first_name: null, last_name: null, company_name: null, company_website: null, message: NOT_FOUND,
+          name: null,
+          profile_url: null,
+          first_name: null,
+          last_name: null,
+          company_name: null,
+          company_website: null,
+          message: NOT_FOUND,
         });
       }
       return reply.settle(PRICES.roleFinderFound, { ...found, message: FOUND });

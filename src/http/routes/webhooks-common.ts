@@ -10,7 +10,11 @@ export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 /** In this (encapsulated) plugin, JSON and text bodies arrive as the raw string. */
 export function rawBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(
+    ['application/json', 'text/plain'],
+    { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
 }
 
 export function requireOperatorToken(app: FastifyInstance, request: FastifyRequest): void {

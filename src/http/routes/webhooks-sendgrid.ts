@@ -13,7 +13,14 @@ export default async function sendgridWebhook(app: FastifyInstance): Promise<voi
     if (key) {
       const signature = request.headers['x-twilio-email-event-webhook-signature'];
       const timestamp = request.headers['x-twilio-email-event-webhook-timestamp'];
-      if (!verifySendgrid(String(request.body ?? ''), typeof signature === 'string' ? signature : undefined, typeof timestamp === 'string' ? timestamp : undefined, key)) {
+      if (
+        !verifySendgrid(
+          String(request.body ?? ''),
+          typeof signature === 'string' ? signature : undefined,
+          typeof timestamp === 'string' ? timestamp : undefined,
+          key,
+        )
+      ) {
         throw new AppError(403, 'invalid_signature', 'SendGrid signature does not verify.');
       }
     }

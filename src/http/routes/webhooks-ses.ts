@@ -12,7 +12,8 @@ export default async function sesWebhook(app: FastifyInstance): Promise<void> {
     const message = parseJson(request.body);
     if (!(await app.services.email.sns.verify(message))) throw new AppError(403, 'invalid_signature', 'SNS signature does not verify.');
     if (message.Type === 'SubscriptionConfirmation') {
-      if (!SnsVerifier.isConfirmationUrl(message.SubscribeURL)) throw new AppError(400, 'invalid_request', 'SubscribeURL is not an Amazon SNS address.');
+      if (!SnsVerifier.isConfirmationUrl(message.SubscribeURL))
+        throw new AppError(400, 'invalid_request', 'SubscribeURL is not an Amazon SNS address.');
       await app.services.email.fetchText(message.SubscribeURL);
       return { confirmed: true };
     }

@@ -36,7 +36,8 @@ export async function importFeed(options: FeedImportOptions): Promise<ImportSumm
     }
     return summary;
   }
-  const ownSite = siteDomain !== null && company.domain !== null && (siteDomain === company.domain || siteDomain.endsWith(`.${company.domain}`));
+  const ownSite =
+    siteDomain !== null && company.domain !== null && (siteDomain === company.domain || siteDomain.endsWith(`.${company.domain}`));
   const kind = options.kind ?? (ownSite ? 'press_release' : 'news');
   const valid = [];
   for (const item of feed.items) {

@@ -22,9 +22,18 @@ export function formDTablePath(dir: string, table: (typeof FORM_D_FILES)[number]
 
 async function* readTsv(path: string): AsyncIterable<{ row: Row; line: number }> {
   const parser = createReadStream(path).pipe(
-    parse({ delimiter: '\t', columns: (h: string[]) => h.map((c) => c.trim().toUpperCase()), quote: false, relax_column_count: true, bom: true, info: true, skip_empty_lines: true }),
+    parse({
+      delimiter: '\t',
+      columns: (h: string[]) => h.map((c) => c.trim().toUpperCase()),
+      quote: false,
+      relax_column_count: true,
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+    }),
   );
-  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) yield { row: record, line: info.lines };
+  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>)
+    yield { row: record, line: info.lines };
 }
 
 async function indexBy(path: string, many: boolean): Promise<Map<string, Row[]>> {
@@ -53,10 +62,10 @@ export function secDate(text: string | null): string | null {
   const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
   if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
   const dmy = /^(\d{1,2})-([A-Za-z]{3})-(\d{2}|\d{4})$/.exec(text.trim());
-  if (dmy && MONTHS[dmy[2]!.toUpperCase()] !== undefined) {
+  if (dmy && MONTHS[dmy[2].toUpperCase()] !== undefined) {
     let year = Number(dmy[3]);
-    if (dmy[3]!.length === 2) year += year >= 70 ? 1900 : 2000;
-    const d = new Date(Date.UTC(year, MONTHS[dmy[2]!.toUpperCase()]!, Number(dmy[1])));
+    if (dmy[3].length === 2) year += year >= 70 ? 1900 : 2000;
+    const d = new Date(Date.UTC(year, MONTHS[dmy[2].toUpperCase()], Number(dmy[1])));
     return d.toISOString().slice(0, 10);
   }
   return null;
@@ -76,11 +85,19 @@ export function leadersFrom(persons: Row[]): LeaderInput[] {
   const leaders = new Map<string, LeaderInput>();
   for (const p of persons) {
     const clarification = val(p, 'RELATIONSHIPCLARIFICATION');
-    const relationships = ['RELATIONSHIP_1', 'RELATIONSHIP_2', 'RELATIONSHIP_3'].map((c) => val(p, c)).filter(Boolean).join(', ');
+    const relationships = ['RELATIONSHIP_1', 'RELATIONSHIP_2', 'RELATIONSHIP_3']
+      .map((c) => val(p, c))
+      .filter(Boolean)
+      .join(', ');
     if (!clarification) continue;
     for (const [pattern, role] of ROLE_PATTERNS) {
       if (pattern.test(clarification) && !leaders.has(role)) {
-        leaders.set(role, { role, first_name: val(p, 'FIRSTNAME'), last_name: val(p, 'LASTNAME'), designation: clarification || relationships || null });
+        leaders.set(role, {
+          role,
+          first_name: val(p, 'FIRSTNAME'),
+          last_name: val(p, 'LASTNAME'),
+          designation: clarification || relationships || null,
+        });
       }
     }
   }
@@ -166,7 +183,14 @@ export async function readFormD(dir: string): Promise<FormDReadResult> {
       const state = lookupUsStateOrProvince(stateCode);
       const year = val(issuer, 'YEAROFINC_VALUE_ENTERED');
       const date = secDate(val(offering, 'SALE_DATE')) ?? secDate(val(submission, 'FILING_DATE'));
-      const aliases = ['ISSUER_PREVIOUSNAME_1', 'ISSUER_PREVIOUSNAME_2', 'ISSUER_PREVIOUSNAME_3', 'EDGAR_PREVIOUSNAME_1', 'EDGAR_PREVIOUSNAME_2', 'EDGAR_PREVIOUSNAME_3']
+      const aliases = [
+        'ISSUER_PREVIOUSNAME_1',
+        'ISSUER_PREVIOUSNAME_2',
+        'ISSUER_PREVIOUSNAME_3',
+        'EDGAR_PREVIOUSNAME_1',
+        'EDGAR_PREVIOUSNAME_2',
+        'EDGAR_PREVIOUSNAME_3',
+      ]
         .map((c) => val(issuer, c))
         .filter((n): n is string => !!n && !/^none$/i.test(n));
       const input: CompanyInput = {

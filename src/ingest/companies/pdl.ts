@@ -6,7 +6,18 @@ import type { CompanyInput } from '../../companies/input.ts';
 import type { Line } from './lines.ts';
 import type { SourceRecord } from './runner.ts';
 
-export const PDL_FIELDS = ['id', 'name', 'website', 'founded', 'size', 'locality', 'region', 'country', 'industry', 'linkedin_url'] as const;
+export const PDL_FIELDS = [
+  'id',
+  'name',
+  'website',
+  'founded',
+  'size',
+  'locality',
+  'region',
+  'country',
+  'industry',
+  'linkedin_url',
+] as const;
 export type PdlCompany = Partial<Record<(typeof PDL_FIELDS)[number], string | number | null>>;
 
 const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
@@ -43,13 +54,25 @@ export function readPdlCsv(path: string): { records: AsyncIterable<SourceRecord>
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
   });
   const parser = stream.pipe(
-    parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, relax_column_count: true, skip_empty_lines: true, info: true, skip_records_with_error: true }),
+    parse({
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      skip_records_with_error: true,
+    }),
   );
   // Malformed CSV rows are skipped by the parser; report them as rejected rows.
   const skipped: SourceRecord[] = [];
-  parser.on('skip', (error: Error & { lines?: number }) => skipped.push({ line: error.lines ?? 0, error: `malformed CSV: ${error.message}` }));
+  parser.on('skip', (error: Error & { lines?: number }) =>
+    skipped.push({ line: error.lines ?? 0, error: `malformed CSV: ${error.message}` }),
+  );
   async function* records(): AsyncIterable<SourceRecord> {
-    for await (const { record, info } of parser as AsyncIterable<{ record: PdlCompany; info: { lines: number; invalid_field_length: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: PdlCompany;
+      info: { lines: number; invalid_field_length: number };
+    }>) {
       while (skipped.length) yield skipped.shift()!;
       const line = info.lines;
       const problem = check(record);

@@ -67,7 +67,12 @@ export async function runCompanyImport(options: RunImportOptions): Promise<Impor
   return summary;
 }
 
-async function storeBatches(options: RunImportOptions, batches: AsyncIterable<PreparedRow[]>, summary: ImportSummary, seenAt: number): Promise<void> {
+async function storeBatches(
+  options: RunImportOptions,
+  batches: AsyncIterable<PreparedRow[]>,
+  summary: ImportSummary,
+  seenAt: number,
+): Promise<void> {
   const upsert = (items: PreparedCompany[]) =>
     retryWhileUnavailable(() => options.service.upsertPrepared(items, options.source, seenAt), options.retry);
   // A locked or unreachable database is never the rows' fault: stop, keep what is stored, say how to resume.
@@ -79,13 +84,13 @@ async function storeBatches(options: RunImportOptions, batches: AsyncIterable<Pr
     if (!current.length) return;
     try {
       const results = await upsert(current.map((b) => b.item));
-      results.forEach((r, i) => tally(summary, r, current[i]!.line));
+      results.forEach((r, i) => tally(summary, r, current[i].line));
     } catch (batchError) {
       if (isUnavailable(batchError)) stop(batchError, current.length);
       // Something in the batch broke a constraint: store row by row so only the bad rows are lost.
       for (const [index, row] of current.entries()) {
         try {
-          tally(summary, (await upsert([row.item]))[0]!, row.line);
+          tally(summary, (await upsert([row.item]))[0], row.line);
         } catch (error) {
           if (isUnavailable(error)) stop(error, current.length - index);
           summary.reject(row.line, reasonOf(error));
@@ -133,5 +138,5 @@ export function prepareRow(record: SourceRecord): PreparedRow {
 export function reasonOf(error: unknown): string {
   if (error instanceof CompanyInputError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.slice(0, 300);
+  return message.split('\n')[0].slice(0, 300);
 }

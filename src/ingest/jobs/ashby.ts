@@ -17,14 +17,20 @@ interface AshbyJob {
   descriptionHtml?: string;
   descriptionPlain?: string;
   compensation?: {
-    summaryComponents?: { compensationType?: string; interval?: string; currencyCode?: string; minValue?: number | null; maxValue?: number | null }[];
+    summaryComponents?: {
+      compensationType?: string;
+      interval?: string;
+      currencyCode?: string;
+      minValue?: number | null;
+      maxValue?: number | null;
+    }[];
   } | null;
 }
 
 function toListing(job: AshbyJob): SourceListing {
   const places = [job.location, ...(job.secondaryLocations ?? []).map((l) => l.location)].filter((l): l is string => !!l);
   const salary = job.compensation?.summaryComponents?.find((c) => c.compensationType === 'Salary');
-  const remote = job.workplaceType ? job.workplaceType.toLowerCase() === 'remote' : job.isRemote ?? null;
+  const remote = job.workplaceType ? job.workplaceType.toLowerCase() === 'remote' : (job.isRemote ?? null);
   return {
     sourceId: job.id,
     title: job.title.trim(),
@@ -34,7 +40,10 @@ function toListing(job: AshbyJob): SourceListing {
     publishedAt: parseInstant(job.publishedAt),
     descriptionHtml: job.descriptionHtml ?? job.descriptionPlain ?? '',
     applyUrl: job.applyUrl ?? job.jobUrl,
-    salary: salary && (salary.minValue || salary.maxValue) ? { min: salary.minValue ?? null, max: salary.maxValue ?? null, currency: salary.currencyCode ?? null } : null,
+    salary:
+      salary && (salary.minValue || salary.maxValue)
+        ? { min: salary.minValue ?? null, max: salary.maxValue ?? null, currency: salary.currencyCode ?? null }
+        : null,
     countryCode: null,
   };
 }
@@ -44,7 +53,10 @@ export const ashby: JobConnector = {
   defaultBaseUrl: 'https://api.ashbyhq.com',
   async fetchBoard(http, ctx) {
     const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl);
-    return this.parsePayload(await http.getText(`${base}/posting-api/job-board/${encodeURIComponent(ctx.board)}?includeCompensation=true`), ctx);
+    return this.parsePayload(
+      await http.getText(`${base}/posting-api/job-board/${encodeURIComponent(ctx.board)}?includeCompensation=true`),
+      ctx,
+    );
   },
   parsePayload(payload) {
     const body = JSON.parse(payload) as { jobs?: AshbyJob[] };

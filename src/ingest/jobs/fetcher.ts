@@ -15,7 +15,10 @@ export interface FetcherOptions {
 }
 
 export class HttpStatusError extends Error {
-  constructor(readonly url: string, readonly status: number) {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+  ) {
     super(`GET ${url} answered HTTP ${status}`);
   }
 }
@@ -83,7 +86,7 @@ export class PoliteFetcher implements HttpGet {
           maxRedirections: 5,
           // undici's own timers are coarse (about a second); the signal bounds the whole exchange.
           signal: AbortSignal.timeout(this.timeoutMs),
-        } as Parameters<typeof request>[1]);
+        });
         if (response.statusCode >= 200 && response.statusCode < 300) {
           const chunks: Buffer[] = [];
           let size = 0;

@@ -37,9 +37,14 @@ function toListing(job: GreenhouseJob): SourceListing {
     descriptionHtml: job.content ?? '',
     applyUrl: job.absolute_url,
     language: job.language ?? null,
-    salary: pay && (pay.min_cents || pay.max_cents)
-      ? { min: pay.min_cents != null ? pay.min_cents / 100 : null, max: pay.max_cents != null ? pay.max_cents / 100 : null, currency: pay.currency_type ?? null }
-      : null,
+    salary:
+      pay && (pay.min_cents || pay.max_cents)
+        ? {
+            min: pay.min_cents != null ? pay.min_cents / 100 : null,
+            max: pay.max_cents != null ? pay.max_cents / 100 : null,
+            currency: pay.currency_type ?? null,
+          }
+        : null,
     experience: metadataText(job, /seniority|experience level|level/i)[0] ?? null,
     company: job.company_name ? { name: job.company_name } : null,
   };

@@ -9,7 +9,14 @@ import type { JobConnector } from './types.ts';
 import { workable } from './workable.ts';
 
 export const JOB_CONNECTORS: Record<string, JobConnector> = {
-  greenhouse, lever, ashby, workable, smartrecruiters, recruitee, personio, jsonld,
+  greenhouse,
+  lever,
+  ashby,
+  workable,
+  smartrecruiters,
+  recruitee,
+  personio,
+  jsonld,
 };
 
 export const JOB_SOURCES = Object.keys(JOB_CONNECTORS);

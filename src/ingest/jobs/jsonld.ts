@@ -18,7 +18,9 @@ function text(v: unknown): string | null {
 const list = (v: unknown): unknown[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 
 function isJobPosting(node: Json): boolean {
-  return list(node['@type']).some((t) => t === 'JobPosting' || t === 'http://schema.org/JobPosting' || t === 'https://schema.org/JobPosting');
+  return list(node['@type']).some(
+    (t) => t === 'JobPosting' || t === 'http://schema.org/JobPosting' || t === 'https://schema.org/JobPosting',
+  );
 }
 
 function collect(node: unknown, out: Json[]): void {
@@ -28,7 +30,11 @@ function collect(node: unknown, out: Json[]): void {
     const obj = node as Json;
     if (isJobPosting(obj)) out.push(obj);
     if (obj['@graph']) collect(obj['@graph'], out);
-    if (obj.itemListElement) collect(list(obj.itemListElement).map((i) => (i as Json)?.item ?? i), out);
+    if (obj.itemListElement)
+      collect(
+        list(obj.itemListElement).map((i) => (i as Json)?.item ?? i),
+        out,
+      );
   }
 }
 
@@ -68,7 +74,8 @@ function salary(posting: Json): SourceListing['salary'] {
   const base = posting.baseSalary as Json | undefined;
   if (!base || typeof base !== 'object') return null;
   const value = (base.value ?? {}) as Json;
-  const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null);
+  const num = (v: unknown) =>
+    typeof v === 'number' ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null;
   const min = num(value.minValue) ?? num(value.value) ?? num(base.value);
   const max = num(value.maxValue) ?? num(value.value) ?? num(base.value);
   if (min === null && max === null) return null;
@@ -101,16 +108,17 @@ export function toListing(posting: Json, pageUrl: string): SourceListing {
     salary: salary(posting),
     experience: text((posting.experienceRequirements as Json | undefined)?.name ?? null) ?? null,
     countryCode: countryCode(places[0]),
-    company: org && text(org.name)
-      ? {
-          name: text(org.name)!,
-          website: text(org.url) ?? sameAs.find((s) => !/linkedin|twitter|x\.com|github/i.test(s)) ?? null,
-          prof_url: sameAs.find((s) => /linkedin\.com\/company/i.test(s)) ?? null,
-          social_b_url: sameAs.find((s) => /(twitter|x)\.com\//i.test(s)) ?? null,
-          code_host_url: sameAs.find((s) => /github\.com\//i.test(s)) ?? null,
-          logo_url: text(org.logo),
-        }
-      : null,
+    company:
+      org && text(org.name)
+        ? {
+            name: text(org.name)!,
+            website: text(org.url) ?? sameAs.find((s) => !/linkedin|twitter|x\.com|github/i.test(s)) ?? null,
+            prof_url: sameAs.find((s) => /linkedin\.com\/company/i.test(s)) ?? null,
+            social_b_url: sameAs.find((s) => /(twitter|x)\.com\//i.test(s)) ?? null,
+            code_host_url: sameAs.find((s) => /github\.com\//i.test(s)) ?? null,
+            logo_url: text(org.logo),
+          }
+        : null,
   };
 }
 

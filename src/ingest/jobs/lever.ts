@@ -19,19 +19,27 @@ interface LeverPosting {
 
 function toListing(p: LeverPosting): SourceListing {
   const locations = p.categories?.allLocations?.length ? p.categories.allLocations : p.categories?.location ? [p.categories.location] : [];
-  const html = [p.description ?? '', ...(p.lists ?? []).map((l) => `<h3>${l.text}</h3><ul>${l.content}</ul>`), p.additional ?? ''].join('\n');
+  const html = [p.description ?? '', ...(p.lists ?? []).map((l) => `<h3>${l.text}</h3><ul>${l.content}</ul>`), p.additional ?? ''].join(
+    '\n',
+  );
   return {
     sourceId: p.id,
     title: p.text.trim(),
     location: locations.join('; '),
-    remote: p.workplaceType === 'remote' ? true : p.workplaceType === 'on-site' || p.workplaceType === 'onsite' || p.workplaceType === 'hybrid' ? false : null,
+    remote:
+      p.workplaceType === 'remote'
+        ? true
+        : p.workplaceType === 'on-site' || p.workplaceType === 'onsite' || p.workplaceType === 'hybrid'
+          ? false
+          : null,
     employmentTypes: p.categories?.commitment ? [p.categories.commitment] : [],
     publishedAt: parseInstant(p.createdAt),
     descriptionHtml: html,
     applyUrl: p.applyUrl ?? p.hostedUrl,
-    salary: p.salaryRange && (p.salaryRange.min || p.salaryRange.max)
-      ? { min: p.salaryRange.min ?? null, max: p.salaryRange.max ?? null, currency: p.salaryRange.currency ?? null }
-      : null,
+    salary:
+      p.salaryRange && (p.salaryRange.min || p.salaryRange.max)
+        ? { min: p.salaryRange.min ?? null, max: p.salaryRange.max ?? null, currency: p.salaryRange.currency ?? null }
+        : null,
     countryCode: p.country ?? null,
   };
 }
@@ -45,6 +53,6 @@ export const lever: JobConnector = {
   },
   parsePayload(payload) {
     const body = JSON.parse(payload) as LeverPosting[] | { data?: LeverPosting[] };
-    return (Array.isArray(body) ? body : body.data ?? []).map(toListing);
+    return (Array.isArray(body) ? body : (body.data ?? [])).map(toListing);
   },
 };

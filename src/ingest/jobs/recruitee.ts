@@ -31,10 +31,19 @@ function toListing(o: RecruiteeOffer): SourceListing {
   return {
     sourceId: String(o.id),
     title: o.title.trim(),
-    location: places.length ? places.join('; ') : o.location ?? [o.city, o.country].filter(Boolean).join(', '),
+    location: places.length ? places.join('; ') : (o.location ?? [o.city, o.country].filter(Boolean).join(', ')),
     remote: typeof o.remote === 'boolean' ? o.remote : null,
-    employmentTypes: o.employment_type_code ? [o.employment_type_code.replace(/_/g, ' ').replace(/^fulltime/, 'full time').replace(/^parttime/, 'part time')] : [],
-    publishedAt: parseInstant(o.published_at?.replace(' UTC', 'Z').replace(' ', 'T')) ?? parseInstant(o.created_at?.replace(' UTC', 'Z').replace(' ', 'T')),
+    employmentTypes: o.employment_type_code
+      ? [
+          o.employment_type_code
+            .replace(/_/g, ' ')
+            .replace(/^fulltime/, 'full time')
+            .replace(/^parttime/, 'part time'),
+        ]
+      : [],
+    publishedAt:
+      parseInstant(o.published_at?.replace(' UTC', 'Z').replace(' ', 'T')) ??
+      parseInstant(o.created_at?.replace(' UTC', 'Z').replace(' ', 'T')),
     descriptionHtml: [o.description ?? '', o.requirements ?? ''].join('\n'),
     applyUrl: o.careers_apply_url ?? o.careers_url ?? '',
     experience: o.experience_code ?? null,

@@ -61,7 +61,9 @@ export const smartrecruiters: JobConnector = {
     const company = encodeURIComponent(ctx.board);
     const postings: SmartPosting[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const body = JSON.parse(await http.getText(`${base}/v1/companies/${company}/postings?limit=${PAGE_SIZE}&offset=${page * PAGE_SIZE}`)) as SmartPage;
+      const body = JSON.parse(
+        await http.getText(`${base}/v1/companies/${company}/postings?limit=${PAGE_SIZE}&offset=${page * PAGE_SIZE}`),
+      ) as SmartPage;
       postings.push(...body.content);
       if (!body.content.length || postings.length >= body.totalFound) break;
     }

@@ -35,11 +35,6 @@ export interface SourceListing {
   company?: SourceCompany | null;
 }
 
-export interface FetchPage {
-  url: string;
-  accept?: string;
-}
-
 export interface HttpGet {
   /** GET with the polite fetcher's timeouts and retries; resolves the body text. */
   getText(url: string, accept?: string): Promise<string>;

@@ -7,10 +7,25 @@ import type { PersonSourceRecord } from './runner.ts';
 
 /** The flat fields a CSV column can map to. */
 export const CSV_FIELDS = [
-  'id', 'full_name', 'first_name', 'last_name', 'profile_url',
-  'company_name', 'company_domain', 'title', 'start', 'end', 'current',
-  'work_email', 'work_email_status', 'personal_email', 'email',
-  'mobile_phone', 'phone', 'phone_type', 'country',
+  'id',
+  'full_name',
+  'first_name',
+  'last_name',
+  'profile_url',
+  'company_name',
+  'company_domain',
+  'title',
+  'start',
+  'end',
+  'current',
+  'work_email',
+  'work_email_status',
+  'personal_email',
+  'email',
+  'mobile_phone',
+  'phone',
+  'phone_type',
+  'country',
 ] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
 
@@ -23,7 +38,10 @@ export function parseColumnMap(spec: string | undefined): Map<string, CsvField> 
     const at = pair.lastIndexOf('=');
     if (at <= 0) throw new Error(`--map entry "${pair}" is not column=field`);
     const column = pair.slice(0, at).trim();
-    const field = pair.slice(at + 1).trim().toLowerCase() as CsvField;
+    const field = pair
+      .slice(at + 1)
+      .trim()
+      .toLowerCase() as CsvField;
     if (!CSV_FIELDS.includes(field)) throw new Error(`--map: "${field}" is not a field (fields: ${CSV_FIELDS.join(', ')})`);
     map.set(column.toLowerCase(), field);
   }
@@ -70,7 +88,10 @@ export function rowToPerson(row: Partial<Record<CsvField, string>>): PersonInput
  * map first, else by their own name (case and spaces ignored: "First Name" is first_name); other
  * columns are ignored.
  */
-export function readPeopleCsv(path: string, columnMap: Map<string, CsvField> = new Map()): { records: AsyncIterable<PersonSourceRecord>; position: () => number } {
+export function readPeopleCsv(
+  path: string,
+  columnMap: Map<string, CsvField> = new Map(),
+): { records: AsyncIterable<PersonSourceRecord>; position: () => number } {
   const stream = path === '-' ? process.stdin : createReadStream(path);
   let bytes = 0;
   stream.on('data', (chunk: Buffer | string) => {

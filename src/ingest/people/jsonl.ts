@@ -1,6 +1,5 @@
 // Our documented people JSONL (docs/people.md): one JSON object per line, as PersonInput.
 import { readLines } from '../companies/lines.ts';
-import type { PersonInput } from '../../people/input.ts';
 import type { PersonSourceRecord } from './runner.ts';
 
 /** Records from a JSONL file ("-" for stdin); blank lines are skipped; `position()` gives bytes read. */
@@ -23,7 +22,7 @@ export function readPeopleJsonl(path: string): { records: AsyncIterable<PersonSo
         yield { line: number, error: 'a line must hold one JSON object' };
         continue;
       }
-      yield { line: number, input: value as PersonInput };
+      yield { line: number, input: value };
     }
   }
   return { records: records(), position };

@@ -119,7 +119,7 @@ class CompanyCache {
     if (!missing.length) return;
     const prepared = missing.map((ref) => prepareCompany({ name: ref.name ?? ref.domain, domain: ref.domain }));
     const results = await this.companies.upsertPrepared(prepared, this.source, this.seenAt);
-    results.forEach((r, i) => this.remember(missing[i]!, r.id));
+    results.forEach((r, i) => this.remember(missing[i], r.id));
     // A reference that shared a key with another one but named a different company is looked up on its own.
     for (const ref of refs) if (this.get(ref) === undefined) await this.load([ref]);
   }
@@ -200,5 +200,5 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
 export function reasonOf(error: unknown): string {
   if (error instanceof PersonInputError) return error.message;
   const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.slice(0, 300);
+  return message.split('\n')[0].slice(0, 300);
 }

@@ -24,7 +24,7 @@ async function main(input: string): Promise<void> {
     const seat = featureCode === 'PPLC' || featureCode === 'PPLA';
     if (population < MIN_POPULATION && !seat) continue;
     if (featureCode === 'PPLX' || featureCode === 'PPLH') continue;
-    let aliases: string[] = [];
+    const aliases: string[] = [];
     if (population >= ALIAS_MIN_POPULATION && alternates) {
       const seen = new Set([name.toLowerCase(), ascii.toLowerCase()]);
       for (const alt of alternates.split(',')) {
@@ -37,7 +37,9 @@ async function main(input: string): Promise<void> {
     }
     rows.push([id, name, ascii, country, admin1, lat, lon, timezone, String(population), aliases.join(',')].join('\t'));
   }
-  const header = ['geonameid', 'name', 'asciiname', 'country', 'admin1', 'latitude', 'longitude', 'timezone', 'population', 'aliases'].join('\t');
+  const header = ['geonameid', 'name', 'asciiname', 'country', 'admin1', 'latitude', 'longitude', 'timezone', 'population', 'aliases'].join(
+    '\t',
+  );
   const out = join(dirname(fileURLToPath(import.meta.url)), 'cities.tsv');
   writeFileSync(out, `${header}\n${rows.join('\n')}\n`);
   console.log(`wrote ${rows.length} cities to ${out}`);

@@ -1,9 +1,11 @@
 import type { ExperienceLevel } from '../../contract/jobs.ts';
 
 // The title decides when it names a level; the description's "N+ years" decides otherwise.
-const EXECUTIVE = /\b(chief|ceo|cto|cfo|coo|cmo|cio|ciso|cpo|cro|president|vice[- ]president|vp|svp|evp|head of|managing director|general manager|executive director|partner|founder|gesch[aä]ftsf[uü]hrer)\b/i;
+const EXECUTIVE =
+  /\b(chief|ceo|cto|cfo|coo|cmo|cio|ciso|cpo|cro|president|vice[- ]president|vp|svp|evp|head of|managing director|general manager|executive director|partner|founder|gesch[aä]ftsf[uü]hrer)\b/i;
 const SENIOR = /\b(senior|sr|lead|principal|staff|architect|director|expert|distinguished|manager|supervisor|iii|iv)\b/i;
-const ENTRY = /\b(junior|jr|entry[- ]level|entry|graduate|grad|intern|internship|trainee|apprentice|associate|assistant|werkstudent|working student|new grad|i)\b/i;
+const ENTRY =
+  /\b(junior|jr|entry[- ]level|entry|graduate|grad|intern|internship|trainee|apprentice|associate|assistant|werkstudent|working student|new grad|i)\b/i;
 const SOURCE_LEVELS: [RegExp, ExperienceLevel][] = [
   [/executive|director|c[- ]level|vp/i, 'executive'],
   [/senior|lead|expert|principal/i, 'senior'],

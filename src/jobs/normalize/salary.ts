@@ -6,8 +6,44 @@ export interface Salary {
   currency: string | null;
 }
 
-const SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', 'C$': 'CAD', 'A$': 'AUD', CA$: 'CAD', AU$: 'AUD', US$: 'USD', 'R$': 'BRL', CHF: 'CHF' };
-const CODES = new Set(['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'INR', 'JPY', 'BRL', 'MXN', 'SGD', 'NZD', 'ZAR', 'ILS', 'AED', 'CZK', 'HUF', 'RON']);
+const SYMBOLS: Record<string, string> = {
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+  '₹': 'INR',
+  C$: 'CAD',
+  A$: 'AUD',
+  CA$: 'CAD',
+  AU$: 'AUD',
+  US$: 'USD',
+  R$: 'BRL',
+  CHF: 'CHF',
+};
+const CODES = new Set([
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'CHF',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'INR',
+  'JPY',
+  'BRL',
+  'MXN',
+  'SGD',
+  'NZD',
+  'ZAR',
+  'ILS',
+  'AED',
+  'CZK',
+  'HUF',
+  'RON',
+]);
 
 function amount(text: string, suffix: string | undefined): number | null {
   const n = Number(text.replace(/[,\s']/g, ''));
@@ -43,7 +79,8 @@ export function parseSalaryText(text: string | null | undefined): Salary | null 
     let min = amount(n1, k1 ?? k2);
     const max = amount(n2, k2);
     if (min !== null && max !== null && min < 1000 && max >= 1000 && !k1 && k2) min *= 1000;
-    if (plausible(min) && plausible(max) && min! <= max!) return { min, max, currency: currencyOf(cur1) ?? currencyOf(cur2) ?? currencyOf(cur3) };
+    if (plausible(min) && plausible(max) && min! <= max!)
+      return { min, max, currency: currencyOf(cur1) ?? currencyOf(cur2) ?? currencyOf(cur3) };
   }
   const single = SINGLE.exec(text);
   if (single) {
@@ -51,13 +88,4 @@ export function parseSalaryText(text: string | null | undefined): Salary | null 
     if (plausible(value)) return { min: value, max: value, currency: currencyOf(single[1]) };
   }
   return null;
-}
-
-export function salaryFromFields(min: unknown, max: unknown, currency: unknown): Salary | null {
-  const toNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null);
-  const lo = toNumber(min);
-  const hi = toNumber(max);
-  if (lo === null && hi === null) return null;
-  const code = typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency.trim()) ? currency.trim().toUpperCase() : null;
-  return { min: lo ?? hi, max: hi ?? lo, currency: code };
 }

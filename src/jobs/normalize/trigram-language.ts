@@ -100,7 +100,11 @@ function topScript(value: string): [string, number] {
 
 /** Distinct trigrams (as trigramKey) of franc's cleaned text with their counts. */
 function trigramCounts(value: string): Map<number, number> {
-  const cleaned = ` ${value.replace(/[\u0021-\u0040]+/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase()} `;
+  const cleaned = ` ${value
+    .replace(/[\u0021-\u0040]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()} `;
   const counts = new Map<number, number>();
   for (let i = 0; i + 3 <= cleaned.length; i++) {
     const key = trigramKey(cleaned, i);
