@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { ImportStoppedError } from '../ingest/summary.ts';
+import { ImportStoppedError } from '../import-summary.ts';
 
 /** Opens the database named by DATABASE_URL, migrates it when needed, runs `fn`, closes it. */
 export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {

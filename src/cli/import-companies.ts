@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CompanyService } from '../companies/service.ts';
-import { ImportSummary } from '../ingest/summary.ts';
+import { ImportSummary } from '../import-summary.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
 import { parallelByDefault, prepareFileInWorker } from '../ingest/companies/parallel.ts';
 import type { FileFormat } from '../ingest/companies/prepare-worker.ts';

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EngagementStore } from '../email/engagement.ts';
-import { importEngagementCsv } from '../email/engagement-csv.ts';
+import { importEngagementCsv } from '../ingest/engagement/csv.ts';
 import { CliError, failStoppedImport, withDatabase } from './context.ts';
-import { ImportStoppedError } from '../ingest/summary.ts';
+import { ImportStoppedError } from '../import-summary.ts';
 import { createProgress } from './progress.ts';
 
 /** Registers `leadbase import engagement …` (owned by the engagement domain). */

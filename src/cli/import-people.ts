@@ -7,7 +7,7 @@ import { parseColumnMap, readPeopleCsv } from '../ingest/people/csv.ts';
 import { runPeopleImport } from '../ingest/people/runner.ts';
 import { createProgress } from './progress.ts';
 import { CliError, failStoppedImport, withDatabase } from './context.ts';
-import { ImportStoppedError } from '../ingest/summary.ts';
+import { ImportStoppedError } from '../import-summary.ts';
 
 interface ImportPeopleOptions {
   format?: string;

@@ -2,7 +2,7 @@
 // type ids, level, clearance, language and salary. Pure: no database.
 import * as crypto from 'node:crypto';
 import type { ExperienceLevel } from '../contract/jobs.ts';
-import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
+import type { SourceCompany, SourceListing } from './input.ts';
 import { normalizeCompanyName } from '../companies/normalize.ts';
 import { resolveLocation } from './geo.ts';
 import { detectClearance } from './normalize/clearance.ts';

@@ -4,7 +4,7 @@
 // still owed is normalized on the calling thread.
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startTsWorker } from '../ts-worker.ts';
-import type { SourceListing } from '../ingest/jobs/types.ts';
+import type { SourceListing } from './input.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
 import type { NormalizeReply, NormalizeRequest } from './normalize-worker.ts';
 

@@ -2,7 +2,7 @@
 // order sent, so an import normalizes on this core while its main thread stores.
 import { parentPort } from 'node:worker_threads';
 import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
-import type { SourceListing } from '../ingest/jobs/types.ts';
+import type { SourceListing } from './input.ts';
 
 export interface NormalizeRequest {
   id: number;

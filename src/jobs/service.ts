@@ -6,8 +6,8 @@ import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedComp
 import type { UpsertResult } from '../companies/repository.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import type { JobSearchResult } from '../contract/jobs.ts';
-import type { SourceCompany, SourceListing } from '../ingest/jobs/types.ts';
-import { ImportSummary } from '../ingest/summary.ts';
+import type { SourceCompany, SourceListing } from './input.ts';
+import { ImportSummary } from '../import-summary.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type NormalizeOutcome } from './listing.ts';
 import { NormalizerWorker } from './normalize-pool.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';

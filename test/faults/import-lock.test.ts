@@ -13,10 +13,10 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { CompanyService } from '../../src/companies/service.ts';
 import { runCompanyImport, type SourceRecord } from '../../src/ingest/companies/runner.ts';
 import { runPeopleImport, type PersonSourceRecord } from '../../src/ingest/people/runner.ts';
-import { importEngagementCsv } from '../../src/email/engagement-csv.ts';
+import { importEngagementCsv } from '../../src/ingest/engagement/csv.ts';
 import { EngagementStore } from '../../src/email/engagement.ts';
 import { JobService } from '../../src/jobs/service.ts';
-import { ImportStoppedError } from '../../src/ingest/summary.ts';
+import { ImportStoppedError } from '../../src/import-summary.ts';
 import { runLeadbase } from '../support/cli.ts';
 
 const ROWS = 60;

@@ -1,7 +1,7 @@
 // Stores a feed's items as one company's news or press releases.
 import type { CompanyService } from '../../companies/service.ts';
 import { CompanyInputError, prepareArticle } from '../../companies/input.ts';
-import { ImportSummary } from '../summary.ts';
+import { ImportSummary } from '../../import-summary.ts';
 import { feedDomain, parseFeed } from './feeds.ts';
 
 export interface FeedImportOptions {

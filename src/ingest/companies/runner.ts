@@ -3,7 +3,7 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { UpsertResult } from '../../companies/repository.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../../companies/input.ts';
-import { ImportStoppedError, ImportSummary } from '../summary.ts';
+import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
 import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 import { isUnavailable } from '../../db/unavailable.ts';
 

@@ -6,10 +6,10 @@
 // complaint…) are read and ignored: they are not evidence about the mailbox.
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { ImportStoppedError, ImportSummary } from '../ingest/summary.ts';
-import { retryWhileUnavailable, type WriteRetryOptions } from '../db/retry.ts';
-import { isUnavailable } from '../db/unavailable.ts';
-import type { EngagementEvent, EngagementKind, EngagementStore } from './engagement.ts';
+import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
+import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
+import { isUnavailable } from '../../db/unavailable.ts';
+import type { EngagementEvent, EngagementKind, EngagementStore } from '../../email/engagement.ts';
 
 const DELIVERED = new Set(['delivered', 'delivery', 'deliver', 'sent_delivered']);
 const HARD = new Set(['hard_bounce', 'hardbounce', 'hard bounce', 'bounce_hard', 'permanent_bounce', 'bounced_permanent']);

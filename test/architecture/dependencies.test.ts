@@ -1,0 +1,51 @@
+// The layering docs/architecture.md describes, checked on the imports themselves: a change that
+// breaks it fails here rather than in review.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+
+const SRC = join(process.cwd(), 'src');
+const DOMAINS = ['billing', 'companies', 'email', 'jobs', 'keys', 'lookups', 'people'];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module a file imports (static, dynamic and type-only), as a path under src/ or a package name. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+  return specs.map((spec) => (spec.startsWith('.') ? relative(SRC, normalize(join(dirname(file), spec))) : spec));
+}
+
+const files = filesUnder(SRC).map((file) => ({ file: relative(SRC, file), imports: importsOf(file) }));
+const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+
+describe('layering', () => {
+  it('domains never import the HTTP layer, the importers or the CLI', () => {
+    const offences = files
+      .filter((f) => DOMAINS.some((d) => under(f.file, d)))
+      .flatMap((f) => f.imports.filter((i) => ['http', 'ingest', 'cli'].some((layer) => under(i, layer))).map((i) => `${f.file} -> ${i}`));
+    assert.deepEqual(offences, []);
+  });
+
+  it('the HTTP layer never imports the importers or the CLI, and domains never import fastify', () => {
+    const offences = files.flatMap((f) => {
+      if (under(f.file, 'http')) return f.imports.filter((i) => under(i, 'ingest') || under(i, 'cli')).map((i) => `${f.file} -> ${i}`);
+      if (DOMAINS.some((d) => under(f.file, d))) return f.imports.filter((i) => i === 'fastify' || i.startsWith('@fastify/')).map((i) => `${f.file} -> ${i}`);
+      return [];
+    });
+    assert.deepEqual(offences, []);
+  });
+
+  it('the importers never import the HTTP layer or the CLI', () => {
+    const offences = files
+      .filter((f) => under(f.file, 'ingest'))
+      .flatMap((f) => f.imports.filter((i) => under(i, 'http') || under(i, 'cli')).map((i) => `${f.file} -> ${i}`));
+    assert.deepEqual(offences, []);
+  });
+});
