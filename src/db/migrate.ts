@@ -13,7 +13,7 @@ import * as idempotencyOwner from './migrations/0010_idempotency_owner.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_platform': platform,
   '0002_companies': companies,
   '0003_email': email,

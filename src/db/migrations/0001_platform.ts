@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { createTableWithId } from '../columns.ts';
-import { JOB_COMPANY_TYPES, JOB_INDUSTRIES, JOB_REGIONS, JOB_TYPES, jobCountries } from '../../lookups/data.ts';
+import { createTableWithId } from './helpers.ts';
+import { JOB_COMPANY_TYPES_0001, JOB_COUNTRIES_0001, JOB_INDUSTRIES_0001, JOB_REGIONS_0001, JOB_TYPES_0001 } from './0001_lookups_data.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await createTableWithId(db, 'api_keys')
@@ -59,11 +59,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('region_id', 'integer', (c) => c.notNull().references('job_regions.id'))
     .execute();
 
-  await db.insertInto('job_types').values(JOB_TYPES).execute();
-  await db.insertInto('job_regions').values(JOB_REGIONS).execute();
-  await db.insertInto('job_company_types').values(JOB_COMPANY_TYPES).execute();
-  await db.insertInto('job_industries').values(JOB_INDUSTRIES).execute();
-  await db.insertInto('job_countries').values(jobCountries()).execute();
+  await db.insertInto('job_types').values(JOB_TYPES_0001).execute();
+  await db.insertInto('job_regions').values(JOB_REGIONS_0001).execute();
+  await db.insertInto('job_company_types').values(JOB_COMPANY_TYPES_0001).execute();
+  await db.insertInto('job_industries').values(JOB_INDUSTRIES_0001).execute();
+  await db.insertInto('job_countries').values(JOB_COUNTRIES_0001).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,14 +1,12 @@
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-import { dialectOf } from '../database.ts';
-import { createTableWithId } from '../columns.ts';
+import { createTableWithId, isPostgres } from './helpers.ts';
 
 // The companies domain: see src/companies/tables.ts for what each column holds.
 // Few secondary indexes on purpose: every one costs a B-tree insert per imported row. Lists of a
 // company's domains, names and ids are read rarely (by company) and never deleted one by one.
 export async function up(db: Kysely<any>): Promise<void> {
   // SQLite: tables keyed by text store rows in their primary-key B-tree (one tree, not two).
-  const withoutRowid = <T extends CreateTableBuilder<any, any>>(t: T): T =>
-    dialectOf(db) === 'sqlite' ? (t.modifyEnd(sql`without rowid`) as T) : t;
+  const withoutRowid = <T extends CreateTableBuilder<any, any>>(t: T): T => (!isPostgres(db) ? (t.modifyEnd(sql`without rowid`) as T) : t);
 
   await createTableWithId(db, 'companies')
     .addColumn('name', 'text', (c) => c.notNull())

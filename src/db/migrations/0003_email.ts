@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTableWithId } from '../columns.ts';
+import { createTableWithId } from './helpers.ts';
 
 // The email domain: delivery evidence per address and greylist re-checks (src/email/tables.ts).
 export async function up(db: Kysely<any>): Promise<void> {

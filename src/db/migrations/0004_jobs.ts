@@ -1,10 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { createTableWithId } from '../columns.ts';
-import { dialectOf } from '../database.ts';
+import { createTableWithId, isPostgres } from './helpers.ts';
 
 // The jobs domain: see src/jobs/tables.ts and docs/jobs.md (search design).
 export async function up(db: Kysely<any>): Promise<void> {
-  const postgres = dialectOf(db) === 'postgres';
+  const postgres = isPostgres(db);
   await createTableWithId(db, 'jobs')
     .addColumn('source', 'text', (c) => c.notNull())
     .addColumn('board', 'text', (c) => c.notNull())
@@ -78,6 +77,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'sqlite') await sql`drop table if exists jobs_fts`.execute(db);
+  if (!isPostgres(db)) await sql`drop table if exists jobs_fts`.execute(db);
   for (const table of ['job_facet_days', 'job_live', 'job_facets', 'jobs']) await db.schema.dropTable(table).ifExists().execute();
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createTableWithId } from '../columns.ts';
+import { createTableWithId } from './helpers.ts';
 
 // The people domain: see src/people/tables.ts for what each column holds.
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../database.ts';
+import { isPostgres } from './helpers.ts';
 
 // Imports: companies.domain loses its own unique index. A domain's owner is decided by
 // company_domains (primary key domain), which holds the primary domain of every company too, so
 // the second index on the same random keys only doubled the B-tree work of every imported company.
 // The repository keeps the rule: a company's primary domain is always its own company_domains row.
 export async function up(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'postgres') {
+  if (isPostgres(db)) {
     await sql`alter table companies drop constraint if exists companies_domain_key`.execute(db);
     return;
   }
@@ -52,6 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   // The same guarantee back, as an index of its own (no rebuild needed for that on SQLite).
-  if (dialectOf(db) === 'postgres') await sql`alter table companies add constraint companies_domain_key unique (domain)`.execute(db);
+  if (isPostgres(db)) await sql`alter table companies add constraint companies_domain_key unique (domain)`.execute(db);
   else await sql`create unique index companies_domain on companies (domain)`.execute(db);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../database.ts';
+import { isPostgres } from './helpers.ts';
 
 // Staged index entries (docs/jobs.md, "Bulk imports"): an import appends each new listing's index
 // entry here, in the listing's own transaction, and merges them into job_facets, job_live, the
@@ -7,7 +7,7 @@ import { dialectOf } from '../database.ts';
 // large B-tree dirty a page each; a sorted merge appends. `seq` orders the stage, so a merge takes
 // exactly the entries that existed when it started.
 export async function up(db: Kysely<any>): Promise<void> {
-  const postgres = dialectOf(db) === 'postgres';
+  const postgres = isPostgres(db);
   await db.schema
     .createTable('job_facets_staged')
     .addColumn('seq', postgres ? 'bigserial' : 'integer', (c) => c.primaryKey())
@@ -26,6 +26,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  if (dialectOf(db) === 'sqlite') await sql`insert into jobs_fts (jobs_fts, rank) values ('hashsize', 1048576)`.execute(db);
+  if (!isPostgres(db)) await sql`insert into jobs_fts (jobs_fts, rank) values ('hashsize', 1048576)`.execute(db);
   await db.schema.dropTable('job_facets_staged').execute();
 }

@@ -1,4 +1,3 @@
-
 // The domain's input types live in the jobs domain; connectors produce them.
 export type { SourceCompany, SourceListing } from '../../jobs/input.ts';
 import type { SourceListing } from '../../jobs/input.ts';
