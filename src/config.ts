@@ -1,6 +1,8 @@
 // Configuration comes from the environment only; every setting has a safe default
 // so that `npm start` works on a fresh clone.
 
+import { loadEmailConfig, type EmailConfig } from './email/config.ts';
+
 export interface Config {
   port: number;
   host: string;
@@ -14,6 +16,8 @@ export interface Config {
   authCacheTtlMs: number;
   /** SQLite: how long a write waits for another process's lock before the attempt fails (importers then retry). */
   sqliteBusyTimeoutMs: number;
+  /** Every EMAIL_* setting of the validation engine (docs/email.md). */
+  email: EmailConfig;
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
   profileBaseUrl: string;
 }
@@ -40,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     authCacheTtlMs: intFromEnv(env, 'AUTH_CACHE_TTL_MS', 5000),
     sqliteBusyTimeoutMs: intFromEnv(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
+    email: loadEmailConfig(env),
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',
   };
 }

@@ -48,6 +48,7 @@ export function createServices(deps: ServiceDeps): Services {
   const email = createEmailValidationService({
     db: deps.db,
     dialect: deps.dialect,
+    settings: deps.config.email,
     config: deps.email,
     fetchText: deps.email?.fetchText,
     logger: deps.logger,

@@ -34,7 +34,9 @@ export type EnrichmentByDomain = (domain: string) => Promise<CompanyEnrichment |
 export interface EmailValidationServiceDeps {
   db: Db;
   dialect: DialectName;
-  /** Overrides of the EMAIL_* environment settings (tests pass their fake DNS server, port…). */
+  /** The EMAIL_* settings as loaded once by the process's configuration (src/config.ts); defaults when absent. */
+  settings?: EmailConfig;
+  /** Overrides of those settings (tests pass their fake DNS server, port…). */
   config?: Partial<EmailConfig>;
   logger?: Logger;
   /** Company fields for a domain (the companies domain); absent: company fields are null. */
@@ -95,7 +97,8 @@ export class EmailValidationService {
 
   constructor(private readonly deps: EmailValidationServiceDeps) {
     const { fetchText: _ignored, ...overrides } = (deps.config ?? {}) as EmailOverrides;
-    this.config = { ...loadEmailConfig(process.env), ...overrides };
+    // The environment is read once, by loadConfig; the engine only takes what it is given.
+    this.config = { ...(deps.settings ?? loadEmailConfig({})), ...overrides };
     this.engagement = new EngagementStore(deps.db);
     this.rechecks = new RecheckStore(deps.db);
     this.fetchText = deps.fetchText ?? fetchTextOverHttps;
