@@ -9,7 +9,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import { buildApp } from '../src/http/app.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../src/http/rate-limits.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../src/http/operations.ts';
 
 const mode = process.argv[2];
 const cpuMicros = () => {

@@ -1,3 +1,8 @@
+import { InvalidInputError } from '../invalid-input.ts';
+import { InsufficientCreditsError } from '../billing/errors.ts';
+import { LeaseLostError } from '../billing/idempotency.ts';
+import { unitsToCredits } from '../billing/units.ts';
+
 // Every failure leaves the API as {"error": code, "message": text, "details"?: [...]} (docs/contract.md, Errors).
 
 export interface ErrorDetail {
@@ -5,10 +10,28 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** Every `error` code the API answers with (docs/contract.md, Errors). */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'missing_api_key'
+  | 'invalid_api_key'
+  | 'insufficient_credits'
+  | 'not_found'
+  | 'idempotency_in_flight'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'idempotency_key_reused'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'unavailable'
+  // The delivery webhooks (operator endpoints, not part of the client contract).
+  | 'invalid_webhook_token'
+  | 'invalid_signature';
+
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
@@ -42,4 +65,31 @@ export function requireNonBlank(body: Record<string, unknown>, field: string): s
     throw new InvalidRequestError(`${field} is required.`, [{ field: `/${field}`, message: 'must be a non-empty string' }]);
   }
   return value.trim();
+}
+
+/**
+ * The one mapping from the domains' errors to HTTP answers (the errors plugin applies it to
+ * anything a route or plugin throws). Undefined: not a domain error.
+ */
+export function domainErrorToHttp(error: unknown): AppError | undefined {
+  if (error instanceof InvalidInputError) {
+    return new AppError(400, 'invalid_request', error.message, [{ field: `/${error.field}`, message: error.message }]);
+  }
+  if (error instanceof InsufficientCreditsError) {
+    return new AppError(
+      402,
+      'insufficient_credits',
+      error.minimumOnly
+        ? `Insufficient credits: this call costs at least ${unitsToCredits(error.cost)} credits and the balance is ${unitsToCredits(error.balance)}.`
+        : `Insufficient credits: this call costs ${unitsToCredits(error.cost)} credits and the balance is ${unitsToCredits(error.balance)}.`,
+    );
+  }
+  if (error instanceof LeaseLostError) {
+    return new AppError(
+      409,
+      'idempotency_in_flight',
+      'A retry of this request took over its Idempotency-Key; this attempt was not charged.',
+    );
+  }
+  return undefined;
 }

@@ -1,12 +1,13 @@
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Services } from '../services.ts';
+import type { OperationId } from './operations.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route requires an X-API-Key. */
     auth?: boolean;
     /** Name used for rate limits, usage records and metrics, e.g. "email-validate". */
-    operation?: string;
+    operation?: OperationId | `test-${string}`;
     /**
      * Millicredits: the smallest non-zero charge the route can make. A key whose balance is below it
      * is refused 402 before any engine work (a call that would end free must not be a way to use the

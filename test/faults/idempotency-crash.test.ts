@@ -59,6 +59,9 @@ describe('a retry after its first attempt’s instance was killed', { timeout: 1
     const killedAt = Date.now();
 
     second = await startServerProcess(env);
+    // The record can hold a retry back until its lease lapses, counted from the kill; a busy machine
+    // may take longer than that to start the second instance, and then the first retry proceeds.
+    const allowedFrom = Math.max(Date.now(), killedAt + IN_FLIGHT_LEASE_MS);
     let answer: Response;
     let conflicts = 0;
     let sentAt: number;
@@ -67,15 +70,15 @@ describe('a retry after its first attempt’s instance was killed', { timeout: 1
       answer = await validate(second, key);
       if (answer.status !== 409) break;
       conflicts += 1;
-      assert.ok(Date.now() - killedAt < IN_FLIGHT_LEASE_MS + 5000, 'the retry proceeds once the lease has lapsed');
+      assert.ok(Date.now() < allowedFrom + 5000, 'the retry proceeds once the lease has lapsed');
       await new Promise((r) => setTimeout(r, 250));
     }
     const body = (await answer.json()) as { email_status: string; credits_consumed: number };
     assert.equal(answer.status, 200, JSON.stringify(body));
     assert.equal(body.email_status, 'valid');
     // Measured to when the accepted retry was sent (its own validation then takes the tarpit's 3 s).
-    const waited = sentAt - killedAt;
-    assert.ok(waited < IN_FLIGHT_LEASE_MS + 2000, `retry accepted ${waited} ms after the kill (${conflicts} conflicts)`);
+    const late = sentAt - allowedFrom;
+    assert.ok(late < 2000, `retry accepted ${sentAt - killedAt} ms after the kill, ${late} ms after its lease lapsed (${conflicts} conflicts)`);
 
     const replay = await validate(second, key);
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');

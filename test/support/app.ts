@@ -51,7 +51,8 @@ export async function startTestApp(target?: DbTarget, options: TestAppOptions = 
     services,
     logger: false,
     rateLimitNamespace: options.rateLimitNamespace ?? `test-${randomBytes(6).toString('hex')}`,
-    rateLimits: options.rateLimits,
+    // The test-only charged route (charge-route.ts) gets a limit like every real operation.
+    rateLimits: { 'test-charge': 1000, ...options.rateLimits },
   });
   await options.routes?.(app);
   await app.ready();

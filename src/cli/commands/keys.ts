@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { unitsToCredits } from '../../billing/units.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../../http/rate-limits.ts';
+import { isOperationId, RATE_LIMITS_PER_MINUTE } from '../../http/operations.ts';
 import { CliError, withDatabase } from '../context.ts';
 import { credits, iso, positiveId } from '../arguments.ts';
 
@@ -86,7 +86,7 @@ export function registerKeys(program: Command): void {
     .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean }) =>
       withDatabase(async ({ db }) => {
         const { KeyService } = await import('../../keys/service.ts');
-        if (!(operation in RATE_LIMITS_PER_MINUTE))
+        if (!isOperationId(operation))
           throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
         if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');
         const limits = await new KeyService(db).setRateLimit(id, operation, opts.reset ? null : perMinute!);

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../errors.ts';
 import { InsufficientCreditsError } from '../../billing/errors.ts';
 import { unitsToCredits } from '../../billing/units.ts';
 import { LeaseLostError } from '../../billing/idempotency.ts';
@@ -18,13 +17,7 @@ async function billingPlugin(app: FastifyInstance, options: BillingOptions): Pro
     if (!minimum || !key) return done();
     app.services.billing.balance(key.id).then((balance) => {
       if (balance >= minimum) return done();
-      done(
-        new AppError(
-          402,
-          'insufficient_credits',
-          `Insufficient credits: this call costs at least ${unitsToCredits(minimum)} credits and the balance is ${unitsToCredits(balance)}.`,
-        ),
-      );
+      done(new InsufficientCreditsError(minimum, balance, true));
     }, done);
   });
 
@@ -60,24 +53,10 @@ async function billingPlugin(app: FastifyInstance, options: BillingOptions): Pro
           : undefined,
       });
     } catch (error) {
-      if (error instanceof LeaseLostError) {
-        // This attempt ran so long that a retry took its Idempotency-Key over: nothing was charged here.
-        this.removeHeader('X-Credits-Cost');
-        if (idem) idem.stored = true;
-        throw new AppError(
-          409,
-          'idempotency_in_flight',
-          'A retry of this request took over its Idempotency-Key; this attempt was not charged.',
-        );
-      }
-      if (error instanceof InsufficientCreditsError) {
-        this.removeHeader('X-Credits-Cost');
-        throw new AppError(
-          402,
-          'insufficient_credits',
-          `Insufficient credits: this call costs ${unitsToCredits(error.cost)} credits and the balance is ${unitsToCredits(error.balance)}.`,
-        );
-      }
+      // Nothing was charged: the answer is an error (mapped by domainErrorToHttp), not this result.
+      this.removeHeader('X-Credits-Cost');
+      // A retry that took the Idempotency-Key over (LeaseLostError) stores its own answer.
+      if (idem && error instanceof LeaseLostError) idem.stored = true;
       throw error;
     }
     if (idem) idem.stored = true;

@@ -1,9 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, type ErrorDetail } from '../errors.ts';
+import { AppError, domainErrorToHttp, type ErrorCode, type ErrorDetail } from '../errors.ts';
 import { isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 import { NO_CONTROL_CHARACTERS } from '../../contract/common.ts';
-import { InvalidInputError } from '../../invalid-input.ts';
 
 interface AjvError {
   instancePath: string;
@@ -45,7 +44,7 @@ function foldLiteralUnions(errors: AjvError[]): AjvError[] {
   return out;
 }
 
-const CONTENT_ERRORS: Record<string, [number, string, string]> = {
+const CONTENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'Request body is too large.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body.'],
@@ -67,10 +66,11 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
         ...(error.details ? { details: error.details } : {}),
       });
     }
-    if (error instanceof InvalidInputError) {
+    const mapped = domainErrorToHttp(error);
+    if (mapped) {
       return reply
-        .status(400)
-        .send({ error: 'invalid_request', message: error.message, details: [{ field: `/${error.field}`, message: error.message }] });
+        .status(mapped.statusCode)
+        .send({ error: mapped.code, message: mapped.message, ...(mapped.details ? { details: mapped.details } : {}) });
     }
     if (isUnavailable(error)) {
       // The database or Redis is down or was just lost: the caller should retry, nothing was charged.

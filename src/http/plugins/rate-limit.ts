@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../rate-limits.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
 
 export interface RateLimitOptions {
   /** Shared budget across instances when set; otherwise each instance counts in memory. */
@@ -32,7 +32,18 @@ function setHeaders(
 }
 
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  const limits = { ...RATE_LIMITS_PER_MINUTE, ...options.limits };
+  const limits: Record<string, number> = { ...RATE_LIMITS_PER_MINUTE, ...options.limits };
+
+  // Every authenticated route names an operation with a limit: a route without one is a mistake
+  // found at start-up, never a route that is silently unlimited.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { auth?: boolean; operation?: string } | undefined;
+    if (config?.auth && !(config.operation && limits[config.operation])) {
+      throw new Error(
+        `route ${route.method} ${route.url} has no rate limit: its operation "${config.operation}" is not in src/http/operations.ts`,
+      );
+    }
+  });
   const namespace = options.namespace ?? 'leadbase';
   const limiters = new Map<string, RateLimiterAbstract>();
 
@@ -60,8 +71,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
   app.addHook('onRequest', async (request, reply) => {
     const { auth, operation } = request.routeOptions.config;
     if (!auth || !operation || !request.apiKey) return;
-    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation];
-    if (!limit) return;
+    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation]!;
     try {
       const res = await limiterFor(operation, limit).consume(String(request.apiKey.id), 1);
       setHeaders(reply, limit, res.remainingPoints, Math.ceil(res.msBeforeNext / 1000));

@@ -1,0 +1,213 @@
+// One description per operation of the API: its path, schemas, summary, per-minute limit and
+// price rule. Routes, rate limits, the pay-before-work check, OpenAPI summaries and the shared route
+// tests all read from here, so an operation is changed in one place, and an operation id that does
+// not exist is a compile error rather than a silently unlimited route (docs/contract.md, Endpoints).
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { PRICES } from '../billing/prices.ts';
+import { emailValidationCost } from '../email/messages.ts';
+import { EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
+import { CompanyFundingBody, CompanyFundingResponse } from '../contract/companies.ts';
+import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
+import {
+  MobileFinderBody,
+  MobileFinderResponse,
+  ProfileEmailBody,
+  ProfileEmailResponse,
+  RoleFinderBody,
+  RoleFinderResponse,
+} from '../contract/people.ts';
+import { CreditsResponse, IdNameList, JobCountryList } from '../contract/lookups.ts';
+import { commonErrorResponses } from '../contract/common.ts';
+
+/** How a charged operation is priced, in millicredits. */
+interface Charge {
+  /** The smallest non-zero charge the operation can make: below it a key gets 402 before any work. */
+  minimum: number;
+  /** The price rule in words (OpenAPI description, docs). */
+  rule: string;
+}
+
+interface OperationBase {
+  path: `/${string}`;
+  methods: readonly ('GET' | 'POST')[];
+  summary: string;
+  tag: string;
+  /** Requests per minute per key (a key may be given its own limit). */
+  perMinute: number;
+  body?: TObject;
+  response: TSchema;
+  charge?: Charge;
+  /** Messages of a lookup that finds something or nothing (docs/contract.md, Not found). */
+  messages?: { found: string; notFound: string };
+}
+
+const found = (price: number, what: string): Charge => ({ minimum: price, rule: `${price / 1000} credits when ${what} is found, else 0` });
+
+export const OPERATIONS = {
+  'email-validate': {
+    path: '/email-validate',
+    methods: ['POST'],
+    summary: 'Validate an email address (0.05 credits for valid, valid_catch_all and invalid)',
+    tag: 'email',
+    perMinute: 1000,
+    body: EmailValidateBody,
+    response: EmailValidateResponse,
+    charge: {
+      minimum: PRICES.emailValidationCharged,
+      rule: '0.05 credits for valid, valid_catch_all and invalid; 0 for catch_all and unknown',
+    },
+  },
+  'company-funding': {
+    path: '/company-funding',
+    methods: ['POST'],
+    summary: "A company's funding, financial, leadership and news data (4 credits when found)",
+    tag: 'companies',
+    perMinute: 300,
+    body: CompanyFundingBody,
+    response: CompanyFundingResponse,
+    charge: found(PRICES.companyFundingFound, 'funding data'),
+    messages: { found: 'Funding data found.', notFound: 'No funding data found for this company.' },
+  },
+  'jobs-finder': {
+    path: '/jobs-finder',
+    methods: ['POST'],
+    summary: 'Search job listings (1 credit per returned job)',
+    tag: 'jobs',
+    perMinute: 200,
+    body: JobsFinderBody,
+    response: JobsFinderResponse,
+    charge: { minimum: PRICES.jobsFinderPerJob, rule: '1 credit per returned listing' },
+  },
+  'role-finder': {
+    path: '/role-finder',
+    methods: ['POST'],
+    summary: 'Find who holds a job title at a company (2 credits when found)',
+    tag: 'people',
+    perMinute: 500,
+    body: RoleFinderBody,
+    response: RoleFinderResponse,
+    charge: found(PRICES.roleFinderFound, 'the role'),
+    messages: { found: 'Role found.', notFound: 'Role not found.' },
+  },
+  'mobile-finder': {
+    path: '/mobile-finder',
+    methods: ['POST'],
+    summary: 'Find a mobile number from a profile URL or an email (5 credits when found)',
+    tag: 'people',
+    perMinute: 300,
+    body: MobileFinderBody,
+    response: MobileFinderResponse,
+    charge: found(PRICES.mobileFinderFound, 'a mobile number'),
+    messages: { found: 'Mobile found.', notFound: 'Mobile not found.' },
+  },
+  'b2b-profile-email': {
+    path: '/b2b-profile-email',
+    methods: ['POST'],
+    summary: 'Find the work email of a professional profile (5 credits when found)',
+    tag: 'people',
+    perMinute: 300,
+    body: ProfileEmailBody,
+    response: ProfileEmailResponse,
+    charge: found(PRICES.profileEmailFound, 'an email'),
+    messages: { found: 'Email found.', notFound: 'No email found for this profile.' },
+  },
+  'job-types': {
+    path: '/job-types',
+    methods: ['GET'],
+    summary: 'Job types (ids for job_type_id)',
+    tag: 'lookups',
+    perMinute: 1000,
+    response: IdNameList,
+  },
+  'job-regions': {
+    path: '/job-regions',
+    methods: ['GET'],
+    summary: 'Job regions (ids for region_id)',
+    tag: 'lookups',
+    perMinute: 1000,
+    response: IdNameList,
+  },
+  'job-company-types': {
+    path: '/job-company-types',
+    methods: ['GET'],
+    summary: 'Company types (ids for company_type_id)',
+    tag: 'lookups',
+    perMinute: 1000,
+    response: IdNameList,
+  },
+  'job-industries': {
+    path: '/job-industries',
+    methods: ['GET'],
+    summary: 'Industries (ids for company_industry_id)',
+    tag: 'lookups',
+    perMinute: 1000,
+    response: IdNameList,
+  },
+  'job-country': {
+    path: '/job-country',
+    methods: ['GET'],
+    summary: 'Every ISO 3166-1 country (ids for country_id)',
+    tag: 'lookups',
+    perMinute: 1000,
+    response: JobCountryList,
+  },
+  credits: {
+    path: '/credits',
+    methods: ['GET', 'POST'],
+    summary: 'Balance of the calling key (free)',
+    tag: 'account',
+    perMinute: 1000,
+    response: CreditsResponse,
+  },
+} as const satisfies Record<string, OperationBase>;
+
+export type OperationId = keyof typeof OPERATIONS;
+export type ChargedOperationId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { charge: Charge } ? K : never }[OperationId];
+type Operation<Id extends OperationId> = (typeof OPERATIONS)[Id];
+
+/** Every operation's per-minute limit, by id. */
+export const RATE_LIMITS_PER_MINUTE: Record<OperationId, number> = Object.fromEntries(
+  Object.entries(OPERATIONS).map(([id, op]) => [id, op.perMinute]),
+) as Record<OperationId, number>;
+
+export function isOperationId(value: string): value is OperationId {
+  return Object.hasOwn(OPERATIONS, value);
+}
+
+/**
+ * The Fastify route options of an operation: its schemas (the TypeBox types flow into the
+ * handler), summary and tag, and the config the auth, rate-limit and billing plugins read.
+ */
+type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
+
+export function routeOptions<const Id extends OperationId>(id: Id) {
+  const op: OperationBase = OPERATIONS[id];
+  return {
+    schema: {
+      summary: op.summary,
+      description: op.charge ? `Charge: ${op.charge.rule}.` : undefined,
+      tags: [op.tag],
+      body: op.body as BodyOf<Id>,
+      response: { 200: op.response as Operation<Id>['response'], ...commonErrorResponses },
+    },
+    config: { auth: true, operation: id as OperationId, minimumCharge: op.charge?.minimum },
+  };
+}
+
+/** The answer of a lookup that found nothing: every result field null, and the not-found message. */
+export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
+  const op: OperationBase = OPERATIONS[id];
+  if (!op.messages) throw new Error(`${id} has no not-found answer`);
+  const fields = Object.keys((op.response as TObject).properties).filter((k) => k !== 'credits_consumed' && k !== 'message');
+  return { ...Object.fromEntries(fields.map((k) => [k, null])), message: op.messages.notFound };
+}
+
+/** What an answer costs, by the operation's price rule (millicredits). */
+export const PRICE_OF = {
+  'email-validate': (result: { email_status: EmailStatus }) => emailValidationCost(result.email_status),
+  'company-funding': (isFound: boolean) => (isFound ? PRICES.companyFundingFound : 0),
+  'jobs-finder': (result: { results: unknown[] }) => PRICES.jobsFinderPerJob * result.results.length,
+  'role-finder': (isFound: boolean) => (isFound ? PRICES.roleFinderFound : 0),
+  'mobile-finder': (isFound: boolean) => (isFound ? PRICES.mobileFinderFound : 0),
+  'b2b-profile-email': (isFound: boolean) => (isFound ? PRICES.profileEmailFound : 0),
+} satisfies Record<ChargedOperationId, (result: never) => number>;

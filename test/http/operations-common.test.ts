@@ -1,0 +1,114 @@
+// One suite every charged operation runs, read from the operation descriptors
+// (src/http/operations.ts): a new charged operation without a sample request here is a compile
+// error, and once it has one it is held to the same rules as the others.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/http/operations.ts';
+
+/** A valid request of each charged operation, and a body with a wrong type in it. */
+const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrongType: Record<string, unknown> }> = {
+  'email-validate': { body: { email: 'jane@mail.test' }, wrongType: { email: 42 } },
+  'company-funding': { body: { company_domain: 'acme.test' }, wrongType: { company_domain: ['acme.test'] } },
+  'jobs-finder': { body: { job_title: 'engineer' }, wrongType: { per_page: 'twenty' } },
+  'role-finder': { body: { job_title: 'CEO', company_domain: 'acme.test' }, wrongType: { job_title: true } },
+  'mobile-finder': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: {} } },
+  'b2b-profile-email': { body: { profile_url: 'https://www.linkedin.com/in/jane-doe' }, wrongType: { profile_url: 7 } },
+};
+
+/** What the descriptor's price rule says the answer costs (millicredits). */
+function expectedCost(id: ChargedOperationId, answer: Record<string, unknown>): number {
+  switch (id) {
+    case 'email-validate':
+      return PRICE_OF[id](answer as { email_status: 'valid' });
+    case 'jobs-finder':
+      return PRICE_OF[id](answer as { results: unknown[] });
+    default:
+      return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
+  }
+}
+
+const CHARGED = Object.keys(SAMPLES) as ChargedOperationId[];
+
+describe('rules every charged operation follows', () => {
+  let world: MailWorld;
+  let t: TestApp;
+  before(async () => {
+    world = await startMailWorld();
+    await world.domain('mail.test', { mailboxes: ['jane'] });
+    t = await startTestApp(undefined, {
+      credits: 1000,
+      rateLimits: Object.fromEntries(CHARGED.map((id) => [id, 3])),
+      deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } },
+    });
+  });
+  after(async () => {
+    await t.close();
+    await world.close();
+  });
+
+  for (const id of CHARGED) {
+    const op = OPERATIONS[id];
+    const sample = SAMPLES[id];
+    describe(`${op.methods.join('|')} ${op.path}`, () => {
+      it('401 without a key and with a wrong key, in the envelope', async () => {
+        const none = await t.inject({
+          method: 'POST',
+          url: op.path,
+          headers: { 'content-type': 'application/json' },
+          payload: sample.body,
+        });
+        assert.equal(none.statusCode, 401);
+        assert.equal(none.json<{ error: string }>().error, 'missing_api_key');
+        const wrong = await t.post(op.path, sample.body, { 'x-api-key': 'lb_not_a_key' });
+        assert.equal(wrong.statusCode, 401);
+        assert.equal(wrong.json<{ error: string }>().error, 'invalid_api_key');
+      });
+
+      it('400 invalid_request in the envelope for a wrong type', async () => {
+        const res = await t.post(op.path, sample.wrongType);
+        assert.equal(res.statusCode, 400);
+        const body = res.json<{ error: string; message: string }>();
+        assert.equal(body.error, 'invalid_request');
+        assert.match(body.message, new RegExp(Object.keys(sample.wrongType)[0]!));
+      });
+
+      it('402 before any engine work below the smallest charge', async () => {
+        const poor = await t.services.keys.create('poor', op.charge.minimum - 1);
+        const queries = world.dns.queries.length;
+        const res = await t.post(op.path, sample.body, { 'x-api-key': poor.key });
+        assert.equal(res.statusCode, 402);
+        assert.equal(res.json<{ error: string }>().error, 'insufficient_credits');
+        assert.equal(world.dns.queries.length, queries, 'no DNS lookup');
+      });
+
+      it('charges what the price rule says, and an idempotent retry replays without a second charge', async () => {
+        const key = await t.services.keys.create('idem', 100_000);
+        const headers = { 'x-api-key': key.key, 'idempotency-key': `common-${id}` };
+        const first = await t.post(op.path, sample.body, headers);
+        assert.equal(first.statusCode, 200, first.body);
+        const answer = first.json<Record<string, unknown> & { credits_consumed: number }>();
+        const cost = expectedCost(id, answer);
+        assert.equal(Math.round(answer.credits_consumed * 1000), cost, 'credits_consumed follows the price rule');
+        assert.equal(first.headers['x-credits-cost'], String(cost / 1000));
+        const replay = await t.post(op.path, sample.body, headers);
+        assert.equal(replay.headers['idempotent-replayed'], 'true');
+        assert.equal(replay.body, first.body);
+        assert.equal(await t.services.billing.balance(key.id), 100_000 - cost, 'charged once');
+      });
+
+      it(`429 with Retry-After and rate-limit headers past the per-minute limit`, async () => {
+        const key = await t.services.keys.create('limited', 100_000);
+        let last;
+        for (let i = 0; i < 4; i++) last = await t.post(op.path, sample.body, { 'x-api-key': key.key });
+        assert.equal(last!.statusCode, 429);
+        assert.equal(last!.json<{ error: string }>().error, 'rate_limited');
+        assert.ok(Number(last!.headers['retry-after']) > 0);
+        for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-ratelimit-limit'])
+          assert.ok(last!.headers[header] !== undefined, header);
+        assert.equal(last!.headers['ratelimit-limit'], '3');
+      });
+    });
+  }
+});
