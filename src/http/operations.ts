@@ -190,7 +190,7 @@ export function routeOptions<const Id extends OperationId>(id: Id) {
       body: op.body as BodyOf<Id>,
       response: { 200: op.response as Operation<Id>['response'], ...commonErrorResponses },
     },
-    config: { auth: true, operation: id as OperationId, minimumCharge: op.charge?.minimum },
+    config: { auth: true, operation: id, minimumCharge: op.charge?.minimum },
   };
 }
 

@@ -18,7 +18,7 @@ function filesUnder(dir: string): string[] {
 /** Every module a file imports (static, dynamic and type-only), as a path under src/ or a package name. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+  const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]);
   return specs.map((spec) => (spec.startsWith('.') ? relative(SRC, normalize(join(dirname(file), spec))) : spec));
 }
 

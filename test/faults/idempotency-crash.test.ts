@@ -78,7 +78,10 @@ describe('a retry after its first attempt’s instance was killed', { timeout: 1
     assert.equal(body.email_status, 'valid');
     // Measured to when the accepted retry was sent (its own validation then takes the tarpit's 3 s).
     const late = sentAt - allowedFrom;
-    assert.ok(late < 2000, `retry accepted ${sentAt - killedAt} ms after the kill, ${late} ms after its lease lapsed (${conflicts} conflicts)`);
+    assert.ok(
+      late < 2000,
+      `retry accepted ${sentAt - killedAt} ms after the kill, ${late} ms after its lease lapsed (${conflicts} conflicts)`,
+    );
 
     const replay = await validate(second, key);
     assert.equal(replay.headers.get('idempotent-replayed'), 'true');

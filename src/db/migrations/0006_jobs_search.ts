@@ -59,7 +59,7 @@ function pairFacets(title: string): string[] {
   const words = titleWords(title);
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    for (let j = i + 1; j < words.length; j++) out.push(words[i]! < words[j]! ? `p:${words[i]} ${words[j]}` : `p:${words[j]} ${words[i]}`);
+    for (let j = i + 1; j < words.length; j++) out.push(words[i] < words[j] ? `p:${words[i]} ${words[j]}` : `p:${words[j]} ${words[i]}`);
   }
   return out;
 }

@@ -40,7 +40,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
     const config = route.config as { auth?: boolean; operation?: string } | undefined;
     if (config?.auth && !(config.operation && limits[config.operation])) {
       throw new Error(
-        `route ${route.method} ${route.url} has no rate limit: its operation "${config.operation}" is not in src/http/operations.ts`,
+        `route ${String(route.method)} ${route.url} has no rate limit: its operation "${config.operation}" is not in src/http/operations.ts`,
       );
     }
   });
@@ -71,7 +71,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
   app.addHook('onRequest', async (request, reply) => {
     const { auth, operation } = request.routeOptions.config;
     if (!auth || !operation || !request.apiKey) return;
-    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation]!;
+    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation];
     try {
       const res = await limiterFor(operation, limit).consume(String(request.apiKey.id), 1);
       setHeaders(reply, limit, res.remainingPoints, Math.ceil(res.msBeforeNext / 1000));
