@@ -1,5 +1,5 @@
 // The domain's input types live in the jobs domain; connectors produce them.
-export type { SourceCompany, SourceListing } from '../../jobs/input.ts';
+export type { SourceListing } from '../../jobs/input.ts';
 import type { SourceListing } from '../../jobs/input.ts';
 
 export interface HttpGet {
