@@ -187,7 +187,8 @@ export function routeOptions<const Id extends OperationId>(id: Id) {
       summary: op.summary,
       description: op.charge ? `Charge: ${op.charge.rule}.` : undefined,
       tags: [op.tag],
-      body: op.body as BodyOf<Id>,
+      // Only operations with a body declare one (Fastify warns about a GET with a body schema).
+      ...((op.body ? { body: op.body } : {}) as { body: BodyOf<Id> }),
       response: { 200: op.response as Operation<Id>['response'], ...commonErrorResponses },
     },
     config: { auth: true, operation: id, minimumCharge: op.charge?.minimum },
