@@ -16,6 +16,8 @@ export interface Config {
   authCacheTtlMs: number;
   /** SQLite: how long a write waits for another process's lock before the attempt fails (importers then retry). */
   sqliteBusyTimeoutMs: number;
+  /** How long an import keeps retrying a locked or unreachable database before it stops (IMPORT_LOCK_WAIT_MS). */
+  importLockWaitMs: number;
   /** Every EMAIL_* setting of the validation engine (docs/email.md). */
   email: EmailConfig;
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
@@ -44,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     authCacheTtlMs: intFromEnv(env, 'AUTH_CACHE_TTL_MS', 5000),
     sqliteBusyTimeoutMs: intFromEnv(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
+    importLockWaitMs: intFromEnv(env, 'IMPORT_LOCK_WAIT_MS', 60_000),
     email: loadEmailConfig(env),
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',
   };

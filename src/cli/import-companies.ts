@@ -42,7 +42,7 @@ function batchSize(opts: CommonOptions): number {
 async function importFile(label: string, source: string, path: string, format: FileFormat, opts: CommonOptions): Promise<void> {
   if (path !== '-' && !statSafe(path)) throw new CliError(`${path}: no such file`);
   const size = batchSize(opts);
-  await withDatabase(async ({ db }) => {
+  await withDatabase(async ({ db }, config) => {
     const service = new CompanyService({ db });
     let input: { batches?: AsyncIterable<PreparedRow[]>; records?: AsyncIterable<SourceRecord>; position: () => number };
     if (path !== '-' && (opts.parallel ?? parallelByDefault())) input = prepareFileInWorker(format, path, size);
@@ -59,6 +59,7 @@ async function importFile(label: string, source: string, path: string, format: F
       batches: input.batches,
       records: input.records,
       batchSize: size,
+      retry: { maxWaitMs: config.importLockWaitMs },
       onBatch: (s) =>
         progress.update(input.position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
     }).catch((error: unknown) => {
@@ -117,7 +118,7 @@ export function registerImportCompanies(importCommand: Command): void {
       .command('formd <directory>')
       .description('SEC Form D quarterly data set, unzipped: FORMDSUBMISSION, ISSUERS, OFFERING, RELATEDPERSONS .tsv files'),
   ).action(async (dir: string, opts: CommonOptions) => {
-    await withDatabase(async ({ db }) => {
+    await withDatabase(async ({ db }, config) => {
       const service = new CompanyService({ db });
       let formD;
       try {
@@ -131,6 +132,7 @@ export function registerImportCompanies(importCommand: Command): void {
         source: 'sec-formd',
         records: formD.records,
         batchSize: batchSize(opts),
+        retry: { maxWaitMs: config.importLockWaitMs },
         onBatch: () => progress.update(formD.progress().done),
       }).catch((error: unknown) => {
         progress.stop();

@@ -24,12 +24,13 @@ export function registerImportEngagement(importCommand: Command): void {
           throw new CliError(`${file}: no such file`);
         }
       }
-      await withDatabase(async ({ db }) => {
+      await withDatabase(async ({ db }, config) => {
         const progress = createProgress('engagement', 0, 'rows', opts.quiet);
         let summary;
         try {
           summary = await importEngagementCsv(new EngagementStore(db), file, {
             onProgress: (rows) => progress.update(rows, `${rows} rows`),
+            retry: { maxWaitMs: config.importLockWaitMs },
           });
         } catch (error) {
           progress.stop();

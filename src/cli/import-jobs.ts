@@ -108,8 +108,8 @@ export function registerImportJobs(importCommand: Command): void {
               website: opts.companyWebsite ?? null,
             }
           : null;
-      await withDatabase(async ({ db }) => {
-        const service = new JobService({ db, companies: new CompanyService({ db }) });
+      await withDatabase(async ({ db }, config) => {
+        const service = new JobService({ db, companies: new CompanyService({ db }), writeRetry: { maxWaitMs: config.importLockWaitMs } });
         let failures = 0;
         let written = 0;
         const single = opts.board.length === 1;

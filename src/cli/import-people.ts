@@ -55,7 +55,7 @@ export function registerImportPeople(importCommand: Command): void {
           throw new CliError(`cannot read ${file}`);
         }
       }
-      await withDatabase(async ({ db }) => {
+      await withDatabase(async ({ db }, config) => {
         const reader = format === 'csv' ? readPeopleCsv(file, columnMap) : readPeopleJsonl(file);
         const progress = createProgress('people', total, 'bytes', opts.quiet || file === '-');
         const started = Date.now();
@@ -68,6 +68,7 @@ export function registerImportPeople(importCommand: Command): void {
             records: reader.records,
             defaultCountry: country,
             batchSize,
+            retry: { maxWaitMs: config.importLockWaitMs },
             onBatch: (s) => progress.update(reader.position(), `${s.read} rows`),
           });
         } catch (error) {

@@ -3,7 +3,7 @@ import { isUnavailable } from './unavailable.ts';
 
 /** How an importer waits out a database that is busy (SQLite locked by a server) or briefly unreachable. */
 export interface WriteRetryOptions {
-  /** Total time to keep trying before giving up (default 60 s, or IMPORT_LOCK_WAIT_MS). */
+  /** Total time to keep trying before giving up (default DEFAULT_MAX_WAIT_MS; operators set IMPORT_LOCK_WAIT_MS). */
   maxWaitMs?: number;
   /** First pause; each next one doubles, up to maxDelayMs (defaults 100 ms and 5 s). */
   firstDelayMs?: number;
@@ -12,10 +12,8 @@ export interface WriteRetryOptions {
   onWait?: (error: unknown, delayMs: number) => void;
 }
 
-export function defaultMaxWaitMs(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.IMPORT_LOCK_WAIT_MS);
-  return Number.isSafeInteger(value) && value >= 0 ? value : 60_000;
-}
+/** How long an import waits out a locked or unreachable database by default (Config.importLockWaitMs). */
+export const DEFAULT_MAX_WAIT_MS = 60_000;
 
 /**
  * Runs `write` until it succeeds, retrying (bounded exponential backoff with jitter) while the
@@ -24,7 +22,7 @@ export function defaultMaxWaitMs(env: NodeJS.ProcessEnv = process.env): number {
  * failed attempt left nothing behind.
  */
 export async function retryWhileUnavailable<T>(write: () => Promise<T>, options: WriteRetryOptions = {}): Promise<T> {
-  const maxWaitMs = options.maxWaitMs ?? defaultMaxWaitMs();
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const started = Date.now();
   let delay = options.firstDelayMs ?? 100;
   for (;;) {

@@ -1,6 +1,6 @@
 // The jobs domain as the rest of leadbase sees it: importing a board's postings (normalize, link the
 // company, upsert, expire what vanished) and the jobs-finder search.
-import { retryWhileUnavailable } from '../db/retry.ts';
+import { retryWhileUnavailable, type WriteRetryOptions } from '../db/retry.ts';
 import type { Db } from '../db/database.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../companies/input.ts';
 import type { UpsertResult } from '../companies/repository.ts';
@@ -24,6 +24,8 @@ export interface CompanyStore {
 
 export interface JobServiceDeps {
   db: Db;
+  /** How imports wait out a locked or unreachable database (retryWhileUnavailable). */
+  writeRetry?: WriteRetryOptions;
   companies?: CompanyStore;
   /**
    * Postings this service imports before normalization moves to a worker thread beside storage
@@ -130,6 +132,7 @@ export class JobService {
   /** Matching keys by the source's website and name text: a board's postings repeat them. */
   private readonly companyKeys = new Map<string, string>();
   private readonly workerAfter: number;
+  private readonly writeRetry: WriteRetryOptions | undefined;
   private postingsSeen = 0;
   private worker?: NormalizerWorker;
   /** Share of each group's postings this thread normalizes beside the normalization thread (rebalance). */
@@ -143,6 +146,7 @@ export class JobService {
     this.companies = deps.companies;
     this.searcher = new JobSearch(deps.db, deps.companies);
     this.workerAfter = deps.workerAfter ?? 2_000;
+    this.writeRetry = deps.writeRetry;
   }
 
   /** Stops the normalization thread, if one was started (it never keeps the process alive while idle). */
@@ -387,28 +391,32 @@ export class JobService {
     // A locked or unreachable database is waited out (bounded), never counted against the postings;
     // each attempt is whole (idempotent company links, then one transaction), and counts are taken
     // only from the attempt that committed.
-    const companyIds = await retryWhileUnavailable(() =>
-      this.linkCompanies(
-        batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))),
-        now,
-      ),
+    const companyIds = await retryWhileUnavailable(
+      () =>
+        this.linkCompanies(
+          batches.flatMap((normalized, k) => normalized.map((listing) => ({ listing, summary: group.pieces[k].summary }))),
+          now,
+        ),
+      this.writeRetry,
     );
     let next = 0;
     const items: BatchItem[][] = batches.map((normalized) => normalized.map((listing) => ({ listing, companyId: companyIds[next++] })));
-    const counts = await retryWhileUnavailable(() =>
-      inTransaction(this.db, async (trx) => {
-        const repository = new JobRepository(trx);
-        const out: { created: number; updated: number; unchanged: number; expired?: number }[] = [];
-        for (const [k, piece] of group.pieces.entries()) {
-          const result = await repository.upsertBatch(items[k], now);
-          const expired =
-            piece.last && piece.board.expireMissing !== false
-              ? await repository.expireUnseen(piece.board.source, piece.board.board, now, now)
-              : undefined;
-          out.push({ ...result, expired });
-        }
-        return out;
-      }),
+    const counts = await retryWhileUnavailable(
+      () =>
+        inTransaction(this.db, async (trx) => {
+          const repository = new JobRepository(trx);
+          const out: { created: number; updated: number; unchanged: number; expired?: number }[] = [];
+          for (const [k, piece] of group.pieces.entries()) {
+            const result = await repository.upsertBatch(items[k], now);
+            const expired =
+              piece.last && piece.board.expireMissing !== false
+                ? await repository.expireUnseen(piece.board.source, piece.board.board, now, now)
+                : undefined;
+            out.push({ ...result, expired });
+          }
+          return out;
+        }),
+      this.writeRetry,
     );
     for (const [k, piece] of group.pieces.entries()) {
       const c = counts[k];
