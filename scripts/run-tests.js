@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { buildIsFresh } from './build-state.js';
 
 function findTests(dir) {
   const out = [];
@@ -30,6 +31,15 @@ if (!process.env.REDIS_URL) {
   skipped.push('# REDIS_URL is not set: Redis test suites are SKIPPED (they run when it is set).');
 }
 for (const line of skipped) console.log(line);
+
+// Tests that run the `leadbase` command should run what `npm install` builds, and quickly: a source
+// edited since the last build is compiled again first (a few seconds) instead of every command
+// transpiling the whole program through tsx.
+if (!buildIsFresh(process.cwd())) {
+  console.log('# dist/ is older than src/: compiling it first (npm run build)');
+  const build = spawnSync(process.execPath, ['scripts/build.js'], { stdio: 'inherit' });
+  if (build.status !== 0) console.log('# the build failed: the leadbase command will run the sources through tsx');
+}
 
 const countsDir = mkdtempSync(join(tmpdir(), 'leadbase-test-counts-'));
 const countsFile = join(countsDir, 'counts.json');
