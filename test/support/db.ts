@@ -43,20 +43,23 @@ export async function openSqlite(): Promise<TestDatabase> {
 }
 
 /**
- * Migrates a test schema. Kysely's migrator looks for its tables by introspecting every schema of
- * the database, and that query fails with 'schema "t_…" does not exist' when another test file
- * drops its own schema at the same moment: that one error is retried.
+ * Runs a migration step on a test schema. Kysely's migrator looks for its tables by introspecting
+ * every schema of the database, and that query fails with 'schema "t_…" does not exist' when
+ * another test file drops its own schema at the same moment: that one error is retried.
  */
-async function migrateBesideOtherTests(handle: DatabaseHandle, schema: string): Promise<void> {
+export async function besideOtherTests<T>(schema: string, step: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await migrateToLatest(handle.db);
-      return;
+      return await step();
     } catch (error) {
       const other = /schema "(t_[0-9a-f]+)" does not exist/.exec(String((error as Error).message));
       if (!other || other[1] === schema || attempt === 5) throw error;
     }
   }
+}
+
+async function migrateBesideOtherTests(handle: DatabaseHandle, schema: string): Promise<void> {
+  await besideOtherTests(schema, () => migrateToLatest(handle.db));
 }
 
 /** A PostgreSQL schema of its own, so test files can run side by side on one database. */
