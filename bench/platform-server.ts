@@ -10,6 +10,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import { buildApp } from '../src/http/app.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../src/http/operations.ts';
+import { createLogger, logDestination } from '../src/logger.ts';
 
 const mode = process.argv[2];
 const cpuMicros = () => {
@@ -32,13 +33,16 @@ if (mode === 'bare') {
   process.stdout.write(`READY ${address}\n`);
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'leadbase-bench-'));
-  const config = { ...loadConfig({}), databaseUrl: `sqlite:${join(dir, 'bench.sqlite')}`, logLevel: 'warn' };
+  const config = { ...loadConfig({}), databaseUrl: `sqlite:${join(dir, 'bench.sqlite')}`, logLevel: 'info' };
+  // As in production: the process logger at info level, one access line per request, written as
+  // standard output is, but to a file rather than to this benchmark's terminal.
+  const logger = createLogger({ level: config.logLevel, destination: logDestination(join(dir, 'access.log')) });
   const handle = openDatabase(config.databaseUrl);
   await migrateToLatest(handle.db);
-  const services = createServices({ db: handle.db, dialect: handle.dialect, config });
+  const services = createServices({ db: handle.db, dialect: handle.dialect, config, logger });
   // The limiter still runs on every request; the budget is raised so the load is measured, not refused.
   const rateLimits = Object.fromEntries(Object.keys(RATE_LIMITS_PER_MINUTE).map((k) => [k, 1e9]));
-  const app = await buildApp({ config, services, rateLimits, logger: false });
+  const app = await buildApp({ config, services, rateLimits, logger: mode === 'leadbase-unlogged' ? false : logger });
   const key = await services.keys.create('bench', 1_000_000_000);
   // Not part of the product: lets the benchmark read this process's CPU time.
   app.get('/__bench/cpu', { schema: { hide: true } }, async () => cpuMicros());

@@ -1,7 +1,8 @@
 // Platform overhead: bare Fastify returning a constant JSON body (the baseline) against our
 // GET /job-types and POST /credits through auth + rate limit + billing, in one run.
 // The server runs in a child process; autocannon drives it from this one.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fmt } from './support/stats.ts';
@@ -11,8 +12,15 @@ const ROUND_S = quick ? 2 : 5;
 const ROUNDS = quick ? 2 : 5;
 const CONNECTIONS = 50;
 
-async function startServer(mode: 'bare' | 'leadbase'): Promise<{ child: ChildProcess; address: string; key?: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'platform-server.ts'), mode], {
+// Where taskset exists, the servers share one core and the load generator (this process) has the
+// other: the scheduler no longer moves them around, which is most of this shared VM's run-to-run noise.
+const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
+
+async function startServer(
+  mode: 'bare' | 'leadbase' | 'leadbase-unlogged',
+): Promise<{ child: ChildProcess; address: string; key?: string }> {
+  const command = [process.execPath, '--import', 'tsx', join('bench', 'platform-server.ts'), mode];
+  const child = spawn(pinned ? 'taskset' : command[0], pinned ? ['-c', '1', ...command] : command.slice(1), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -64,6 +72,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 // in every round, so a slow spell of this shared machine hits all of them alike; medians are reported.
 const bare = await startServer('bare');
 const ours = await startServer('leadbase');
+const unlogged = await startServer('leadbase-unlogged');
 const headers = { 'x-api-key': ours.key! };
 const targets: Target[] = [
   {
@@ -90,16 +99,24 @@ const targets: Target[] = [
     cpuUrl: `${ours.address}/__bench/cpu`,
     rounds: [],
   },
+  {
+    name: 'GET /job-types, access log off (what the log costs)',
+    url: `${unlogged.address}/job-types`,
+    method: 'GET',
+    headers: { 'x-api-key': unlogged.key! },
+    cpuUrl: `${unlogged.address}/__bench/cpu`,
+    rounds: [],
+  },
 ];
 for (const t of targets) await round(t, 1); // warm-up
 for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
-bare.child.kill();
-ours.child.kill();
+for (const server of [bare, ours, unlogged]) server.child.kill();
 
 const baseline = median(targets[0].rounds.map((r) => r.rps));
 console.log(
   `platform benchmark: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${ROUND_S} s per target, targets alternating; medians; ` +
-    'SQLite database with 1 key; servers in their own processes, autocannon in this one',
+    'SQLite database with 1 key, info-level access log written to a file; servers in their own processes, autocannon in this one' +
+    (pinned ? '; servers pinned to CPU 1, autocannon to CPU 0' : ''),
 );
 console.log(
   '| target | req/s (median) | p50 ms | p99 ms | non-2xx | req/s vs baseline | server CPU µs/request | capacity vs baseline (CPU) |',

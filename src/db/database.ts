@@ -72,6 +72,20 @@ export function sqliteConnectionOf(db: Kysely<any>): SqliteConnection | undefine
   return sqliteConnections.get(db.getExecutor().adapter);
 }
 
+// For file databases: a second, read-only connection for the hot point reads (see PreparedQuery),
+// opened on first use and closed with the main one.
+const sqliteReaders = new WeakMap<object, () => SqliteConnection>();
+
+/**
+ * A read-only connection beside the one Kysely uses (undefined on PostgreSQL and for an in-memory
+ * database). In WAL mode it reads the last committed state without waiting for the main
+ * connection, which a transaction (an import's batch, a charge) may hold across awaits; and a
+ * synchronous point read on it costs a fraction of a Kysely query.
+ */
+export function sqliteReaderOf(db: Kysely<any>): SqliteConnection | undefined {
+  return db.isTransaction ? undefined : sqliteReaders.get(db.getExecutor().adapter)?.();
+}
+
 export function sqlitePathFromUrl(url: string): string {
   const path = url.replace(/^sqlite:(\/\/)?/, '');
   if (!path) throw new Error(`DATABASE_URL "${url}" names no file`);
@@ -84,10 +98,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query anew; preparing costs more than running a point query, so the
  * hot queries' prepared statements are kept (least recently used evicted).
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteConnection {
+function withStatementCache(sqlite: SQLite.Database, onClose?: () => void): SqliteConnection {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      onClose?.();
+      sqlite.close();
+    },
     prepare(query: string) {
       let statement = cache.get(query);
       if (statement) {
@@ -142,9 +159,20 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // Searches and index writes touch far more pages than the default 2 MB cache holds (the jobs
     // index alone is over 1 GB at a million listings): up to 256 MiB, taken only as pages are read.
     sqlite.pragma('cache_size = -262144');
-    const connection = withStatementCache(sqlite);
+    let reader: SqliteConnection | undefined;
+    const connection = withStatementCache(sqlite, () => reader?.close());
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
     sqliteConnections.set(db.getExecutor().adapter, connection);
+    if (path !== ':memory:') {
+      sqliteReaders.set(db.getExecutor().adapter, () => {
+        if (!reader) {
+          const readOnly = new SQLite(path, { readonly: true, fileMustExist: true });
+          readOnly.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+          reader = withStatementCache(readOnly);
+        }
+        return reader;
+      });
+    }
     return { db, dialect: 'sqlite', location: `sqlite:${path}`, close: () => db.destroy() };
   }
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:…"`);

@@ -15,6 +15,7 @@ import docsPlugin from './plugins/docs.ts';
 import { routes } from './routes/index.ts';
 import { AppError } from './errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { AccessLogController } from './access-log.ts';
 
 export interface BuildAppOptions {
   config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'>;
@@ -58,6 +59,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: options.config.bodyLimitBytes,
     trustProxy: options.config.trustProxy,
     requestIdHeader: false,
+    logController: new AccessLogController(),
+    // request.log is the process logger itself: a child logger built per request costs more than the
+    // line it writes, and every line about a request carries its reqId field.
+    childLoggerFactory: (parent) => parent,
     // A caller's X-Request-Id is kept when it is sane, so logs can be joined across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -81,7 +81,7 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
       () => done(null, payload),
       (error: unknown) => {
         // Sending the answer matters more than the record: a record left in flight lapses with its lease.
-        request.log.warn({ err: { message: (error as Error).message } }, 'could not store the Idempotency-Key record');
+        request.log.warn({ err: { message: (error as Error).message }, reqId: request.id }, 'could not store the Idempotency-Key record');
         done(null, payload);
       },
     );

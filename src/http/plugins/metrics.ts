@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -47,41 +47,92 @@ export function createMetrics(): Metrics {
   };
 }
 
-async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics }): Promise<void> {
-  const { registry } = options.metrics;
-  const requests = new Counter({
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+
+/** One route's requests: counts by status and a latency histogram (per bucket, not yet cumulative). */
+interface RouteTally {
+  method: string;
+  route: string;
+  byStatus: Map<number, number>;
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * Request counts and latencies, tallied per route in plain numbers on the hot path and handed to
+ * prom-client at scrape time: its labelled counters and histograms hash the label values on every
+ * observation, which cost more than the rest of this hook.
+ */
+function requestTallies(registry: Registry) {
+  const tallies = new Map<string, Map<string, RouteTally>>();
+  function tallyOf(method: string, route: string): RouteTally {
+    let byRoute = tallies.get(method);
+    if (!byRoute) tallies.set(method, (byRoute = new Map()));
+    let tally = byRoute.get(route);
+    if (!tally) {
+      tally = { method, route, byStatus: new Map(), buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 };
+      byRoute.set(route, tally);
+    }
+    return tally;
+  }
+  const all = () => [...tallies.values()].flatMap((byRoute) => [...byRoute.values()]);
+  registry.registerMetric({
     name: 'leadbase_http_requests_total',
     help: 'HTTP requests, by route and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'leadbase_http_request_duration_seconds',
+    get: () => ({
+      name: 'leadbase_http_requests_total',
+      help: 'HTTP requests, by route and status',
+      type: 'counter',
+      aggregator: 'sum',
+      values: all().flatMap((t) =>
+        [...t.byStatus].map(([status, value]) => ({ labels: { method: t.method, route: t.route, status: String(status) }, value })),
+      ),
+    }),
+  } as unknown as Metric);
+  const histogram = 'leadbase_http_request_duration_seconds';
+  registry.registerMetric({
+    name: histogram,
     help: 'HTTP request latency, by route',
-    labelNames: ['method', 'route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20],
-    registers: [registry],
-  });
+    get: () => ({
+      name: histogram,
+      help: 'HTTP request latency, by route',
+      type: 'histogram',
+      aggregator: 'sum',
+      values: all().flatMap((t) => {
+        let cumulative = 0;
+        const labels = { method: t.method, route: t.route };
+        return [
+          ...t.buckets.map((n, i) => {
+            cumulative += n;
+            const le = i < LATENCY_BUCKETS.length ? String(LATENCY_BUCKETS[i]) : '+Inf';
+            return { metricName: `${histogram}_bucket`, labels: { le, ...labels }, value: cumulative };
+          }),
+          { metricName: `${histogram}_sum`, labels, value: t.sum },
+          { metricName: `${histogram}_count`, labels, value: t.count },
+        ];
+      }),
+    }),
+  } as unknown as Metric);
+  return {
+    record(method: string, route: string, status: number, seconds: number): void {
+      const tally = tallyOf(method, route);
+      tally.byStatus.set(status, (tally.byStatus.get(status) ?? 0) + 1);
+      let bucket = 0;
+      while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]) bucket++;
+      tally.buckets[bucket]++;
+      tally.sum += seconds;
+      tally.count++;
+    },
+  };
+}
 
-  // Label children are cached per route: resolving labels on every observation costs more than the observation.
-  type Children = { latency: ReturnType<typeof latency.labels>; byStatus: Map<number, ReturnType<typeof requests.labels>> };
-  const children = new Map<string, Children>();
+async function metricsPlugin(app: FastifyInstance, options: { metrics: Metrics }): Promise<void> {
+  const { registry } = options.metrics;
+  const requests = requestTallies(registry);
   app.addHook('onResponse', (request, reply, done) => {
     // Unknown paths share one label so scanners cannot blow up the series count.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const id = `${request.method} ${route}`;
-    let child = children.get(id);
-    if (!child) {
-      child = { latency: latency.labels(request.method, route), byStatus: new Map() };
-      children.set(id, child);
-    }
-    let counter = child.byStatus.get(reply.statusCode);
-    if (!counter) {
-      counter = requests.labels(request.method, route, String(reply.statusCode));
-      child.byStatus.set(reply.statusCode, counter);
-    }
-    counter.inc();
-    child.latency.observe(reply.elapsedTime / 1000);
+    requests.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
@@ -17,6 +17,40 @@ export interface RateLimitOptions {
 }
 
 const WINDOW_SECONDS = 60;
+
+/** What a limiter answered: how many requests remain in the window and when it resets. */
+interface Verdict {
+  allowed: boolean;
+  remaining: number;
+  msBeforeNext: number;
+}
+
+/**
+ * Fixed one-minute windows per key and operation, in this process's memory: the same counting as
+ * rate-limiter-flexible's memory limiter (which still backs the Redis one when Redis is away), but
+ * answered synchronously, so a request of a single-instance server takes no promise for it.
+ */
+class MemoryWindows {
+  private readonly windows = new Map<string, { used: number; resetAt: number }>();
+  private sweepAt = 0;
+
+  consume(key: string, limit: number, now = Date.now()): Verdict {
+    if (now >= this.sweepAt) this.sweep(now);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { used: 0, resetAt: now + WINDOW_SECONDS * 1000 };
+      this.windows.set(key, window);
+    }
+    window.used++;
+    return { allowed: window.used <= limit, remaining: limit - window.used, msBeforeNext: window.resetAt - now };
+  }
+
+  /** Drops ended windows once a minute, so keys seen once do not stay forever. */
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.sweepAt = now + WINDOW_SECONDS * 1000;
+  }
+}
 
 function setHeaders(
   reply: { header(name: string, value: string | number): unknown },
@@ -45,51 +79,67 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
     }
   });
   const namespace = options.namespace ?? 'leadbase';
+  const memory = new MemoryWindows();
   const limiters = new Map<string, RateLimiterAbstract>();
 
-  // One limiter per (operation, limit): keys granted a higher limit count in a budget of that size.
-  function limiterFor(operation: string, points: number): RateLimiterAbstract {
+  // Shared budget: one limiter per (operation, limit), so keys granted a higher limit count in a
+  // budget of that size. If Redis is unreachable, it keeps limiting per instance rather than failing.
+  function redisLimiter(redis: Redis, operation: string, points: number): RateLimiterAbstract {
     const id = `${operation}:${points}`;
     let limiter = limiters.get(id);
     if (!limiter) {
-      const memory = new RateLimiterMemory({ keyPrefix: `${namespace}:rl:${operation}`, points, duration: WINDOW_SECONDS });
-      limiter = options.redis
-        ? new RateLimiterRedis({
-            storeClient: options.redis,
-            keyPrefix: `${namespace}:rl:${operation}`,
-            points,
-            duration: WINDOW_SECONDS,
-            // If Redis is unreachable, keep limiting per instance rather than failing requests.
-            insuranceLimiter: memory,
-          })
-        : memory;
+      const keyPrefix = `${namespace}:rl:${operation}`;
+      limiter = new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix,
+        points,
+        duration: WINDOW_SECONDS,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
+      });
       limiters.set(id, limiter);
     }
     return limiter;
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const { auth, operation } = request.routeOptions.config;
-    if (!auth || !operation || !request.apiKey) return;
-    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation];
-    try {
-      const res = await limiterFor(operation, limit).consume(String(request.apiKey.id), 1);
-      setHeaders(reply, limit, res.remainingPoints, Math.ceil(res.msBeforeNext / 1000));
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const resetSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      setHeaders(reply, limit, 0, resetSeconds);
-      options.onRefused?.(operation);
-      throw new AppError(
-        429,
-        'rate_limited',
-        `Rate limit of ${limit} requests per minute exceeded for ${operation}; retry in ${resetSeconds} s.`,
-        undefined,
-        {
-          'Retry-After': String(resetSeconds),
+  function consumeShared(redis: Redis, operation: string, keyId: string, limit: number): Promise<Verdict> {
+    return redisLimiter(redis, operation, limit)
+      .consume(keyId, 1)
+      .then(
+        (res) => ({ allowed: true, remaining: res.remainingPoints, msBeforeNext: res.msBeforeNext }),
+        (rejection: unknown) => {
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          return { allowed: false, remaining: 0, msBeforeNext: rejection.msBeforeNext };
         },
       );
+  }
+
+  function answer(reply: FastifyReply, operation: string, limit: number, verdict: Verdict): AppError | undefined {
+    if (verdict.allowed) {
+      setHeaders(reply, limit, verdict.remaining, Math.ceil(verdict.msBeforeNext / 1000));
+      return undefined;
     }
+    const resetSeconds = Math.max(1, Math.ceil(verdict.msBeforeNext / 1000));
+    setHeaders(reply, limit, 0, resetSeconds);
+    options.onRefused?.(operation);
+    return new AppError(
+      429,
+      'rate_limited',
+      `Rate limit of ${limit} requests per minute exceeded for ${operation}; retry in ${resetSeconds} s.`,
+      undefined,
+      {
+        'Retry-After': String(resetSeconds),
+      },
+    );
+  }
+
+  // Callback style: without Redis the verdict is synchronous and the request continues at once.
+  app.addHook('onRequest', (request, reply, done) => {
+    const { auth, operation } = request.routeOptions.config;
+    if (!auth || !operation || !request.apiKey) return done();
+    const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation];
+    const keyId = String(request.apiKey.id);
+    if (!options.redis) return done(answer(reply, operation, limit, memory.consume(`${operation}:${limit}:${keyId}`, limit)));
+    consumeShared(options.redis, operation, keyId, limit).then((verdict) => done(answer(reply, operation, limit, verdict)), done);
   });
 }
 
