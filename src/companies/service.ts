@@ -105,7 +105,7 @@ export class CompanyService {
     const prepared = articles.map((a) => ({ company_id: companyId, ...prepareArticle(a, kind) }));
     const before = await this.repository.articlesOf(companyId, 100000);
     const known = new Set(before.filter((b) => b.kind === kind).map((b) => b.item_key));
-    await this.repository.upsertArticles(this.repository.db, prepared, source, seenAt);
+    await this.repository.upsertArticles(prepared, source, seenAt);
     return new Set(prepared.filter((p) => !known.has(p.item_key)).map((p) => p.item_key)).size;
   }
 

@@ -5,6 +5,7 @@
 // and plans in constant time.
 import { CompiledQuery, type Kysely } from 'kysely';
 import { dialectOf, sqliteConnectionOf } from './database.ts';
+import { chunkForParameters } from './chunks.ts';
 
 /** PostgreSQL array element type of each column. */
 export type PgType = 'text' | 'int8' | 'int4' | 'float8';
@@ -21,8 +22,6 @@ export interface BulkInsert {
   returning?: string[];
 }
 
-/** Largest number of bound parameters per SQLite statement (its limit is 32766). */
-const SQLITE_MAX_PARAMS = 32000;
 /** Rows per PostgreSQL statement (each column is one array parameter, so only size matters). */
 const PG_ROWS = 5000;
 
@@ -94,10 +93,8 @@ export async function bulkInsert<R = Record<string, unknown>>(db: Kysely<any>, s
     }
     return out;
   }
-  const perChunk = Math.max(1, Math.floor(SQLITE_MAX_PARAMS / names.length));
   const tuple = `(${names.map(() => '?').join(', ')})`;
-  for (let start = 0; start < rows.length; start += perChunk) {
-    const part = rows.slice(start, start + perChunk);
+  for (const part of chunkForParameters(rows, names.length)) {
     const text = `insert into ${quote(spec.table)} (${columnList}) values ${new Array(part.length).fill(tuple).join(', ')}${tail}`;
     const params: unknown[] = [];
     for (const values of part) for (const v of values) params.push(v === undefined ? null : v);

@@ -12,6 +12,7 @@ import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
+import { chunkForParameters } from '../db/chunks.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -176,12 +177,6 @@ function indexedListing({ listing: l, companyId }: BatchItem, jobId: number): In
     companyId,
   };
   return { jobId, hasRemote: l.hasRemote ? 1 : 0, publishedAt: l.publishedAt, entry: indexEntryOf(source) };
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /**
@@ -421,8 +416,8 @@ export class JobRepository {
         .execute();
       if (!gone.length) return 0;
       const ids = gone.map((r) => Number(r.id));
-      for (const chunk of chunks(ids, 900))
-        await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', chunk).execute();
+      for (const part of chunkForParameters(ids, 1))
+        await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', part).execute();
       const days = new DayCounts();
       await this.removeFromIndex(trx, gone.map(indexedRow), days);
       await days.flush(trx, this.dialect);

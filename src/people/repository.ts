@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { PreparedPerson } from './input.ts';
 import type { PersonEmailRow, PersonPhoneRow, PersonRow } from './tables.ts';
+import { chunk } from '../db/chunks.ts';
 
 type Executor = Kysely<Database>;
 
@@ -41,14 +42,8 @@ export interface CurrentCompanyRow {
   seen_at: number;
 }
 
-/** Rows per multi-row statement: far below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters. */
+/** Rows per multi-row statement built through Kysely: larger statements cost more to build than to run (see db/bulk.ts). */
 const CHUNK = 500;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 
 function nameFactsOf(person: PreparedPerson) {
   const n = person.name;
@@ -129,11 +124,11 @@ export class PeopleRepository {
     const byKey = new Map<string, PersonRow>();
     const profileIds = items.map((i) => i.person.profileId).filter((x): x is string => !!x);
     const externalKeys = items.map((i) => i.externalKey).filter((x): x is string => !!x);
-    for (const part of chunks(profileIds, CHUNK)) {
+    for (const part of chunk(profileIds, CHUNK)) {
       for (const row of await db.selectFrom('people').selectAll().where('profile_id', 'in', part).execute())
         byProfile.set(row.profile_id!, row);
     }
-    for (const part of chunks(externalKeys, CHUNK)) {
+    for (const part of chunk(externalKeys, CHUNK)) {
       for (const row of await db.selectFrom('people').selectAll().where('external_key', 'in', part).execute())
         byKey.set(row.external_key!, row);
     }
@@ -186,7 +181,7 @@ export class PeopleRepository {
       };
     };
     const keyed = fresh.filter((i) => i.person.profileId || i.externalKey);
-    for (const part of chunks(keyed, CHUNK)) {
+    for (const part of chunk(keyed, CHUNK)) {
       const rows = await db.insertInto('people').values(part.map(values)).returning(['id', 'profile_id', 'external_key']).execute();
       const ids = new Map<string, number>();
       for (const r of rows) ids.set(r.profile_id ? `p:${r.profile_id}` : `x:${r.external_key}`, Number(r.id));
@@ -245,7 +240,7 @@ export class PeopleRepository {
       });
     }
     const positionIds = new Map<string, number>();
-    for (const part of chunks(positions, CHUNK)) {
+    for (const part of chunk(positions, CHUNK)) {
       const rows = await db
         .insertInto('person_positions')
         .values(part.map((p) => p.values))
@@ -264,7 +259,7 @@ export class PeopleRepository {
       for (const r of rows) positionIds.set(`${r.person_id}|${r.position_key}`, Number(r.id));
     }
     const idOf = (p: (typeof positions)[number]) => positionIds.get(`${p.values.person_id}|${p.values.position_key}`)!;
-    for (const part of chunks(positions.filter((p) => p.replaced).map(idOf), CHUNK)) {
+    for (const part of chunk(positions.filter((p) => p.replaced).map(idOf), CHUNK)) {
       await db.deleteFrom('person_roles').where('position_id', 'in', part).execute();
     }
     const roles = positions.flatMap((p) =>
@@ -277,7 +272,7 @@ export class PeopleRepository {
         rank: r.rank,
       })),
     );
-    for (const part of chunks(roles, CHUNK)) await db.insertInto('person_roles').values(part).execute();
+    for (const part of chunk(roles, CHUNK)) await db.insertInto('person_roles').values(part).execute();
 
     const emails = items.flatMap((item) =>
       item.person.emails.map((e) => ({
@@ -292,7 +287,7 @@ export class PeopleRepository {
         seen_at: seenAt,
       })),
     );
-    for (const part of chunks(emails, CHUNK)) {
+    for (const part of chunk(emails, CHUNK)) {
       await db
         .insertInto('person_emails')
         .values(part)
@@ -317,7 +312,7 @@ export class PeopleRepository {
         seen_at: seenAt,
       })),
     );
-    for (const part of chunks(phones, CHUNK)) {
+    for (const part of chunk(phones, CHUNK)) {
       await db
         .insertInto('person_phones')
         .values(part)
