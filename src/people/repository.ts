@@ -7,6 +7,61 @@ import { chunk } from '../db/chunks.ts';
 
 type Executor = Kysely<Database>;
 
+/** Rows per multi-row statement built through Kysely: larger statements cost more to build than to run (see db/bulk.ts). */
+const CHUNK = 500;
+
+/** A table of a person's facts written by upsert: what identifies a row, and what a later report changes. */
+interface PersonChildTable {
+  table: 'person_positions' | 'person_emails' | 'person_phones';
+  /** The unique key a report's row is matched on. */
+  conflict: readonly string[];
+  /** Columns a later report replaces. */
+  replace: readonly string[];
+  /** Columns a later report sets only when it has a value (a status a source knows is kept when another does not). */
+  fillIn?: readonly string[];
+}
+
+const POSITIONS: PersonChildTable = {
+  table: 'person_positions',
+  conflict: ['person_id', 'position_key'],
+  replace: ['title', 'seniority_modifier', 'is_current', 'ended_at', 'source', 'seen_at'],
+};
+const EMAILS: PersonChildTable = {
+  table: 'person_emails',
+  conflict: ['person_id', 'email'],
+  replace: ['kind', 'source', 'seen_at'],
+  fillIn: ['status', 'verified_at'],
+};
+const PHONES: PersonChildTable = {
+  table: 'person_phones',
+  conflict: ['person_id', 'e164'],
+  replace: ['type', 'country', 'source', 'seen_at'],
+};
+
+/** Upserts `rows` into a person child table, CHUNK rows per statement; returns the `returning` columns of every row. */
+async function upsertChildRows<R = never>(
+  db: Executor,
+  child: PersonChildTable,
+  rows: Record<string, unknown>[],
+  returning: readonly string[] = [],
+): Promise<R[]> {
+  const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const set = Object.fromEntries([
+    ...child.replace.map((c) => [c, sql.ref(`excluded.${c}`)]),
+    ...(child.fillIn ?? []).map((c) => [c, sql`coalesce(${sql.ref(`excluded.${c}`)}, ${sql.ref(`${child.table}.${c}`)})`]),
+  ]);
+  const out: R[] = [];
+  for (const part of chunk(rows, CHUNK)) {
+    const query = untyped
+      .insertInto(child.table)
+      .values(part)
+      .onConflict((oc) => oc.columns([...child.conflict]).doUpdateSet(set));
+    if (returning.length) out.push(...((await query.returning([...returning]).execute()) as R[]));
+    else await query.execute();
+  }
+  return out;
+}
+
 export interface SaveResult {
   id: number;
   created: boolean;
@@ -42,8 +97,6 @@ export interface CurrentCompanyRow {
   seen_at: number;
 }
 
-/** Rows per multi-row statement built through Kysely: larger statements cost more to build than to run (see db/bulk.ts). */
-const CHUNK = 500;
 
 function nameFactsOf(person: PreparedPerson) {
   const n = person.name;
@@ -240,24 +293,13 @@ export class PeopleRepository {
       });
     }
     const positionIds = new Map<string, number>();
-    for (const part of chunk(positions, CHUNK)) {
-      const rows = await db
-        .insertInto('person_positions')
-        .values(part.map((p) => p.values))
-        .onConflict((oc) =>
-          oc.columns(['person_id', 'position_key']).doUpdateSet((eb) => ({
-            title: eb.ref('excluded.title'),
-            seniority_modifier: eb.ref('excluded.seniority_modifier'),
-            is_current: eb.ref('excluded.is_current'),
-            ended_at: eb.ref('excluded.ended_at'),
-            source: eb.ref('excluded.source'),
-            seen_at: eb.ref('excluded.seen_at'),
-          })),
-        )
-        .returning(['id', 'person_id', 'position_key'])
-        .execute();
-      for (const r of rows) positionIds.set(`${r.person_id}|${r.position_key}`, Number(r.id));
-    }
+    const stored = await upsertChildRows<{ id: number; person_id: number; position_key: string }>(
+      db,
+      POSITIONS,
+      positions.map((p) => p.values),
+      ['id', 'person_id', 'position_key'],
+    );
+    for (const r of stored) positionIds.set(`${r.person_id}|${r.position_key}`, Number(r.id));
     const idOf = (p: (typeof positions)[number]) => positionIds.get(`${p.values.person_id}|${p.values.position_key}`)!;
     for (const part of chunk(positions.filter((p) => p.replaced).map(idOf), CHUNK)) {
       await db.deleteFrom('person_roles').where('position_id', 'in', part).execute();
@@ -287,21 +329,7 @@ export class PeopleRepository {
         seen_at: seenAt,
       })),
     );
-    for (const part of chunk(emails, CHUNK)) {
-      await db
-        .insertInto('person_emails')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['person_id', 'email']).doUpdateSet((eb) => ({
-            kind: eb.ref('excluded.kind'),
-            status: sql`coalesce(excluded.status, person_emails.status)`,
-            verified_at: sql`coalesce(excluded.verified_at, person_emails.verified_at)`,
-            source: eb.ref('excluded.source'),
-            seen_at: eb.ref('excluded.seen_at'),
-          })),
-        )
-        .execute();
-    }
+    await upsertChildRows(db, EMAILS, emails);
     const phones = items.flatMap((item) =>
       item.person.phones.map((ph) => ({
         person_id: results[item.index].id,
@@ -312,20 +340,7 @@ export class PeopleRepository {
         seen_at: seenAt,
       })),
     );
-    for (const part of chunk(phones, CHUNK)) {
-      await db
-        .insertInto('person_phones')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['person_id', 'e164']).doUpdateSet((eb) => ({
-            type: eb.ref('excluded.type'),
-            country: eb.ref('excluded.country'),
-            source: eb.ref('excluded.source'),
-            seen_at: eb.ref('excluded.seen_at'),
-          })),
-        )
-        .execute();
-    }
+    await upsertChildRows(db, PHONES, phones);
   }
 
   /** The stored person a record is about: by profile, else by the source's id, else by an email and the same name. */
