@@ -1,9 +1,9 @@
 // The storage half of a jobs import, alone: listings are normalized before the clock starts, then
-// stored board by board (one transaction each) through JobService.importNormalized and
+// stored board by board (one transaction each) through JobService.importer.importNormalized and
 // expireUnseen, then the staged index entries merged, on a fresh SQLite file. Reports wall-clock
 // and process CPU per listing, so the cost of writing the listing, its index rows, day counts and
 // full-text row can be compared with the normalization budget. (`leadbase import jobs` stores
-// groups of boards per transaction: see JobService.importBoards and the jobs benchmark.)
+// groups of boards per transaction: see JobService.importer.importBoards and the jobs benchmark.)
 //   npm run bench -- jobs-storage                 50,000 listings over 1,000 boards
 //   npm run bench -- jobs-storage --listings=200000
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,7 +39,7 @@ try {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const b of boards) {
-    await jobs.importNormalized(b.listings, NOW);
+    await jobs.importer.importNormalized(b.listings, NOW);
     await jobs.repository.expireUnseen(b.source, b.board, NOW, NOW);
     stored += b.listings.length;
   }

@@ -127,7 +127,7 @@ for (const dialect of dialects) {
       baselineRate = baselineRows / (baselineMs / 1000);
       await sql`drop table bench_baseline`.execute(handle.db);
 
-      // Ingest: every board through the real import path (JobService.importBoards, as `leadbase import
+      // Ingest: every board through the real import path (JobService.importer.importBoards, as `leadbase import
       // jobs` runs it), the time spent generating boards excluded.
       let generationMs = 0;
       let lastReport = Date.now();
@@ -144,7 +144,7 @@ for (const dialect of dialects) {
       const cpuStart = process.cpuUsage();
       const mainCpuStart = mainThreadCpuMs();
       const ingestStart = performance.now();
-      await jobs.importBoards(timedBoards(), {
+      await jobs.importer.importBoards(timedBoards(), {
         now: NOW,
         mergeIndex: false,
         onBoard: (_, summary) => {

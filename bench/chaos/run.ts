@@ -470,7 +470,7 @@ async function setUp(): Promise<void> {
   const companies = new CompanyService({ db: handle.db });
   const jobs = new JobService({ db: handle.db, companies });
   const now = Date.now();
-  await jobs.importBoard(
+  await jobs.importer.importBoard(
     Array.from({ length: 50 }, (_, i) => ({
       sourceId: `C${i}`,
       title: 'Platform Engineer',

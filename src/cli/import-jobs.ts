@@ -4,7 +4,8 @@ import { CompanyService } from '../companies/service.ts';
 import { PoliteFetcher } from '../ingest/jobs/fetcher.ts';
 import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
-import { JobService, type BoardImportSummary, type BoardInput } from '../jobs/service.ts';
+import { JobService } from '../jobs/service.ts';
+import type { BoardImportSummary, BoardInput } from '../jobs/importer.ts';
 import { isUnavailable } from '../db/unavailable.ts';
 import { CliError, withDatabase } from './context.ts';
 import { createProgress, type Progress } from './progress.ts';
@@ -145,7 +146,7 @@ export function registerImportJobs(importCommand: Command): void {
           }
         }
         let boardsStored = 0;
-        await service
+        await service.importer
           .importBoards(boards(), {
             mergeIndex: false,
             onGroup: (summaries) => {

@@ -124,7 +124,7 @@ describe('imports while another process holds the SQLite write lock', { timeout:
       company: { name: 'Locked Jobs', website: 'https://locked-jobs.example' },
     }));
     lock(1000);
-    const summary = await jobs.importBoard(listings, { source: 'greenhouse', board: 'locked', now });
+    const summary = await jobs.importer.importBoard(listings, { source: 'greenhouse', board: 'locked', now });
     assert.equal(summary.rejectedTotal, 0);
     assert.equal(summary.inserted, ROWS);
     await jobs.close();

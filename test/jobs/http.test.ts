@@ -25,8 +25,8 @@ for (const target of dbTargets) {
     before(async () => {
       t = await startTestApp(target, { credits: 100 });
       const now = Date.now();
-      await t.services.jobs.importBoard(board(now, 25), { source: 'greenhouse', board: 'lonestar', now });
-      await t.services.jobs.importBoard([{ ...board(now, 1)[0], sourceId: 'OLD', publishedAt: now - 45 * DAY }], {
+      await t.services.jobs.importer.importBoard(board(now, 25), { source: 'greenhouse', board: 'lonestar', now });
+      await t.services.jobs.importer.importBoard([{ ...board(now, 1)[0], sourceId: 'OLD', publishedAt: now - 45 * DAY }], {
         source: 'greenhouse',
         board: 'lonestar-old',
         now,

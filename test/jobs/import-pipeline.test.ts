@@ -49,14 +49,14 @@ function board(count: number): SourceListing[] {
 async function importAll(database: TestDatabase, workerAfter: number): Promise<{ summaries: string; rows: string; facets: string }> {
   const service = new JobService({ db: database.db, companies: new CompanyService({ db: database.db }), workerAfter });
   if (workerAfter === 0) {
-    await service.startNormalizationThread();
-    assert.equal(service.normalizationThreadReady, true);
+    await service.importer.startNormalizationThread();
+    assert.equal(service.importer.normalizationThreadReady, true);
   }
   const summaries = [];
   const postings = board(700);
   const batches: number[] = [];
   summaries.push(
-    await service.importBoard(postings, {
+    await service.importer.importBoard(postings, {
       source: 'lever',
       board: 'big',
       now: NOW,
@@ -65,8 +65,10 @@ async function importAll(database: TestDatabase, workerAfter: number): Promise<{
       onBatch: (s) => batches.push(s.read),
     }),
   );
-  summaries.push(await service.importBoard(postings.slice(50, 400), { source: 'lever', board: 'big', now: NOW + 1, batchSize: 120 }));
-  summaries.push(await service.importBoard(postings.slice(0, 9), { source: 'ashby', board: 'small', now: NOW }));
+  summaries.push(
+    await service.importer.importBoard(postings.slice(50, 400), { source: 'lever', board: 'big', now: NOW + 1, batchSize: 120 }),
+  );
+  summaries.push(await service.importer.importBoard(postings.slice(0, 9), { source: 'ashby', board: 'small', now: NOW }));
   await service.close();
   const rows = await sql`select * from jobs order by id`.execute(database.db);
   const facets =
@@ -113,11 +115,11 @@ describe('normalization thread lifetime', () => {
       await migrateToLatest(handle.db);
       const jobs = new JobService({ db: handle.db, workerAfter: 0 });
       if (${wait}) {
-        await jobs.startNormalizationThread();
-        if (!jobs.normalizationThreadReady) throw new Error('no thread');
+        await jobs.importer.startNormalizationThread();
+        if (!jobs.importer.normalizationThreadReady) throw new Error('no thread');
       }
       const listings = Array.from({ length: 50 }, (_, i) => ({ sourceId: 'x' + i, title: 'Engineer', location: 'Berlin', employmentTypes: [], publishedAt: 0, descriptionHtml: '<p>Hi</p>', applyUrl: 'https://x.example/' + i }));
-      const summary = await jobs.importBoard(listings, { source: 'lever', board: 'b', now: 1 });
+      const summary = await jobs.importer.importBoard(listings, { source: 'lever', board: 'b', now: 1 });
       console.log(summary.inserted);
     `;
     return spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

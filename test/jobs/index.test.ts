@@ -137,7 +137,7 @@ for (const target of dbTargets) {
     const board = (count: number, patch: (i: number) => Partial<SourceListing> = () => ({})) =>
       Array.from({ length: count }, (_, i) => posting(i, patch(i)));
     const importBoard = (listings: SourceListing[], now: number) =>
-      service.importBoard(listings, { source: 'greenhouse', board: 'indexco', now });
+      service.importer.importBoard(listings, { source: 'greenhouse', board: 'indexco', now });
 
     before(async () => {
       database = await target.open();
@@ -198,7 +198,7 @@ for (const target of dbTargets) {
         posting(101, { publishedAt: lo + 10_000 }),
         posting(102, { publishedAt: lo + 70_000 }),
       ].map((l) => ({ ...l, location: 'Lisbon, Portugal', descriptionHtml: '<p>Edge of the window: quokka handling.</p>' }));
-      await service.importBoard(edge, { source: 'greenhouse', board: 'edgeco', now: NOW });
+      await service.importer.importBoard(edge, { source: 'greenhouse', board: 'edgeco', now: NOW });
       const found = await service.search({ job_description: 'quokka', posted_within: 7 }, NOW + 30_000);
       assert.equal(found.total_count, 2);
       const withFacet = await service.search({ job_description: 'quokka', country_id: 'PT', posted_within: 7 }, NOW + 30_000);
@@ -215,7 +215,7 @@ for (const target of dbTargets) {
           descriptionHtml: `<p>Wombat keeper ${i}.</p>`,
         }),
       );
-      await service.importBoard(wombats, { source: 'greenhouse', board: 'wombatco', now: NOW });
+      await service.importer.importBoard(wombats, { source: 'greenhouse', board: 'wombatco', now: NOW });
       const expected = wombats
         .map((w) => w.publishedAt!)
         .sort((a, b) => b - a)

@@ -9,7 +9,8 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { startServer } from '../../src/server.ts';
 import { CompanyService } from '../../src/companies/service.ts';
-import { JobService, type BoardInput } from '../../src/jobs/service.ts';
+import { JobService } from '../../src/jobs/service.ts';
+import type { BoardInput } from '../../src/jobs/importer.ts';
 import { mergeStagedIndex } from '../../src/jobs/staged-index.ts';
 import { generateBoards } from '../../bench/support/jobs-generator.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
@@ -89,10 +90,11 @@ for (const target of dbTargets) {
 
     it('listings imported without merging are stored but not searchable; one merge then gives the index of board-by-board imports', async () => {
       const reference = service(perBoard);
-      for (const board of boards()) await reference.importBoard(board.listings, { source: board.source, board: board.board, now: NOW });
+      for (const board of boards())
+        await reference.importer.importBoard(board.listings, { source: board.source, board: board.board, now: NOW });
 
       const bulk = service(staged);
-      const summaries = await bulk.importBoards(boards(), { now: NOW, mergeIndex: false, groupSize: 1_000 });
+      const summaries = await bulk.importer.importBoards(boards(), { now: NOW, mergeIndex: false, groupSize: 1_000 });
       assert.equal(
         summaries.reduce((n, s) => n + s.inserted, 0),
         2_400,
@@ -115,7 +117,7 @@ for (const target of dbTargets) {
       const more = boards()
         .slice(0, 6)
         .map((b) => ({ ...b, board: `${b.board}-more` }));
-      const summaries = await jobs.importBoards(more, { now: NOW, mergeIndex: false });
+      const summaries = await jobs.importer.importBoards(more, { now: NOW, mergeIndex: false });
       await sql`create table staged_copy as select * from job_facets_staged`.execute(db);
       await sql`create table days_copy as select * from job_facet_days`.execute(db);
       await mergeStagedIndex(db, CHUNKS);
@@ -144,8 +146,8 @@ for (const target of dbTargets) {
         [reference, true],
         [bulk, false],
       ] as const) {
-        await service.importBoards([fresh], { now: NOW - DAY, mergeIndex: merge });
-        const summary = (await service.importBoards([next], { now: NOW, mergeIndex: merge }))[0];
+        await service.importer.importBoards([fresh], { now: NOW - DAY, mergeIndex: merge });
+        const summary = (await service.importer.importBoards([next], { now: NOW, mergeIndex: merge }))[0];
         assert.equal(summary.expired, 5);
         assert.ok(summary.updated > 0);
       }
@@ -176,7 +178,7 @@ describe('staged listings left by an interrupted import', () => {
       const handle = openDatabase(url);
       await migrateToLatest(handle.db);
       const jobs = new JobService({ db: handle.db, workerAfter: Infinity });
-      await jobs.importBoards(boards().slice(0, 3), { now: NOW, mergeIndex: false });
+      await jobs.importer.importBoards(boards().slice(0, 3), { now: NOW, mergeIndex: false });
       const staged = async () =>
         Number((await sql<{ n: number }>`select count(*) as n from job_facets_staged`.execute(handle.db)).rows[0].n);
       assert.ok((await staged()) > 0);

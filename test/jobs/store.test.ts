@@ -57,9 +57,9 @@ for (const target of dbTargets) {
       ];
       for (const [source, file, board] of boards) {
         const company = source === 'lever' ? { name: 'Northwind Analytics', website: 'https://northwind.example' } : null;
-        await service.importBoard(parse(source, file, board), { source, board, now: NOW - DAY, company });
+        await service.importer.importBoard(parse(source, file, board), { source, board, now: NOW - DAY, company });
       }
-      await service.importBoard(dailyBoard(45), { source: 'lever', board: 'dailyfreight', now: NOW - DAY });
+      await service.importer.importBoard(dailyBoard(45), { source: 'lever', board: 'dailyfreight', now: NOW - DAY });
     });
     after(() => database.destroy());
 
@@ -280,7 +280,7 @@ for (const target of dbTargets) {
       const before = await search({ company_name: 'Daily Freight', posted_within: 365, per_page: 50 });
       const next = dailyBoard(45, new Set([1, 2]));
       next[2].title = 'Senior Forklift Operator';
-      const summary = await service.importBoard(next, { source: 'lever', board: 'dailyfreight', now: NOW });
+      const summary = await service.importer.importBoard(next, { source: 'lever', board: 'dailyfreight', now: NOW });
       assert.equal(summary.inserted, 0);
       assert.equal(summary.updated, 1);
       assert.equal(summary.unchanged, 42);
@@ -291,7 +291,7 @@ for (const target of dbTargets) {
       assert.ok(after.results.some((j) => j.title === 'Senior Forklift Operator'));
       assert.equal((await search({ job_title: 'senior forklift' })).total_count, 1);
       // Back on the board: served again.
-      const revived = await service.importBoard(dailyBoard(45), { source: 'lever', board: 'dailyfreight', now: NOW + 1 });
+      const revived = await service.importer.importBoard(dailyBoard(45), { source: 'lever', board: 'dailyfreight', now: NOW + 1 });
       assert.equal(revived.updated, 3);
       assert.equal(revived.expired, 0);
       assert.equal((await search({ company_name: 'Daily Freight', posted_within: 365, per_page: 50 })).total_count, before.total_count);
