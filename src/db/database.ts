@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
@@ -99,7 +100,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * hot queries' prepared statements are kept (least recently used evicted).
  */
 function withStatementCache(sqlite: SQLite.Database, onClose?: () => void): SqliteConnection {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new LRUCache<string, SQLite.Statement>({ max: STATEMENT_CACHE_SIZE });
   return {
     close: () => {
       onClose?.();
@@ -107,13 +108,7 @@ function withStatementCache(sqlite: SQLite.Database, onClose?: () => void): Sqli
     },
     prepare(query: string) {
       let statement = cache.get(query);
-      if (statement) {
-        cache.delete(query);
-      } else {
-        statement = sqlite.prepare(query);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(query, statement);
+      if (!statement) cache.set(query, (statement = sqlite.prepare(query)));
       return statement;
     },
   };

@@ -1,8 +1,16 @@
-/** A bounded in-memory map whose entries expire; oldest entries are evicted first when full. */
-export class TtlCache<V> {
-  private readonly entries = new Map<string, { value: V; storedAt: number; expiresAt: number }>();
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly maxEntries = 100_000) {}
+/**
+ * A bounded map whose entries expire: lru-cache keeps the bound (least recently used evicted), and
+ * each entry carries its own expiry in our clock, so callers (and tests) can pass the time they
+ * reason in rather than lru-cache's monotonic one.
+ */
+export class TtlCache<V extends NonNullable<unknown>> {
+  private readonly entries: LRUCache<string, { value: V; storedAt: number; expiresAt: number }>;
+
+  constructor(maxEntries = 100_000) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   get(key: string, now = Date.now()): { value: V; storedAt: number } | undefined {
     const entry = this.entries.get(key);
@@ -16,8 +24,6 @@ export class TtlCache<V> {
 
   set(key: string, value: V, ttlMs: number, now = Date.now()): void {
     if (ttlMs <= 0) return;
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, storedAt: now, expiresAt: now + ttlMs });
   }
 
