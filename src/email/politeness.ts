@@ -1,6 +1,8 @@
 // Limits that keep one customer's burst from getting our address blocked: at most N concurrent
 // sessions per MX host, and a token bucket of new sessions per recipient domain. Per instance.
 
+import { setTimeout as delay } from 'node:timers/promises';
+
 export class DeadlineError extends Error {
   constructor() {
     super('validation deadline passed');
@@ -8,19 +10,13 @@ export class DeadlineError extends Error {
 }
 
 /** Waits until `signal` aborts or `ms` pass; rejects with DeadlineError on abort. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new DeadlineError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new DeadlineError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (error) {
+    if (signal?.aborted) throw new DeadlineError();
+    throw error;
+  }
 }
 
 export class HostSemaphores {

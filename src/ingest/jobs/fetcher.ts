@@ -2,6 +2,8 @@
 // per request, retries with exponential backoff (and Retry-After) on 429, 5xx and network errors.
 import { request } from 'undici';
 import type { HttpGet } from './types.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit, { type LimitFunction } from 'p-limit';
 
 export interface FetcherOptions {
   concurrency?: number;
@@ -23,8 +25,6 @@ export class HttpStatusError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export class PoliteFetcher implements HttpGet {
   private readonly concurrency: number;
   private readonly timeoutMs: number;
@@ -32,8 +32,7 @@ export class PoliteFetcher implements HttpGet {
   private readonly backoffMs: number;
   private readonly userAgent: string;
   private readonly maxBytes: number;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly limit: LimitFunction;
   /** Requests sent, retries included (for summaries and tests). */
   requests = 0;
   /** Most requests in flight at once. */
@@ -46,30 +45,14 @@ export class PoliteFetcher implements HttpGet {
     this.backoffMs = options.backoffMs ?? 500;
     this.userAgent = options.userAgent ?? 'leadbase-jobs/0.1 (+https://github.com/leadbase)';
     this.maxBytes = options.maxBytes ?? 50 * 1024 * 1024;
+    this.limit = pLimit(this.concurrency);
   }
 
-  private async acquire(): Promise<void> {
-    if (this.active < this.concurrency) {
-      this.active++;
-    } else {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    }
-    this.peakConcurrency = Math.max(this.peakConcurrency, this.active);
-  }
-
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.active--;
-  }
-
-  async getText(url: string, accept = 'application/json'): Promise<string> {
-    await this.acquire();
-    try {
-      return await this.getWithRetries(url, accept);
-    } finally {
-      this.release();
-    }
+  getText(url: string, accept = 'application/json'): Promise<string> {
+    return this.limit(() => {
+      this.peakConcurrency = Math.max(this.peakConcurrency, this.limit.activeCount);
+      return this.getWithRetries(url, accept);
+    });
   }
 
   private async getWithRetries(url: string, accept: string): Promise<string> {
