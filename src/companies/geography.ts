@@ -1,15 +1,6 @@
 // Country names, codes and continents for company locations (docs/contract.md, Values: lower-case text,
 // continent one of africa, antarctica, asia, europe, north america, oceania, south america).
-import { createRequire } from 'node:module';
-
-interface WorldCountry {
-  cca2: string;
-  cca3: string;
-  name: { common: string; official: string };
-  altSpellings: string[];
-  region: string;
-  subregion: string;
-}
+import { countryByCode, countryCodeByName, type Country } from '../lookups/countries.ts';
 
 export interface CountryInfo {
   code: string;
@@ -18,9 +9,7 @@ export interface CountryInfo {
   continent: string;
 }
 
-let byKey: Map<string, CountryInfo> | undefined;
-
-function continentOf(c: WorldCountry): string {
+function continentOf(c: Country): string {
   switch (c.region) {
     case 'Africa':
       return 'africa';
@@ -39,42 +28,13 @@ function continentOf(c: WorldCountry): string {
   }
 }
 
-function index(): Map<string, CountryInfo> {
-  if (byKey) return byKey;
-  const require = createRequire(import.meta.url);
-  const world = require('world-countries') as WorldCountry[];
-  byKey = new Map();
-  for (const c of world) {
-    const info: CountryInfo = { code: c.cca2, name: c.name.common.toLowerCase(), continent: continentOf(c) };
-    for (const key of [c.cca2, c.cca3, c.name.common, c.name.official, ...c.altSpellings]) {
-      const k = key.toLowerCase();
-      if (!byKey.has(k)) byKey.set(k, info);
-    }
-  }
-  // Spellings common in company data that the package does not list.
-  for (const [alias, code] of [
-    ['uk', 'GB'],
-    ['england', 'GB'],
-    ['scotland', 'GB'],
-    ['wales', 'GB'],
-    ['great britain', 'GB'],
-    ['usa', 'US'],
-    ['u.s.', 'US'],
-    ['u.s.a.', 'US'],
-    ['united states of america', 'US'],
-    ['korea, republic of', 'KR'],
-    ['russian federation', 'RU'],
-  ] as const) {
-    const info = byKey.get(code.toLowerCase());
-    if (info && !byKey.has(alias)) byKey.set(alias, info);
-  }
-  return byKey;
-}
-
-/** The country a name, alpha-2 or alpha-3 code refers to, or null. */
+/** The country a name, alpha-2 or alpha-3 code refers to, or null (see lookups/countries.ts). */
 export function lookupCountry(text: string | null | undefined): CountryInfo | null {
   if (!text) return null;
-  return index().get(String(text).trim().toLowerCase()) ?? null;
+  const given = String(text).trim();
+  const code = /^[A-Za-z]{2,3}$/.test(given) ? countryByCode(given)?.code : undefined;
+  const country = countryByCode(code ?? countryCodeByName(given) ?? '');
+  return country ? { code: country.code, name: country.name.common.toLowerCase(), continent: continentOf(country) } : null;
 }
 
 // US state and Canadian province codes, as SEC filings and many registries write them.

@@ -1,12 +1,7 @@
 import { InvalidInputError } from '../invalid-input.ts';
-import { JOB_COMPANY_TYPES, JOB_INDUSTRIES, JOB_REGIONS, JOB_TYPES, jobCountries, type LookupItem } from '../lookups/data.ts';
+import { JOB_COMPANY_TYPES, JOB_INDUSTRIES, JOB_REGIONS, JOB_TYPES, type LookupItem } from '../lookups/data.ts';
+import { alpha2Code } from '../lookups/countries.ts';
 import type { JobsFinderBody } from '../contract/jobs.ts';
-
-/**
- * Country codes clients commonly send for another ISO 3166-1 code. "UK" is not an ISO code (the
- * United Kingdom is GB) but is what people and some documentation write; see docs/jobs.md.
- */
-export const COUNTRY_ALIASES: Readonly<Record<string, string>> = { UK: 'GB' };
 
 function checkId(field: string, id: number | undefined, list: LookupItem[], endpoint: string): void {
   if (id === undefined || list.some((item) => item.id === id)) return;
@@ -26,9 +21,8 @@ export function checkedFilters<T extends JobsFinderBody>(filters: T): T {
   checkId('company_type_id', filters.company_type_id, JOB_COMPANY_TYPES, '/job-company-types');
   checkId('company_industry_id', filters.company_industry_id, JOB_INDUSTRIES, '/job-industries');
   if (filters.country_id === undefined) return filters;
-  const given = filters.country_id.toUpperCase();
-  const code = COUNTRY_ALIASES[given] ?? given;
-  if (!jobCountries().some((c) => c.id === code)) {
+  const code = alpha2Code(filters.country_id);
+  if (!code) {
     throw new InvalidInputError(
       'country_id',
       `Unknown country_id "${filters.country_id}": use an ISO 3166-1 alpha-2 code such as US, GB or DE (UK is accepted for GB); GET /job-country lists them all.`,

@@ -3,9 +3,9 @@
 // (GeoNames, CC BY 4.0; built by geo-data/build-cities.ts); countries and their region ids come from
 // the platform lookup list (src/lookups/data.ts) so the ids served by GET /job-country match.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { JOB_REGIONS, jobCountries } from '../lookups/data.ts';
-import { textKey } from './normalize/text-key.ts';
+import { textKey } from '../text-key.ts';
+import { countryCodeByName } from '../lookups/countries.ts';
 
 export interface GeoCity {
   geonameid: number;
@@ -100,41 +100,6 @@ const CA_PROVINCES: Record<string, string> = {
 };
 const AU_STATES: Record<string, string> = { ACT: '01', NSW: '02', NT: '03', QLD: '04', SA: '05', TAS: '06', VIC: '07', WA: '08' };
 
-const COUNTRY_ALIASES: Record<string, string> = {
-  usa: 'US',
-  'u s a': 'US',
-  'u s': 'US',
-  america: 'US',
-  'united states of america': 'US',
-  uk: 'GB',
-  'u k': 'GB',
-  england: 'GB',
-  scotland: 'GB',
-  wales: 'GB',
-  'northern ireland': 'GB',
-  britain: 'GB',
-  'great britain': 'GB',
-  deutschland: 'DE',
-  'the netherlands': 'NL',
-  holland: 'NL',
-  espana: 'ES',
-  italia: 'IT',
-  schweiz: 'CH',
-  suisse: 'CH',
-  osterreich: 'AT',
-  polska: 'PL',
-  'czech republic': 'CZ',
-  korea: 'KR',
-  'south korea': 'KR',
-  uae: 'AE',
-  turkiye: 'TR',
-  brasil: 'BR',
-  mexico: 'MX',
-  'hong kong sar': 'HK',
-  russia: 'RU',
-  vietnam: 'VN',
-};
-
 const REGION_WORDS: Record<string, number[]> = {
   emea: [3, 4, 1],
   europe: [3],
@@ -170,7 +135,6 @@ const CITY_ALIASES: Record<string, number> = {
 interface GeoIndex {
   byKey: Map<string, GeoCity[]>;
   byId: Map<number, GeoCity>;
-  countryByKey: Map<string, string>;
 }
 
 let index: GeoIndex | undefined;
@@ -209,22 +173,7 @@ function loadIndex(): GeoIndex {
   }
   for (const list of byKey.values()) list.sort((a, b) => b.population - a.population);
 
-  const countryByKey = new Map<string, string>();
-  const require = createRequire(import.meta.url);
-  const world = require('world-countries') as {
-    cca2: string;
-    cca3: string;
-    name: { common: string; official: string };
-    altSpellings: string[];
-  }[];
-  const known = new Set(jobCountries().map((c) => c.id));
-  for (const c of world) {
-    if (!known.has(c.cca2)) continue;
-    for (const n of [c.name.common, c.name.official, ...c.altSpellings.filter((s) => s.length > 3)]) countryByKey.set(textKey(n), c.cca2);
-  }
-  for (const c of jobCountries()) countryByKey.set(textKey(c.name), c.id);
-  for (const [alias, code] of Object.entries(COUNTRY_ALIASES)) countryByKey.set(alias, code);
-  index = { byKey, byId, countryByKey };
+  index = { byKey, byId };
   return index;
 }
 
@@ -246,9 +195,9 @@ export function regionName(id: number): string | undefined {
 }
 
 /** A two- or three-letter segment read as a country code, or null. */
-function countryCodeSegment(segment: string, known: Map<string, string>): string | null {
+function countryCodeSegment(segment: string): string | null {
   if (/^[A-Z]{2}$/.test(segment) && countryNames.has(segment)) return segment;
-  if (/^[A-Z]{3}$/.test(segment)) return known.get(textKey(segment)) ?? null;
+  if (/^[A-Z]{3}$/.test(segment)) return countryCodeByName(segment);
   return null;
 }
 
@@ -303,7 +252,7 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
         continue;
       }
     }
-    const code = countryCodeSegment(raw, geo.countryByKey) ?? geo.countryByKey.get(key);
+    const code = countryCodeSegment(raw) ?? countryCodeByName(key);
     if (code && (i > 0 || segments.length === 1 || !geo.byKey.has(key))) {
       hints.country = code;
       continue;

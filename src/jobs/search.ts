@@ -21,7 +21,7 @@ import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { ftsKey, ftsKeyInWindow, toFts5Query } from './fts-query.ts';
 import { TextWindowSearch } from './text-window.ts';
-import { textKey } from './normalize/text-key.ts';
+import { textKey } from '../text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
 
 export const DEFAULT_PER_PAGE = 20;

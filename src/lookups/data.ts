@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { allCountries } from './countries.ts';
 
 // The reference lists behind the jobs-finder filters. Ids are part of the wire
 // contract: append new entries, never renumber.
@@ -83,13 +83,6 @@ export interface CountryItem {
   region_id: number;
 }
 
-interface WorldCountry {
-  cca2: string;
-  name: { common: string };
-  region: string;
-  subregion: string;
-}
-
 /** Maps a country's UN region/subregion to one of the six job regions. */
 export function jobRegionFor(region: string, subregion: string, code: string): number {
   // Egypt is usually counted with the Middle East in job-market data; Western Asia is, too,
@@ -116,16 +109,10 @@ export function jobRegionFor(region: string, subregion: string, code: string): n
 
 let countriesCache: CountryItem[] | undefined;
 
-/** Every ISO 3166-1 country with its common English name, from the world-countries package. */
+/** Every ISO 3166-1 country with its common English name and job region. */
 export function jobCountries(): CountryItem[] {
-  if (!countriesCache) {
-    const require = createRequire(import.meta.url);
-    const world = require('world-countries') as WorldCountry[];
-    const isoCodes = new Set(Object.keys((require('i18n-iso-countries') as { getAlpha2Codes(): Record<string, string> }).getAlpha2Codes()));
-    countriesCache = world
-      .filter((c) => isoCodes.has(c.cca2))
-      .map((c) => ({ id: c.cca2, name: c.name.common, region_id: jobRegionFor(c.region, c.subregion, c.cca2) }))
-      .sort((a, b) => a.id.localeCompare(b.id));
-  }
+  countriesCache ??= allCountries()
+    .map((c) => ({ id: c.code, name: c.name.common, region_id: jobRegionFor(c.region, c.subregion, c.code) }))
+    .sort((a, b) => a.id.localeCompare(b.id));
   return countriesCache;
 }
