@@ -47,6 +47,42 @@ export interface Conversation {
 
 type Attempt = { kind: 'done'; results: RcptResult[] } | { kind: 'next'; failure: RcptResult };
 
+/** Where an attempt stands: what a failure means depends on it (see afterFailure). */
+type Stage = 'connect' | 'greeting' | 'tls' | 'rcpt';
+
+/** One attempt's progress and what it holds. */
+interface AttemptState {
+  stage: Stage;
+  session?: SmtpSession;
+  /** Gives the host slot back (with the session, or by the idle pool when the session is kept). */
+  release?: () => void;
+  /** The session came from the idle pool: the server may have closed it meanwhile. */
+  kept: boolean;
+  /** The session went back to the idle pool: it is not closed. */
+  parked: boolean;
+  unbind: () => void;
+  results: RcptResult[];
+}
+
+/** What to do after an attempt failed with `error`: try again (another way), or the answer. */
+function afterFailure(
+  state: AttemptState,
+  error: unknown,
+  signal: AbortSignal,
+  host: string,
+): Attempt | 'again-without-tls' | 'again-on-a-fresh-connection' {
+  if (error instanceof DeadlineError || signal.aborted) return { kind: 'next', failure: unknown('deadline', host) };
+  // A broken TLS stack is common; senders then deliver in plain text, and so do we.
+  if (state.stage === 'tls') return 'again-without-tls';
+  // The server closed an idle connection we had kept: start over on a fresh one.
+  if (state.session && state.kept && state.results.length === 0) return 'again-on-a-fresh-connection';
+  const kind = error instanceof SmtpError ? error.kind : 'dropped';
+  const reason = kind === 'timeout' ? 'timeout' : state.stage === 'connect' ? 'unreachable' : 'dropped';
+  // Once a RCPT was asked, a failure is an answer about this conversation, not a reason to try elsewhere.
+  if (state.stage === 'rcpt') return { kind: 'done', results: [...state.results, unknown(reason, host)] };
+  return { kind: 'next', failure: unknown(reason, host) };
+}
+
 const MAX_ADDRESSES_PER_HOST = 2;
 
 function unknown(reason: RcptResult['reason'], host: string | null, reply?: SmtpReply): RcptResult {
@@ -89,6 +125,12 @@ export class SmtpProber {
     return [failure];
   }
 
+  /**
+   * One try at one MX address, as stages: connect (a kept connection, or a host slot and a new
+   * one), greeting (banner, EHLO, STARTTLS: `tls` while inside it), then the transaction (`rcpt`).
+   * What a failure means depends on the stage it happened in (see afterFailure); everything the
+   * attempt holds is given back in one place (finish).
+   */
   private async attempt(
     domain: string,
     host: string,
@@ -97,105 +139,109 @@ export class SmtpProber {
     conversation: Conversation,
     useTls = true,
   ): Promise<Attempt> {
-    const { config } = this.deps;
-    let release: (() => void) | undefined;
-    let session: SmtpSession | undefined;
-    let unbind = () => {};
-    let parked = false;
-    let wasKept = false;
-    const results: RcptResult[] = [];
-    let stage = 'connect' as 'connect' | 'greeting' | 'tls' | 'rcpt';
-    const poolKey = `${host}|${ip}`;
-    // A reply that stopped the session before any transaction: remembered when it refuses our address.
-    const stoppedAtGreeting = (reply: SmtpReply): Attempt => {
-      this.deps.refusals.note(host, reply, true);
-      return { kind: 'next', failure: { ...classifySessionReply(reply), host } };
-    };
+    const state: AttemptState = { stage: 'connect', kept: false, parked: false, unbind: () => {}, results: [] };
     try {
-      const kept = conversation.fresh ? undefined : this.takeIdle(poolKey, conversation.noReuse === true);
-      if (kept) {
-        ({ session, release } = kept);
-        wasKept = true;
-      } else {
-        release = await this.deps.hostSlots.acquire(host, signal);
+      const refused = await this.connectAndGreet(state, domain, host, ip, signal, conversation, useTls);
+      if (refused) {
+        // A reply that stopped the session before any transaction: remembered when it refuses our address.
+        this.deps.refusals.note(host, refused, true);
+        return { kind: 'next', failure: { ...classifySessionReply(refused), host } };
       }
-      await this.deps.domainBuckets.take(domain, signal);
-      if (conversation.noReuse) this.prepareSpare(host, ip, poolKey, useTls);
-      if (!session) {
-        const opened = await SmtpSession.open(this.connectOptions(ip, signal));
-        session = opened.session;
-        unbind = session.bindAbort(signal);
-        stage = 'greeting';
-        if (opened.banner.code !== 220) return stoppedAtGreeting(opened.banner);
-        const refused = await this.greet(session, host, useTls, (inTls) => (stage = inTls ? 'tls' : 'greeting'));
-        if (refused) return stoppedAtGreeting(refused);
-      } else {
-        unbind = session.bindAbort(signal);
-        stage = 'greeting';
-      }
-      const reused = session.transactions > 0;
-      const toResult = (reply: SmtpReply): RcptResult => {
-        const { verdict, reason } = classifyRcptReply(reply);
-        if (reason === 'blocked') this.deps.refusals.note(host, reply, false);
-        const result: RcptResult = { verdict, reason, reply, host };
-        results.push(result);
-        return result;
-      };
-      // A reused connection starts a new transaction with RSET (RFC 5321 4.1.1.5).
-      const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${config.mailFrom}>`];
-      const rcptCommands = conversation.initial.map((address) => `RCPT TO:<${address}>`);
-      session.transactions += 1;
-      let mail: SmtpReply;
-      if (session.pipelining) {
-        const replies = await session.pipeline([...opening, ...rcptCommands]);
-        stage = 'rcpt';
-        mail = replies[opening.length - 1]!;
-        if (reused && replies[0].code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]), host } };
-        // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
-        if (mail.code >= 300) return this.senderRefused(host, mail);
-        replies.slice(opening.length).forEach(toResult);
-      } else {
-        for (const command of opening) {
-          mail = await session.command(command);
-          if (mail.code >= 300) return this.senderRefused(host, mail);
-        }
-        stage = 'rcpt';
-        for (const command of rcptCommands) toResult(await session.command(command));
-      }
-      const rcpt = async (address: string) => toResult(await session!.command(`RCPT TO:<${address}>`));
-      if (conversation.followUp) await conversation.followUp([...results], rcpt);
-      unbind();
-      parked = this.park(poolKey, session, release, conversation);
-      if (!parked) session.quit();
-      return { kind: 'done', results: [...results] };
+      return await this.transact(state, host, `${host}|${ip}`, conversation);
     } catch (error) {
-      if (error instanceof DeadlineError || signal.aborted) return { kind: 'next', failure: unknown('deadline', host) };
-      if (stage === 'tls') {
-        // A broken TLS stack is common; senders then deliver in plain text, and so do we.
-        session?.close();
-        release?.();
-        release = undefined;
-        return this.attempt(domain, host, ip, signal, conversation, false);
+      const next = afterFailure(state, error, signal, host);
+      if (next === 'again-without-tls' || next === 'again-on-a-fresh-connection') {
+        this.finish(state);
+        const again = next === 'again-on-a-fresh-connection' ? { ...conversation, fresh: true } : conversation;
+        return this.attempt(domain, host, ip, signal, again, next === 'again-without-tls' ? false : useTls);
       }
-      if (session && wasKept && results.length === 0) {
-        // The server closed an idle connection we had kept: start over on a fresh one.
-        session.close();
-        release?.();
-        release = undefined;
-        return this.attempt(domain, host, ip, signal, { ...conversation, fresh: true }, useTls);
-      }
-      const kind = error instanceof SmtpError ? error.kind : 'dropped';
-      const reason = kind === 'timeout' ? 'timeout' : stage === 'connect' ? 'unreachable' : 'dropped';
-      // Once a RCPT was asked, a failure is an answer about this conversation, not a reason to try elsewhere.
-      if (stage === 'rcpt') return { kind: 'done', results: [...results, unknown(reason, host)] };
-      return { kind: 'next', failure: unknown(reason, host) };
+      return next;
     } finally {
-      unbind();
-      if (!parked) {
-        session?.close();
-        release?.();
-      }
+      this.finish(state);
     }
+  }
+
+  /** Stages connect and greeting; returns the reply that refused us before any transaction, or null. */
+  private async connectAndGreet(
+    state: AttemptState,
+    domain: string,
+    host: string,
+    ip: string,
+    signal: AbortSignal,
+    conversation: Conversation,
+    useTls: boolean,
+  ): Promise<SmtpReply | null> {
+    const poolKey = `${host}|${ip}`;
+    const kept = conversation.fresh ? undefined : this.takeIdle(poolKey, conversation.noReuse === true);
+    if (kept) {
+      state.session = kept.session;
+      state.release = kept.release;
+      state.kept = true;
+    } else {
+      state.release = await this.deps.hostSlots.acquire(host, signal);
+    }
+    await this.deps.domainBuckets.take(domain, signal);
+    if (conversation.noReuse) this.prepareSpare(host, ip, poolKey, useTls);
+    if (state.session) {
+      state.unbind = state.session.bindAbort(signal);
+      state.stage = 'greeting';
+      return null;
+    }
+    const opened = await SmtpSession.open(this.connectOptions(ip, signal));
+    state.session = opened.session;
+    state.unbind = opened.session.bindAbort(signal);
+    state.stage = 'greeting';
+    if (opened.banner.code !== 220) return opened.banner;
+    return this.greet(opened.session, host, useTls, (inTls) => (state.stage = inTls ? 'tls' : 'greeting'));
+  }
+
+  /** Stage rcpt: MAIL FROM and the conversation's RCPTs (pipelined when the server allows), then the connection is kept or closed. */
+  private async transact(state: AttemptState, host: string, poolKey: string, conversation: Conversation): Promise<Attempt> {
+    const session = state.session!;
+    const reused = session.transactions > 0;
+    const toResult = (reply: SmtpReply): RcptResult => {
+      const { verdict, reason } = classifyRcptReply(reply);
+      if (reason === 'blocked') this.deps.refusals.note(host, reply, false);
+      const result: RcptResult = { verdict, reason, reply, host };
+      state.results.push(result);
+      return result;
+    };
+    // A reused connection starts a new transaction with RSET (RFC 5321 4.1.1.5).
+    const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${this.deps.config.mailFrom}>`];
+    const rcptCommands = conversation.initial.map((address) => `RCPT TO:<${address}>`);
+    session.transactions += 1;
+    if (session.pipelining) {
+      const replies = await session.pipeline([...opening, ...rcptCommands]);
+      state.stage = 'rcpt';
+      const mail = replies[opening.length - 1];
+      if (reused && replies[0].code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]), host } };
+      // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
+      if (mail.code >= 300) return this.senderRefused(host, mail);
+      replies.slice(opening.length).forEach(toResult);
+    } else {
+      for (const command of opening) {
+        const mail = await session.command(command);
+        if (mail.code >= 300) return this.senderRefused(host, mail);
+      }
+      state.stage = 'rcpt';
+      for (const command of rcptCommands) toResult(await session.command(command));
+    }
+    const rcpt = async (address: string) => toResult(await session.command(`RCPT TO:<${address}>`));
+    if (conversation.followUp) await conversation.followUp([...state.results], rcpt);
+    state.unbind();
+    state.parked = this.park(poolKey, session, state.release, conversation);
+    if (!state.parked) session.quit();
+    return { kind: 'done', results: [...state.results] };
+  }
+
+  /** Gives back what the attempt holds: the abort binding, and (unless kept for reuse) the connection and its host slot. */
+  private finish(state: AttemptState): void {
+    state.unbind();
+    if (state.parked) return;
+    state.session?.close();
+    state.release?.();
+    state.session = undefined;
+    state.release = undefined;
   }
 
   private senderRefused(host: string, mail: SmtpReply): Attempt {
