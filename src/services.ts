@@ -21,6 +21,8 @@ export interface ServiceDeps {
   logger?: Logger;
   /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
   email?: EmailOverrides;
+  /** Run background work (the email engine's greylist re-checks); false for a CLI command. Default true. */
+  background?: boolean;
 }
 
 /** Everything the HTTP layer and the CLI call. Each domain adds its service here. */
@@ -52,6 +54,7 @@ export function createServices(deps: ServiceDeps): Services {
     config: deps.email,
     fetchText: deps.email?.fetchText,
     logger: deps.logger,
+    recheckWorker: deps.background,
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });
   return {
@@ -62,7 +65,7 @@ export function createServices(deps: ServiceDeps): Services {
     billing: new BillingService(deps.db),
     lookups: new LookupService(deps.db),
     companies,
-    jobs: new JobService({ db: deps.db, companies }),
+    jobs: new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } }),
     email,
     idempotency: new IdempotencyStore(deps.db),
     health: () => checkHealth({ db: deps.db, redis: deps.redis, logger: deps.logger }),

@@ -1,5 +1,6 @@
 import { loadConfig, type Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
+import type { Services } from '../services.ts';
 import { ImportStoppedError } from '../import-summary.ts';
 
 /** Opens the database named by DATABASE_URL, migrates it when needed, runs `fn`, closes it. */
@@ -15,6 +16,22 @@ export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Confi
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * withDatabase, with every service built once by the composition root (createServices), as the
+ * server builds them; without background work (no greylist re-checks from a CLI command).
+ */
+export async function withServices<T>(fn: (services: Services, config: Config) => Promise<T>): Promise<T> {
+  return withDatabase(async (handle, config) => {
+    const { createServices } = await import('../services.ts');
+    const services = createServices({ db: handle.db, dialect: handle.dialect, config, background: false });
+    try {
+      return await fn(services, config);
+    } finally {
+      await services.close();
+    }
+  });
 }
 
 /** Errors a command reports to the operator as one line, without a stack trace. */

@@ -1,6 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { CompanyService } from '../companies/service.ts';
 import { ImportSummary } from '../import-summary.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
 import { parallelByDefault, prepareFileInWorker } from '../ingest/companies/parallel.ts';
@@ -10,7 +9,7 @@ import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
 import { parsePdlNdjson, readPdlCsv } from '../ingest/companies/pdl.ts';
 import { readFormD } from '../ingest/companies/formd.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
-import { CliError, failStoppedImport, withDatabase } from './context.ts';
+import { CliError, failStoppedImport, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface CommonOptions {
@@ -42,8 +41,8 @@ function batchSize(opts: CommonOptions): number {
 async function importFile(label: string, source: string, path: string, format: FileFormat, opts: CommonOptions): Promise<void> {
   if (path !== '-' && !statSafe(path)) throw new CliError(`${path}: no such file`);
   const size = batchSize(opts);
-  await withDatabase(async ({ db }, config) => {
-    const service = new CompanyService({ db });
+  await withServices(async ({ companies }, config) => {
+    const service = companies;
     let input: { batches?: AsyncIterable<PreparedRow[]>; records?: AsyncIterable<SourceRecord>; position: () => number };
     if (path !== '-' && (opts.parallel ?? parallelByDefault())) input = prepareFileInWorker(format, path, size);
     else if (format === 'pdl-csv') input = readPdlCsv(path);
@@ -118,8 +117,8 @@ export function registerImportCompanies(importCommand: Command): void {
       .command('formd <directory>')
       .description('SEC Form D quarterly data set, unzipped: FORMDSUBMISSION, ISSUERS, OFFERING, RELATEDPERSONS .tsv files'),
   ).action(async (dir: string, opts: CommonOptions) => {
-    await withDatabase(async ({ db }, config) => {
-      const service = new CompanyService({ db });
+    await withServices(async ({ companies }, config) => {
+      const service = companies;
       let formD;
       try {
         formD = await readFormD(dir);
@@ -152,8 +151,8 @@ export function registerImportCompanies(importCommand: Command): void {
       .option('--kind <kind>', "news or press_release (default: press_release for a feed on the company's own site, else news)"),
   ).action(async (sources: string[], opts: CommonOptions & { domain?: string; name?: string; kind?: string }) => {
     if (opts.kind && opts.kind !== 'news' && opts.kind !== 'press_release') throw new CliError('--kind must be news or press_release');
-    await withDatabase(async ({ db }) => {
-      const service = new CompanyService({ db });
+    await withServices(async ({ companies }) => {
+      const service = companies;
       const summary = new ImportSummary();
       for (const source of sources) {
         const xml = await readSource(source);

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { EngagementStore } from '../email/engagement.ts';
 import { importEngagementCsv } from '../ingest/engagement/csv.ts';
-import { CliError, failStoppedImport, withDatabase } from './context.ts';
+import { CliError, failStoppedImport, withServices } from './context.ts';
 import { ImportStoppedError } from '../import-summary.ts';
 import { createProgress } from './progress.ts';
 
@@ -24,11 +23,11 @@ export function registerImportEngagement(importCommand: Command): void {
           throw new CliError(`${file}: no such file`);
         }
       }
-      await withDatabase(async ({ db }, config) => {
+      await withServices(async ({ email }, config) => {
         const progress = createProgress('engagement', 0, 'rows', opts.quiet);
         let summary;
         try {
-          summary = await importEngagementCsv(new EngagementStore(db), file, {
+          summary = await importEngagementCsv(email.engagement, file, {
             onProgress: (rows) => progress.update(rows, `${rows} rows`),
             retry: { maxWaitMs: config.importLockWaitMs },
           });

@@ -1,13 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { CompanyService } from '../companies/service.ts';
 import { PoliteFetcher } from '../ingest/jobs/fetcher.ts';
 import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
-import { JobService } from '../jobs/service.ts';
 import type { BoardImportSummary, BoardInput } from '../jobs/importer.ts';
 import { isUnavailable } from '../db/unavailable.ts';
-import { CliError, withDatabase } from './context.ts';
+import { CliError, withServices } from './context.ts';
 import { createProgress, type Progress } from './progress.ts';
 
 interface ImportJobsOptions {
@@ -109,8 +107,8 @@ export function registerImportJobs(importCommand: Command): void {
               website: opts.companyWebsite ?? null,
             }
           : null;
-      await withDatabase(async ({ db }, config) => {
-        const service = new JobService({ db, companies: new CompanyService({ db }), writeRetry: { maxWaitMs: config.importLockWaitMs } });
+      await withServices(async ({ jobs }) => {
+        const service = jobs;
         let failures = 0;
         let written = 0;
         const single = opts.board.length === 1;

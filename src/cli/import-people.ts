@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
-import { CompanyService } from '../companies/service.ts';
 import { isPhoneCountry } from '../people/phones.ts';
 import { readPeopleJsonl } from '../ingest/people/jsonl.ts';
 import { parseColumnMap, readPeopleCsv } from '../ingest/people/csv.ts';
 import { runPeopleImport } from '../ingest/people/runner.ts';
 import { createProgress } from './progress.ts';
-import { CliError, failStoppedImport, withDatabase } from './context.ts';
+import { CliError, failStoppedImport, withServices } from './context.ts';
 import { ImportStoppedError } from '../import-summary.ts';
 
 interface ImportPeopleOptions {
@@ -55,7 +54,7 @@ export function registerImportPeople(importCommand: Command): void {
           throw new CliError(`cannot read ${file}`);
         }
       }
-      await withDatabase(async ({ db }, config) => {
+      await withServices(async ({ db, companies }, config) => {
         const reader = format === 'csv' ? readPeopleCsv(file, columnMap) : readPeopleJsonl(file);
         const progress = createProgress('people', total, 'bytes', opts.quiet || file === '-');
         const started = Date.now();
@@ -63,7 +62,7 @@ export function registerImportPeople(importCommand: Command): void {
         try {
           summary = await runPeopleImport({
             db,
-            companies: new CompanyService({ db }),
+            companies: companies,
             source: opts.source ?? format,
             records: reader.records,
             defaultCountry: country,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { unitsToCredits } from '../../billing/units.ts';
-import { CliError, withDatabase } from '../context.ts';
+import { CliError, withServices } from '../context.ts';
 import { credits, iso, positiveId } from '../arguments.ts';
 
 /** `leadbase credits …` and `leadbase usage`: a key's credits and ledger. */
@@ -13,13 +13,10 @@ export function registerCredits(program: Command): void {
     .argument('<credits>', 'credits to add (up to 3 decimals)', credits)
     .option('--note <text>', 'why, for the ledger')
     .action(async (keyId: number, units: number, opts: { note?: string }) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
-        const { BillingService } = await import('../../billing/service.ts');
+      withServices(async (services) => {
         if (units <= 0) throw new CliError('grant a positive amount');
-        const keysService = new KeyService(db);
-        if (!(await keysService.get(keyId))) throw new CliError(`no key with id ${keyId}`);
-        const balance = await new BillingService(db).grant(keyId, units, opts.note ?? null);
+        if (!(await services.keys.get(keyId))) throw new CliError(`no key with id ${keyId}`);
+        const balance = await services.billing.grant(keyId, units, opts.note ?? null);
         console.log(`granted ${unitsToCredits(units)} credits to key ${keyId}; balance ${unitsToCredits(balance)}`);
       }),
     );
@@ -28,9 +25,8 @@ export function registerCredits(program: Command): void {
     .description("Show a key's balance")
     .argument('<key-id>', 'key id', positiveId)
     .action(async (keyId: number) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
-        const key = await new KeyService(db).get(keyId);
+      withServices(async (services) => {
+        const key = await services.keys.get(keyId);
         if (!key) throw new CliError(`no key with id ${keyId}`);
         console.log(unitsToCredits(key.balance));
       }),
@@ -43,12 +39,10 @@ export function registerCredits(program: Command): void {
     .option('-l, --limit <n>', 'how many rows', (v) => positiveId(v), 50)
     .option('--json', 'print JSON')
     .action(async (keyId: number, opts: { limit: number; json?: boolean }) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
-        const { BillingService } = await import('../../billing/service.ts');
-        const key = await new KeyService(db).get(keyId);
+      withServices(async (services) => {
+        const key = await services.keys.get(keyId);
         if (!key) throw new CliError(`no key with id ${keyId}`);
-        const rows = (await new BillingService(db).usage(keyId, opts.limit)).map((r) => ({
+        const rows = (await services.billing.usage(keyId, opts.limit)).map((r) => ({
           time: iso(r.created_at),
           kind: r.kind,
           credits: unitsToCredits(r.kind === 'grant' ? r.amount : -r.amount),

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { unitsToCredits } from '../../billing/units.ts';
 import { isOperationId, RATE_LIMITS_PER_MINUTE } from '../../http/operations.ts';
-import { CliError, withDatabase } from '../context.ts';
+import { CliError, withServices } from '../context.ts';
 import { credits, iso, positiveId } from '../arguments.ts';
 
 /** `leadbase keys …`: create, list, revoke keys and set their limits. */
@@ -14,9 +14,8 @@ export function registerKeys(program: Command): void {
     .option('-c, --credits <credits>', 'starting credits (up to 3 decimals)', credits, 0)
     .option('--json', 'print a JSON object {id, name, key, prefix, credits}')
     .action(async (opts: { name: string; credits: number; json?: boolean }) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
-        const created = await new KeyService(db).create(opts.name, opts.credits);
+      withServices(async (services) => {
+        const created = await services.keys.create(opts.name, opts.credits);
         if (opts.json) {
           console.log(
             JSON.stringify({
@@ -39,9 +38,8 @@ export function registerKeys(program: Command): void {
     .description('List keys (never their secrets)')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
-        const rows = (await new KeyService(db).list()).map((k) => ({
+      withServices(async (services) => {
+        const rows = (await services.keys.list()).map((k) => ({
           id: k.id,
           name: k.name,
           prefix: k.prefix,
@@ -69,9 +67,8 @@ export function registerKeys(program: Command): void {
     .description('Revoke a key: it is refused from then on (its ledger is kept)')
     .argument('<id>', 'key id (see keys list)', positiveId)
     .action(async (id: number) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
-        if (!(await new KeyService(db).revoke(id))) throw new CliError(`no active key with id ${id}`);
+      withServices(async (services) => {
+        if (!(await services.keys.revoke(id))) throw new CliError(`no active key with id ${id}`);
         console.log(`key ${id} revoked`);
       }),
     );
@@ -84,12 +81,11 @@ export function registerKeys(program: Command): void {
     .argument('[per-minute]', 'the new limit; omit with --reset', positiveId)
     .option('--reset', 'go back to the default limit of that endpoint')
     .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean }) =>
-      withDatabase(async ({ db }) => {
-        const { KeyService } = await import('../../keys/service.ts');
+      withServices(async (services) => {
         if (!isOperationId(operation))
           throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
         if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');
-        const limits = await new KeyService(db).setRateLimit(id, operation, opts.reset ? null : perMinute!);
+        const limits = await services.keys.setRateLimit(id, operation, opts.reset ? null : perMinute!);
         const effective = limits[operation] ?? RATE_LIMITS_PER_MINUTE[operation];
         console.log(`key ${id}: ${operation} limited to ${effective} requests per minute${opts.reset ? ' (default)' : ''}`);
       }),
