@@ -1,6 +1,31 @@
 // Authenticity of webhook calls: an operator token on every endpoint, plus the provider's own
 // signature where the provider signs (Mailgun HMAC, SendGrid ECDSA, Amazon SNS RSA).
 import { createHmac, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+
+/** An Amazon SNS HTTPS message: the fields signed and the ones we read (the signature says which are required per type). */
+const SnsMessage = Type.Object({
+  Type: Type.String(),
+  Message: Type.Optional(Type.String()),
+  MessageId: Type.Optional(Type.String()),
+  Subject: Type.Optional(Type.String()),
+  SubscribeURL: Type.Optional(Type.String()),
+  Timestamp: Type.Optional(Type.String()),
+  Token: Type.Optional(Type.String()),
+  TopicArn: Type.Optional(Type.String()),
+  Signature: Type.Optional(Type.String()),
+  SignatureVersion: Type.Optional(Type.String()),
+  SigningCertURL: Type.Optional(Type.String()),
+  SigningCertUrl: Type.Optional(Type.String()),
+});
+export type SnsMessage = Static<typeof SnsMessage>;
+const snsMessage = TypeCompiler.Compile(SnsMessage);
+
+/** Whether a parsed body has the shape of an SNS message. */
+export function isSnsMessage(value: unknown): value is SnsMessage {
+  return snsMessage.Check(value);
+}
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -51,7 +76,7 @@ export function verifySendgrid(
 const SNS_CERT_URL = /^https:\/\/sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?\/[^?#]+\.pem$/;
 
 /** The string Amazon SNS signs, per message type. */
-export function snsStringToSign(message: Record<string, any>): string | null {
+export function snsStringToSign(message: Readonly<Record<string, unknown>>): string | null {
   const fields =
     message.Type === 'Notification'
       ? ['Message', 'MessageId', ...(message.Subject !== undefined ? ['Subject'] : []), 'Timestamp', 'TopicArn', 'Type']
@@ -61,8 +86,9 @@ export function snsStringToSign(message: Record<string, any>): string | null {
   if (!fields) return null;
   let text = '';
   for (const field of fields) {
-    if (typeof message[field] !== 'string') return null;
-    text += `${field}\n${message[field]}\n`;
+    const value = message[field];
+    if (typeof value !== 'string') return null;
+    text += `${field}\n${value}\n`;
   }
   return text;
 }
@@ -75,7 +101,7 @@ export class SnsVerifier {
   constructor(private readonly fetchText: FetchText) {}
 
   /** Verifies the RSA signature with the certificate at SigningCertURL (an amazonaws.com https URL only). */
-  async verify(message: Record<string, any>): Promise<boolean> {
+  async verify(message: SnsMessage): Promise<boolean> {
     const text = snsStringToSign(message);
     const url = message.SigningCertURL ?? message.SigningCertUrl;
     if (!text || typeof url !== 'string' || !SNS_CERT_URL.test(url) || typeof message.Signature !== 'string') return false;

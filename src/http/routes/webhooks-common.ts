@@ -25,7 +25,7 @@ export function requireOperatorToken(app: FastifyInstance, request: FastifyReque
   }
 }
 
-export function parseJson(raw: unknown): any {
+export function parseJson(raw: unknown): unknown {
   try {
     return JSON.parse(String(raw ?? ''));
   } catch {

@@ -11,7 +11,8 @@ export default async function mailgunWebhook(app: FastifyInstance): Promise<void
     requireOperatorToken(app, request);
     const payload = parseJson(request.body);
     const key = app.services.email.config.mailgunSigningKey;
-    if (key && !verifyMailgun(payload?.signature, key)) throw new AppError(403, 'invalid_signature', 'Mailgun signature does not verify.');
+    const signature = typeof payload === 'object' && payload !== null ? (payload as { signature?: object }).signature : undefined;
+    if (key && !verifyMailgun(signature, key)) throw new AppError(403, 'invalid_signature', 'Mailgun signature does not verify.');
     return recordEvents(app, mailgunEvents(payload));
   });
 }

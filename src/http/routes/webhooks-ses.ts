@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
-import { SnsVerifier } from '../../email/webhooks/verify.ts';
+import { isSnsMessage, SnsVerifier } from '../../email/webhooks/verify.ts';
 import { sesEvents } from '../../email/webhooks/events.ts';
 import { parseJson, rawBodies, recordEvents, requireOperatorToken } from './webhooks-common.ts';
 
@@ -10,7 +10,8 @@ export default async function sesWebhook(app: FastifyInstance): Promise<void> {
   app.post('/webhooks/ses', { schema: { hide: true } }, async (request) => {
     requireOperatorToken(app, request);
     const message = parseJson(request.body);
-    if (!(await app.services.email.sns.verify(message))) throw new AppError(403, 'invalid_signature', 'SNS signature does not verify.');
+    if (!isSnsMessage(message) || !(await app.services.email.sns.verify(message)))
+      throw new AppError(403, 'invalid_signature', 'SNS signature does not verify.');
     if (message.Type === 'SubscriptionConfirmation') {
       if (!SnsVerifier.isConfirmationUrl(message.SubscribeURL))
         throw new AppError(400, 'invalid_request', 'SubscribeURL is not an Amazon SNS address.');
@@ -18,6 +19,6 @@ export default async function sesWebhook(app: FastifyInstance): Promise<void> {
       return { confirmed: true };
     }
     if (message.Type !== 'Notification') return { received: 0, counted: 0, duplicates: 0 };
-    return recordEvents(app, sesEvents(parseJson(message.Message)));
+    return recordEvents(app, sesEvents(parseJson(message.Message ?? '')));
   });
 }
