@@ -61,7 +61,8 @@ let loaded: { list: Country[]; byCode: Map<string, Country>; codeByName: Map<str
 
 function load() {
   if (loaded) return loaded;
-  const world = createRequire(import.meta.url)('world-countries') as (Omit<Country, 'code'> & { cca2: string })[];
+  const require = createRequire(import.meta.url);
+  const world = require('world-countries') as (Omit<Country, 'code'> & { cca2: string })[];
   const list = world.map(({ cca2, cca3, name, altSpellings, region, subregion }) => ({
     code: cca2,
     cca3,

@@ -97,7 +97,6 @@ export interface CurrentCompanyRow {
   seen_at: number;
 }
 
-
 function nameFactsOf(person: PreparedPerson) {
   const n = person.name;
   return {
