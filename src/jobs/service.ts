@@ -6,7 +6,6 @@ import { JobRepository } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
 
-
 export class JobService {
   readonly repository: JobRepository;
   readonly searcher: JobSearch;
