@@ -1,5 +1,7 @@
 // RSS 2.0, RSS 1.0 (RDF) and Atom feeds into a company's news or press releases.
 import { XMLParser } from 'fast-xml-parser';
+import { Type, type Static } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { ArticleInput } from '../../companies/input.ts';
 import { normalizeDomain } from '../../companies/normalize.ts';
 
@@ -50,21 +52,54 @@ function dateOf(v: unknown): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
+/** An element read by textOf / linkOf: text, an element with attributes, or a list of them. */
+const Node = Type.Optional(Type.Unknown());
+// Each schema names the fields we read; an element may carry any others.
+
+const RssItem = Type.Object({ title: Node, link: Node, guid: Node, pubDate: Node, 'dc:date': Node, source: Node });
+const RssChannel = Type.Object({ title: Node, link: Node, item: Type.Optional(Type.Array(Type.Unknown())) });
+const RssDocument = Type.Object({ rss: Type.Object({ channel: Type.Union([RssChannel, Type.Array(RssChannel, { minItems: 1 })]) }) });
+const AtomEntry = Type.Object({ title: Node, link: Node, id: Node, published: Node, updated: Node, source: Node });
+const AtomDocument = Type.Object({
+  feed: Type.Object({ title: Node, link: Node, entry: Type.Optional(Type.Array(Type.Unknown())) }),
+});
+const RdfItem = Type.Object({ title: Node, link: Node, '@rdf:about': Node, 'dc:date': Node });
+const RdfDocument = Type.Object({
+  'rdf:RDF': Type.Object({
+    channel: Type.Optional(Type.Union([RssChannel, Type.Array(RssChannel, { minItems: 1 })])),
+    item: Type.Optional(Type.Array(Type.Unknown())),
+  }),
+});
+
+const isRss = TypeCompiler.Compile(RssDocument);
+const isAtom = TypeCompiler.Compile(AtomDocument);
+const isRdf = TypeCompiler.Compile(RdfDocument);
+const rssItem = TypeCompiler.Compile(RssItem);
+const atomEntry = TypeCompiler.Compile(AtomEntry);
+const rdfItem = TypeCompiler.Compile(RdfItem);
+
+/** The entries of a feed that are elements; one that is not (bare text) reads as an entry without a title, which the import refuses. */
+function elements<T>(list: unknown[] | undefined, check: { Check(value: unknown): boolean }): T[] {
+  return (list ?? []).map((entry) => (check.Check(entry) ? (entry as T) : ({} as T)));
+}
+
+const first = <T>(v: T | T[]): T => (Array.isArray(v) ? v[0] : v);
+
 /** Parses a feed document; throws FeedError when it is not RSS or Atom. */
 export function parseFeed(xml: string): Feed {
-  let doc: Record<string, any>;
+  let doc: unknown;
   try {
-    doc = parser.parse(xml, true) as Record<string, any>;
+    doc = parser.parse(xml, true);
   } catch (error) {
     throw new FeedError(`not well-formed XML: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (doc.rss?.channel) {
-    const channel = Array.isArray(doc.rss.channel) ? doc.rss.channel[0] : doc.rss.channel;
+  if (isRss.Check(doc)) {
+    const channel = first(doc.rss.channel);
     const title = textOf(channel.title);
     return {
       title,
       link: linkOf(channel.link),
-      items: (channel.item ?? []).map((item: any, i: number) => ({
+      items: elements<Static<typeof RssItem>>(channel.item, rssItem).map((item, i) => ({
         line: i + 1,
         title: textOf(item.title) ?? '',
         url: linkOf(item.link),
@@ -74,29 +109,29 @@ export function parseFeed(xml: string): Feed {
       })),
     };
   }
-  if (doc.feed) {
+  if (isAtom.Check(doc)) {
     const title = textOf(doc.feed.title);
     return {
       title,
       link: linkOf(doc.feed.link),
-      items: (doc.feed.entry ?? []).map((entry: any, i: number) => ({
+      items: elements<Static<typeof AtomEntry>>(doc.feed.entry, atomEntry).map((entry, i) => ({
         line: i + 1,
         title: textOf(entry.title) ?? '',
         url: linkOf(entry.link),
         guid: textOf(entry.id),
         date: dateOf(entry.published ?? entry.updated),
-        source: textOf(entry.source?.title) ?? title,
+        source: textOf((entry.source as { title?: unknown } | undefined)?.title) ?? title,
       })),
     };
   }
-  const rdf = doc['rdf:RDF'];
-  if (rdf) {
-    const channel = Array.isArray(rdf.channel) ? rdf.channel[0] : rdf.channel;
+  if (isRdf.Check(doc)) {
+    const rdf = doc['rdf:RDF'];
+    const channel = rdf.channel === undefined ? undefined : first(rdf.channel);
     const title = textOf(channel?.title);
     return {
       title,
       link: linkOf(channel?.link),
-      items: (rdf.item ?? []).map((item: any, i: number) => ({
+      items: elements<Static<typeof RdfItem>>(rdf.item, rdfItem).map((item, i) => ({
         line: i + 1,
         title: textOf(item.title) ?? '',
         url: linkOf(item.link),
