@@ -1,5 +1,7 @@
 // Ashby Posting API: GET /posting-api/job-board/{board}?includeCompensation=true
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+import { Type } from '@sinclair/typebox';
+import { readJsonPayload } from './shape.ts';
 
 interface AshbyJob {
   id: string;
@@ -26,6 +28,9 @@ interface AshbyJob {
     }[];
   } | null;
 }
+
+/** The posting API's job board: the fields that tell it apart (Greenhouse's "jobs" have numeric ids). */
+const AshbyBoard = Type.Object({ jobs: Type.Array(Type.Object({ id: Type.String(), title: Type.String() })) });
 
 function toListing(job: AshbyJob): SourceListing {
   const places = [job.location, ...(job.secondaryLocations ?? []).map((l) => l.location)].filter((l): l is string => !!l);
@@ -59,7 +64,9 @@ export const ashby: JobConnector = {
     );
   },
   parsePayload(payload) {
-    const body = JSON.parse(payload) as { jobs?: AshbyJob[] };
-    return (body.jobs ?? []).filter((j) => j.isListed !== false).map(toListing);
+    const body = readJsonPayload('Ashby', payload, AshbyBoard, 'a job board: {"jobs": [{"id": text, "title": …}, …]}') as {
+      jobs: AshbyJob[];
+    };
+    return body.jobs.filter((j) => j.isListed !== false).map(toListing);
   },
 };

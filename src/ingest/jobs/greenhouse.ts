@@ -1,5 +1,7 @@
 // Greenhouse Job Board API: GET /v1/boards/{token}/jobs?content=true&pay_transparency=true
 import { parseInstant, trimSlash, type JobConnector, type SourceListing, type ConnectorContext } from './types.ts';
+import { Type } from '@sinclair/typebox';
+import { readJsonPayload } from './shape.ts';
 
 interface GreenhouseJob {
   id: number;
@@ -14,6 +16,19 @@ interface GreenhouseJob {
   metadata?: { name: string; value: unknown }[] | null;
   offices?: { name?: string; location?: string | null }[] | null;
   pay_input_ranges?: { min_cents?: number; max_cents?: number; currency_type?: string }[] | null;
+}
+
+/** What the Job Board API's jobs endpoint returns: the fields that tell it apart (a posting's detail has no "jobs"). */
+const GreenhouseBoard = Type.Object({ jobs: Type.Array(Type.Object({ id: Type.Number(), title: Type.String() })) });
+
+/** The board's name from its own endpoint, when that answered with one. */
+function boardNameOf(text: string): string | undefined {
+  try {
+    const name = (JSON.parse(text) as { name?: unknown }).name;
+    return typeof name === 'string' && name.trim() ? name.trim() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function metadataText(job: GreenhouseJob, pattern: RegExp): string[] {
@@ -61,12 +76,12 @@ export const greenhouse: JobConnector = {
       http.getText(`${base}/v1/boards/${token}`).catch(() => null),
     ]);
     const listings = this.parsePayload(jobs, ctx);
-    const boardName = board ? (JSON.parse(board) as { name?: string }).name : undefined;
+    const boardName = board ? boardNameOf(board) : undefined;
     if (boardName) for (const l of listings) l.company ??= { name: boardName };
     return listings;
   },
   parsePayload(payload: string, _ctx: ConnectorContext) {
-    const body = JSON.parse(payload) as { jobs?: GreenhouseJob[] };
-    return (body.jobs ?? []).map(toListing);
+    const body = readJsonPayload('Greenhouse', payload, GreenhouseBoard, 'a job board: {"jobs": [{"id": number, "title": …}, …]}');
+    return (body.jobs as GreenhouseJob[]).map(toListing);
   },
 };

@@ -1,5 +1,7 @@
 // Lever Postings API: GET /v0/postings/{company}?mode=json
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+import { Type } from '@sinclair/typebox';
+import { readJsonPayload } from './shape.ts';
 
 interface LeverPosting {
   id: string;
@@ -16,6 +18,10 @@ interface LeverPosting {
   country?: string | null;
   salaryRange?: { min?: number; max?: number; currency?: string; interval?: string } | null;
 }
+
+const LeverPostingShape = Type.Object({ id: Type.String(), text: Type.String() });
+/** The Postings API's answer: a list (mode=json), or the same list under "data". */
+const LeverBoard = Type.Union([Type.Array(LeverPostingShape), Type.Object({ data: Type.Array(LeverPostingShape) })]);
 
 function toListing(p: LeverPosting): SourceListing {
   const locations = p.categories?.allLocations?.length ? p.categories.allLocations : p.categories?.location ? [p.categories.location] : [];
@@ -52,7 +58,7 @@ export const lever: JobConnector = {
     return this.parsePayload(await http.getText(`${base}/v0/postings/${encodeURIComponent(ctx.board)}?mode=json`), ctx);
   },
   parsePayload(payload) {
-    const body = JSON.parse(payload) as LeverPosting[] | { data?: LeverPosting[] };
-    return (Array.isArray(body) ? body : (body.data ?? [])).map(toListing);
+    const body = readJsonPayload('Lever', payload, LeverBoard, 'a list of postings [{"id": text, "text": …}, …]');
+    return ((Array.isArray(body) ? body : body.data) as LeverPosting[]).map(toListing);
   },
 };

@@ -1,6 +1,7 @@
 // Personio XML feed: GET https://{company}.jobs.personio.de/xml?language=en
 import { XMLParser } from 'fast-xml-parser';
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+import { PayloadShapeError } from './shape.ts';
 
 interface PersonioPosition {
   id: string | number;
@@ -20,8 +21,21 @@ const asArray = <T>(v: T | T[] | undefined | null): T[] => (v === undefined || v
 const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, cdataPropName: false });
 
 export function parsePersonioXml(xml: string, board: string, origin: string): SourceListing[] {
-  const doc = parser.parse(xml) as { 'workzag-jobs'?: { position?: PersonioPosition | PersonioPosition[] } };
-  return asArray(doc['workzag-jobs']?.position).map((p) => {
+  let doc: { 'workzag-jobs'?: { position?: PersonioPosition | PersonioPosition[] } | '' };
+  try {
+    doc = parser.parse(xml, true) as typeof doc;
+  } catch (error) {
+    throw new PayloadShapeError(`not a Personio XML feed: not well-formed XML (${(error as Error).message.split('\n')[0]})`);
+  }
+  // An empty feed is <workzag-jobs/> (parsed as ""): a board with no open positions.
+  const root = doc['workzag-jobs'];
+  if (root === undefined) {
+    const found = Object.keys(doc).filter((k) => !k.startsWith('?'));
+    throw new PayloadShapeError(
+      `not a Personio XML feed: expected a <workzag-jobs> document; found ${found.length ? `<${found[0]}>` : 'no XML element'}`,
+    );
+  }
+  return asArray(root === '' ? undefined : root.position).map((p) => {
     const extra = p.additionalOffices && typeof p.additionalOffices === 'object' ? asArray(p.additionalOffices.office) : [];
     const offices = [p.office, ...extra].filter((o): o is string => typeof o === 'string' && !!o.trim());
     const sections = asArray(p.jobDescriptions?.jobDescription);

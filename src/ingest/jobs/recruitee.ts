@@ -1,5 +1,7 @@
 // Recruitee careers site API: GET https://{company}.recruitee.com/api/offers/
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+import { Type } from '@sinclair/typebox';
+import { readJsonPayload } from './shape.ts';
 
 interface RecruiteeOffer {
   id: number;
@@ -22,6 +24,8 @@ interface RecruiteeOffer {
   salary?: { min?: string | number | null; max?: string | number | null; currency?: string | null; period?: string } | null;
   locations?: { city?: string; country?: string; country_code?: string; state?: string }[];
 }
+
+const RecruiteeBoard = Type.Object({ offers: Type.Array(Type.Object({ id: Type.Number(), title: Type.String() })) });
 
 function toListing(o: RecruiteeOffer): SourceListing {
   const places = (o.locations ?? []).map((l) => [l.city, l.state, l.country].filter(Boolean).join(', ')).filter(Boolean);
@@ -61,7 +65,12 @@ export const recruitee: JobConnector = {
     return this.parsePayload(await http.getText(`${base}/api/offers/`), ctx);
   },
   parsePayload(payload) {
-    const body = JSON.parse(payload) as { offers?: RecruiteeOffer[] };
-    return (body.offers ?? []).map(toListing);
+    const body = readJsonPayload(
+      'Recruitee',
+      payload,
+      RecruiteeBoard,
+      'a careers site\'s offers: {"offers": [{"id": number, "title": …}, …]}',
+    );
+    return (body.offers as RecruiteeOffer[]).map(toListing);
   },
 };

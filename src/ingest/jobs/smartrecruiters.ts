@@ -1,6 +1,8 @@
 // SmartRecruiters Posting API: GET /v1/companies/{id}/postings?limit=100&offset=N, then each
 // posting's detail (GET /v1/companies/{id}/postings/{postingId}) for the job ad text.
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+import { Type } from '@sinclair/typebox';
+import { readJsonPayload } from './shape.ts';
 
 interface SmartPosting {
   id: string;
@@ -26,6 +28,11 @@ interface SmartPage {
 
 const PAGE_SIZE = 100;
 const MAX_PAGES = 200;
+
+const SmartPostingShape = Type.Object({ id: Type.String(), name: Type.String() });
+/** A page of the Posting API's list: the fields that tell it apart. */
+const SmartPageShape = Type.Object({ content: Type.Array(SmartPostingShape), totalFound: Type.Optional(Type.Number()) });
+const PAGE_EXPECTED = 'a page of postings: {"content": [{"id": text, "name": …}, …], "totalFound": number}';
 
 function toListing(p: SmartPosting, board: string): SourceListing {
   const loc = p.location ?? {};
@@ -61,8 +68,11 @@ export const smartrecruiters: JobConnector = {
     const company = encodeURIComponent(ctx.board);
     const postings: SmartPosting[] = [];
     for (let page = 0; page < MAX_PAGES; page++) {
-      const body = JSON.parse(
+      const body = readJsonPayload(
+        'SmartRecruiters',
         await http.getText(`${base}/v1/companies/${company}/postings?limit=${PAGE_SIZE}&offset=${page * PAGE_SIZE}`),
+        SmartPageShape,
+        PAGE_EXPECTED,
       ) as SmartPage;
       postings.push(...body.content);
       if (!body.content.length || postings.length >= body.totalFound) break;
@@ -74,7 +84,8 @@ export const smartrecruiters: JobConnector = {
     return detailed.map((p) => toListing(p, ctx.board));
   },
   parsePayload(payload, ctx) {
-    const body = JSON.parse(payload) as SmartPage | SmartPosting[];
+    const body = readJsonPayload('SmartRecruiters', payload, Type.Union([SmartPageShape, Type.Array(SmartPostingShape)]), PAGE_EXPECTED) as
+      SmartPage | SmartPosting[];
     return (Array.isArray(body) ? body : body.content).map((p) => toListing(p, ctx.board));
   },
 };

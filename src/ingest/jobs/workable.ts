@@ -1,5 +1,7 @@
 // Workable widget API: GET /api/v1/widget/accounts/{subdomain}?details=true
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
+import { Type } from '@sinclair/typebox';
+import { readJsonPayload } from './shape.ts';
 
 interface WorkableJob {
   title: string;
@@ -22,6 +24,11 @@ interface WorkableJob {
 function place(city?: string, region?: string, country?: string): string {
   return [city, region, country].filter((p) => p && p.trim()).join(', ');
 }
+
+const WorkableAccount = Type.Object({
+  name: Type.Optional(Type.String()),
+  jobs: Type.Array(Type.Object({ shortcode: Type.String(), title: Type.String() })),
+});
 
 function toListing(job: WorkableJob, companyName: string | undefined): SourceListing {
   const places = (job.locations ?? []).filter((l) => !l.hidden).map((l) => place(l.city, l.region, l.country));
@@ -49,7 +56,12 @@ export const workable: JobConnector = {
     return this.parsePayload(await http.getText(`${base}/api/v1/widget/accounts/${encodeURIComponent(ctx.board)}?details=true`), ctx);
   },
   parsePayload(payload) {
-    const body = JSON.parse(payload) as { name?: string; jobs?: WorkableJob[] };
-    return (body.jobs ?? []).map((j) => toListing(j, body.name));
+    const body = readJsonPayload(
+      'Workable',
+      payload,
+      WorkableAccount,
+      'an account\'s jobs: {"name": …, "jobs": [{"shortcode": text, "title": …}, …]}',
+    );
+    return (body.jobs as WorkableJob[]).map((j) => toListing(j, body.name));
   },
 };
