@@ -16,6 +16,7 @@ interface ImportJobsOptions {
   companyName?: string;
   companyWebsite?: string;
   expire: boolean;
+  allowMassExpiry?: boolean;
   concurrency?: string;
   timeoutMs?: string;
   retries?: string;
@@ -40,11 +41,20 @@ const FETCH_AHEAD = 4;
 function report(board: string, summary: BoardImportSummary, opts: ImportJobsOptions): void {
   if (opts.json) {
     process.stdout.write(
-      `${JSON.stringify({ board, ...summary.toJSON(), expired: summary.expired ?? 0, companies_created: summary.companiesCreated ?? 0 })}\n`,
+      `${JSON.stringify({
+        board,
+        ...summary.toJSON(),
+        expired: summary.expired ?? 0,
+        ...(summary.expiryHeld ? { expiry_held: summary.expiryHeld } : {}),
+        companies_created: summary.companiesCreated ?? 0,
+      })}\n`,
     );
   } else {
     process.stdout.write(
-      `jobs ${opts.source} ${board}: ${summary.format()}, expired ${summary.expired ?? 0}, companies created ${summary.companiesCreated ?? 0}\n`,
+      `jobs ${opts.source} ${board}: ${summary.format()}, expired ${summary.expired ?? 0}, companies created ${summary.companiesCreated ?? 0}\n` +
+        (summary.expiryHeld
+          ? `  expiry held: ${summary.expiryHeld.vanished} of the board's ${summary.expiryHeld.live} live listings vanished at once; none expired\n`
+          : ''),
     );
   }
 }
@@ -66,6 +76,7 @@ export function registerImportJobs(importCommand: Command): void {
     .option('--company-name <name>', 'the board owner, for sources whose postings name no company')
     .option('--company-website <url>', "the board owner's website (links the listings to the company store)")
     .option('--no-expire', 'keep listings missing from this import (default: they are marked expired)')
+    .option('--allow-mass-expiry', 'expire even when more than half of a board vanished at once (default: such an expiry is held)')
     .option('--concurrency <n>', 'requests in flight at most (default 4)')
     .option('--timeout-ms <n>', 'per-request timeout (default 15000)')
     .option('--retries <n>', 'retries of a failed request, with exponential backoff (default 3)')
@@ -134,7 +145,7 @@ export function registerImportJobs(importCommand: Command): void {
             try {
               const listings = await ahead[i]!;
               if (single) progress = createProgress(`jobs ${board}`, listings.length, 'postings', opts.quiet);
-              yield { source: opts.source, board, company, expireMissing: opts.expire, listings };
+              yield { source: opts.source, board, company, expireMissing: opts.expire, allowMassExpiry: opts.allowMassExpiry, listings };
             } catch (error) {
               failures++;
               process.stderr.write(`jobs ${opts.source} ${board}: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -144,6 +155,7 @@ export function registerImportJobs(importCommand: Command): void {
           }
         }
         let boardsStored = 0;
+        const heldExpiries: string[] = [];
         await service.importer
           .importBoards(boards(), {
             mergeIndex: false,
@@ -154,6 +166,7 @@ export function registerImportJobs(importCommand: Command): void {
               boardsStored += 1;
               if (!single) progress?.update(++boardsDone);
               written += summary.inserted + summary.updated + (summary.expired ?? 0);
+              if (summary.expiryHeld) heldExpiries.push(input.board);
               if (progress?.visible) held.push(() => report(input.board, summary, opts));
               else report(input.board, summary, opts);
             },
@@ -188,6 +201,13 @@ export function registerImportJobs(importCommand: Command): void {
             process.stderr.write(`search index compacted in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
         }
         if (failures) throw new CliError(`${failures} of ${opts.board.length} boards could not be read`);
+        if (heldExpiries.length) {
+          throw new CliError(
+            `expiry held for ${heldExpiries.join(', ')}: more than half of the board's live listings vanished at once, which is ` +
+              'more often a broken fetch than an emptied board; the postings read were stored, nothing was expired. ' +
+              'If the board really lost them, run again with --allow-mass-expiry.',
+          );
+        }
       });
     });
 }

@@ -55,6 +55,12 @@ export interface BoardImportOptions {
   now?: number;
   /** Expire listings that vanished from the board (true for a full board fetch). */
   expireMissing?: boolean;
+  /**
+   * Expire even when more than half of the board's live listings vanished at once. Without it such
+   * an expiry is held (nothing expires, the summary says so): a board that really emptied is rare,
+   * a broken fetch common.
+   */
+  allowMassExpiry?: boolean;
   /** The board owner, used when a posting names no company. */
   company?: SourceCompany | null;
   /** Postings stored per upsert (default 500); a later duplicate id in another batch updates the first. */
@@ -88,6 +94,8 @@ export interface ImportBoardsOptions {
 
 export interface BoardImportSummary extends ImportSummary {
   expired?: number;
+  /** Listings that vanished but were not expired, being more than half of the board's live ones (see allowMassExpiry). */
+  expiryHeld?: { vanished: number; live: number };
   companiesCreated?: number;
 }
 
@@ -389,14 +397,17 @@ export class JobImporter {
       () =>
         inTransaction(this.db, async (trx) => {
           const repository = new JobRepository(trx);
-          const out: { created: number; updated: number; unchanged: number; expired?: number }[] = [];
+          const out: { created: number; updated: number; unchanged: number; expired?: number; held?: BoardImportSummary['expiryHeld'] }[] =
+            [];
           for (const [k, piece] of group.pieces.entries()) {
             const result = await repository.upsertBatch(items[k], now);
-            const expired =
-              piece.last && piece.board.expireMissing !== false
-                ? await repository.expireUnseen(piece.board.source, piece.board.board, now, now)
-                : undefined;
-            out.push({ ...result, expired });
+            if (!piece.last || piece.board.expireMissing === false) {
+              out.push(result);
+              continue;
+            }
+            const { live, vanished } = await repository.countVanished(piece.board.source, piece.board.board, now);
+            if (vanished * 2 > live && !piece.board.allowMassExpiry) out.push({ ...result, expired: 0, held: { vanished, live } });
+            else out.push({ ...result, expired: await repository.expireUnseen(piece.board.source, piece.board.board, now, now) });
           }
           return out;
         }),
@@ -408,6 +419,7 @@ export class JobImporter {
       piece.summary.updated += c.updated;
       piece.summary.unchanged += c.unchanged;
       if (c.expired !== undefined) piece.summary.expired = (piece.summary.expired ?? 0) + c.expired;
+      if (c.held) piece.summary.expiryHeld = c.held;
     }
   }
 

@@ -392,6 +392,21 @@ export class JobRepository {
   }
 
   /** Marks the board's live listings not seen since `seenSince` as expired; returns how many. */
+  /** A board's live listings, and how many of them were not seen since `seenSince` (what expireUnseen would expire). */
+  async countVanished(source: string, board: string, seenSince: number): Promise<{ live: number; vanished: number }> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('live'),
+        eb.fn.sum<number>(eb.case().when('last_seen_at', '<', seenSince).then(1).else(0).end()).as('vanished'),
+      ])
+      .where('source', '=', source)
+      .where('board', '=', board)
+      .where('expired', '=', 0)
+      .executeTakeFirstOrThrow();
+    return { live: Number(row.live), vanished: Number(row.vanished ?? 0) };
+  }
+
   async expireUnseen(source: string, board: string, seenSince: number, now: number): Promise<number> {
     return inTransaction(this.db, async (trx) => {
       const gone = await trx
