@@ -2,6 +2,7 @@
 import type { PeopleRepository } from './repository.ts';
 import type { PersonPhoneRow } from './tables.ts';
 import { normalizeProfileId } from './profile.ts';
+import { isMobileRange } from './phones.ts';
 
 export interface MobileQuery {
   profile_url?: string | null;
@@ -17,9 +18,13 @@ export interface MobileMatch {
 
 const PREFERENCE: Record<string, number> = { mobile: 2, possibly_mobile: 1 };
 
-/** The best mobile: a sure mobile before a possible one, then the most recently seen. */
+/**
+ * The best mobile: a sure mobile before a possible one, then the most recently seen. A number is
+ * classified again here, so a row stored as a mobile whose range is not a mobile range (an older
+ * import, a source's word) is never served, nor charged for.
+ */
 export function bestMobile(phones: PersonPhoneRow[]): PersonPhoneRow | null {
-  const mobiles = phones.filter((p) => PREFERENCE[p.type]);
+  const mobiles = phones.filter((p) => PREFERENCE[p.type] && isMobileRange(p.e164));
   mobiles.sort((a, b) => PREFERENCE[b.type] - PREFERENCE[a.type] || b.seen_at - a.seen_at || a.id - b.id);
   return mobiles[0] ?? null;
 }

@@ -44,12 +44,28 @@ export function parsePhone(raw: string, defaultCountry?: string | null, declared
       type = 'fixed';
       break;
     case undefined:
-      type = declaredType(declared) ?? 'other';
+      // The range does not say: a source's "mobile" is not taken on its word (a switchboard is
+      // often listed as one), so such a number is never served as a mobile.
+      type = declaredType(declared) === 'fixed' ? 'fixed' : 'other';
       break;
     default:
       type = 'other';
   }
   return { e164: phone.number, type, country: phone.country ?? null };
+}
+
+/**
+ * Whether the numbering plan puts this E.164 number in a mobile range (or a range shared by fixed
+ * and mobile lines, where it cannot tell): what the mobile finder checks before serving a number,
+ * whatever type it was stored with.
+ */
+export function isMobileRange(e164: string): boolean {
+  try {
+    const type = parsePhoneNumberFromString(e164)?.getType();
+    return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
+  } catch {
+    return false;
+  }
 }
 
 /** A source's own wording of a phone type, reduced to ours (null when it says nothing we use). */
