@@ -207,7 +207,12 @@ interface PlaceHints {
   admin1?: string;
 }
 
-function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void {
+/**
+ * `fixed`: the country the source itself gives (a structured field). A place the text names only by
+ * a city's name is looked for in that country alone ("Bali" with country ID is not Bari, Italy);
+ * what the text says explicitly ("Toronto, ON", "Berlin, Germany") is still read as written.
+ */
+function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation, fixed?: string): void {
   const segments = place
     .split(/\s*,\s*|\s+-\s+|\s*\(\s*|\s*\)\s*/)
     .map((s) => s.trim())
@@ -266,6 +271,8 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
     rest.push(key);
   }
 
+  // Only a bare name is read within the source's country; explicit hints of the text stand.
+  if (fixed && !hints.country && !hints.usState && !hints.admin1) hints.country = fixed;
   let city: GeoCity | undefined;
   for (const key of rest) {
     const aliased = CITY_ALIASES[key];
@@ -287,11 +294,11 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation): void
 }
 
 /** Splits a location text into places and resolves each. Unknown places are left out. */
-function resolveUncached(text: string): ResolvedLocation {
+function resolveUncached(text: string, fixed?: string): ResolvedLocation {
   const out: ResolvedLocation = { cities: [], countries: [], regions: [], remote: false };
   const geo = loadIndex();
   const places = text.split(/\s*(?:;|\||\/|•|\n|\bor\b|\band\b|\s&\s)\s*/i).filter((p) => p.trim());
-  for (const place of places.slice(0, 20)) resolvePlace(place.trim(), geo, out);
+  for (const place of places.slice(0, 20)) resolvePlace(place.trim(), geo, out, fixed);
   for (const code of out.countries) {
     const info = countryNames.get(code);
     if (info && !out.regions.includes(info.region_id)) out.regions.push(info.region_id);
@@ -304,15 +311,20 @@ function resolveUncached(text: string): ResolvedLocation {
 const CACHE_SIZE = 10_000;
 const resolved = new Map<string, ResolvedLocation>();
 
-/** Splits a location text into places and resolves each. Unknown places are left out. The result is the caller's to change. */
-export function resolveLocation(text: string | null | undefined): ResolvedLocation {
+/**
+ * Splits a location text into places and resolves each. Unknown places are left out. `country`: the
+ * source's own structured country, which the text is read within and never contradicts. The result
+ * is the caller's to change.
+ */
+export function resolveLocation(text: string | null | undefined, country?: string): ResolvedLocation {
   if (!text) return { cities: [], countries: [], regions: [], remote: false };
-  let hit = resolved.get(text);
-  if (hit) resolved.delete(text);
+  const key = country ? `${country}\u0000${text}` : text;
+  let hit = resolved.get(key);
+  if (hit) resolved.delete(key);
   else {
-    hit = resolveUncached(text);
+    hit = resolveUncached(text, country);
     if (resolved.size >= CACHE_SIZE) resolved.delete(resolved.keys().next().value!);
   }
-  resolved.set(text, hit);
+  resolved.set(key, hit);
   return { cities: [...hit.cities], countries: [...hit.countries], regions: [...hit.regions], remote: hit.remote };
 }

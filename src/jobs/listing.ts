@@ -13,6 +13,7 @@ import { detectLanguage } from './normalize/language.ts';
 import { detectRemote } from './normalize/remote.ts';
 import { parseSalaryText } from './normalize/salary.ts';
 import { textKey } from '../text-key.ts';
+import { alpha2Code } from '../lookups/countries.ts';
 
 export interface NormalizedListing {
   source: string;
@@ -62,9 +63,12 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
   const title = raw.title.replace(SPACING, ' ').trim();
   const description = htmlToText(raw.descriptionHtml).slice(0, MAX_DESCRIPTION);
   const location = raw.location.replace(SPACING, ' ').trim();
-  const places = resolveLocation(location);
-  if (!places.countries.length && raw.countryCode && /^[A-Z]{2}$/i.test(raw.countryCode)) {
-    const fromCode = resolveLocation(raw.countryCode.toUpperCase());
+  // A country the source gives as a field comes first: the text is read within it (Lever's "Bali"
+  // with country ID is not Bari, Italy).
+  const structured = raw.countryCode ? alpha2Code(raw.countryCode) : null;
+  const places = resolveLocation(location, structured ?? undefined);
+  if (!places.countries.length && structured) {
+    const fromCode = resolveLocation(structured);
     places.countries.push(...fromCode.countries);
     for (const r of fromCode.regions) if (!places.regions.includes(r)) places.regions.push(r);
   }

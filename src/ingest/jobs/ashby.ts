@@ -2,6 +2,7 @@
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
 import { Type } from '@sinclair/typebox';
 import { readJsonPayload } from './shape.ts';
+import { alpha2Code, countryCodeByName } from '../../lookups/countries.ts';
 
 interface AshbyJob {
   id: string;
@@ -18,6 +19,8 @@ interface AshbyJob {
   applyUrl?: string;
   descriptionHtml?: string;
   descriptionPlain?: string;
+  /** The employer's choice: false means the pay is not to be published, so we do not store it. */
+  shouldDisplayCompensationOnJobPostings?: boolean;
   compensation?: {
     summaryComponents?: {
       compensationType?: string;
@@ -34,7 +37,11 @@ const AshbyBoard = Type.Object({ jobs: Type.Array(Type.Object({ id: Type.String(
 
 function toListing(job: AshbyJob): SourceListing {
   const places = [job.location, ...(job.secondaryLocations ?? []).map((l) => l.location)].filter((l): l is string => !!l);
-  const salary = job.compensation?.summaryComponents?.find((c) => c.compensationType === 'Salary');
+  const salary =
+    job.shouldDisplayCompensationOnJobPostings === false
+      ? undefined
+      : job.compensation?.summaryComponents?.find((c) => c.compensationType === 'Salary');
+  const country = job.address?.postalAddress?.addressCountry?.trim();
   const remote = job.workplaceType ? job.workplaceType.toLowerCase() === 'remote' : (job.isRemote ?? null);
   return {
     sourceId: job.id,
@@ -49,7 +56,8 @@ function toListing(job: AshbyJob): SourceListing {
       salary && (salary.minValue || salary.maxValue)
         ? { min: salary.minValue ?? null, max: salary.maxValue ?? null, currency: salary.currencyCode ?? null }
         : null,
-    countryCode: null,
+    // The posting's structured address names its country (by name or code): it comes before the location text.
+    countryCode: country ? (alpha2Code(country) ?? countryCodeByName(country)) : null,
   };
 }
 
