@@ -160,6 +160,7 @@ export function registerImportCompanies(importCommand: Command): void {
           await importFeed({
             service,
             xml,
+            url: source,
             summary,
             companyDomain: opts.domain,
             companyName: opts.name,

@@ -7,6 +7,8 @@ import { feedDomain, parseFeed } from './feeds.ts';
 export interface FeedImportOptions {
   service: CompanyService;
   xml: string;
+  /** Where the feed was fetched from: relative links in it are resolved against this address. */
+  url?: string;
   /** The company the feed is about; default: the company owning the feed's site domain. */
   companyDomain?: string;
   companyName?: string;
@@ -19,7 +21,7 @@ export interface FeedImportOptions {
 
 export async function importFeed(options: FeedImportOptions): Promise<ImportSummary> {
   const summary = options.summary ?? new ImportSummary();
-  const feed = parseFeed(options.xml);
+  const feed = parseFeed(options.xml, options.url);
   const siteDomain = feedDomain(feed);
   const company = options.companyDomain
     ? await options.service.findByDomain(options.companyDomain)

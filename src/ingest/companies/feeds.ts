@@ -34,6 +34,25 @@ function textOf(v: unknown): string | null {
   return null;
 }
 
+/**
+ * `href` made absolute against `base` (RFC 3986, as a browser does); an absolute href is kept as it
+ * is, and one that cannot be resolved is dropped rather than stored relative.
+ */
+function absolute(href: string | null, base: string | null): string | null {
+  if (!href) return null;
+  try {
+    return new URL(href, base ?? undefined).href;
+  } catch {
+    return null;
+  }
+}
+
+/** The xml:base an element declares, resolved against its parent's base. */
+function baseOf(element: unknown, parentBase: string | null): string | null {
+  const declared = element && typeof element === 'object' ? (element as Record<string, unknown>)['@xml:base'] : undefined;
+  return typeof declared === 'string' ? absolute(declared, parentBase) : parentBase;
+}
+
 /** An Atom <link>'s href (the alternate one when several), or an RSS <link>'s text. */
 function linkOf(v: unknown): string | null {
   const links = Array.isArray(v) ? v : v === undefined ? [] : [v];
@@ -61,7 +80,7 @@ const RssChannel = Type.Object({ title: Node, link: Node, item: Type.Optional(Ty
 const RssDocument = Type.Object({ rss: Type.Object({ channel: Type.Union([RssChannel, Type.Array(RssChannel, { minItems: 1 })]) }) });
 const AtomEntry = Type.Object({ title: Node, link: Node, id: Node, published: Node, updated: Node, source: Node });
 const AtomDocument = Type.Object({
-  feed: Type.Object({ title: Node, link: Node, entry: Type.Optional(Type.Array(Type.Unknown())) }),
+  feed: Type.Object({ title: Node, link: Node, '@xml:base': Node, entry: Type.Optional(Type.Array(Type.Unknown())) }),
 });
 const RdfItem = Type.Object({ title: Node, link: Node, '@rdf:about': Node, 'dc:date': Node });
 const RdfDocument = Type.Object({
@@ -85,8 +104,12 @@ function elements<T>(list: unknown[] | undefined, check: { Check(value: unknown)
 
 const first = <T>(v: T | T[]): T => (Array.isArray(v) ? v[0] : v);
 
-/** Parses a feed document; throws FeedError when it is not RSS or Atom. */
-export function parseFeed(xml: string): Feed {
+/**
+ * Parses a feed document; throws FeedError when it is not RSS or Atom. Relative links are made
+ * absolute against the xml:base in force, else the feed's own address (`url`, when it was fetched).
+ */
+export function parseFeed(xml: string, url?: string): Feed {
+  const documentBase = url && /^https?:\/\//i.test(url) ? url : null;
   let doc: unknown;
   try {
     doc = parser.parse(xml, true);
@@ -96,13 +119,14 @@ export function parseFeed(xml: string): Feed {
   if (isRss.Check(doc)) {
     const channel = first(doc.rss.channel);
     const title = textOf(channel.title);
+    const link = absolute(linkOf(channel.link), documentBase);
     return {
       title,
-      link: linkOf(channel.link),
+      link,
       items: elements<Static<typeof RssItem>>(channel.item, rssItem).map((item, i) => ({
         line: i + 1,
         title: textOf(item.title) ?? '',
-        url: linkOf(item.link),
+        url: absolute(linkOf(item.link), link ?? documentBase),
         guid: textOf(item.guid),
         date: dateOf(item.pubDate ?? item['dc:date']),
         source: textOf(item.source) ?? title,
@@ -111,13 +135,15 @@ export function parseFeed(xml: string): Feed {
   }
   if (isAtom.Check(doc)) {
     const title = textOf(doc.feed.title);
+    const feedBase = baseOf(doc.feed, documentBase);
+    const link = absolute(linkOf(doc.feed.link), feedBase);
     return {
       title,
-      link: linkOf(doc.feed.link),
+      link,
       items: elements<Static<typeof AtomEntry>>(doc.feed.entry, atomEntry).map((entry, i) => ({
         line: i + 1,
         title: textOf(entry.title) ?? '',
-        url: linkOf(entry.link),
+        url: absolute(linkOf(entry.link), baseOf(entry, feedBase ?? link)),
         guid: textOf(entry.id),
         date: dateOf(entry.published ?? entry.updated),
         source: textOf((entry.source as { title?: unknown } | undefined)?.title) ?? title,
@@ -128,13 +154,14 @@ export function parseFeed(xml: string): Feed {
     const rdf = doc['rdf:RDF'];
     const channel = rdf.channel === undefined ? undefined : first(rdf.channel);
     const title = textOf(channel?.title);
+    const link = absolute(linkOf(channel?.link), documentBase);
     return {
       title,
-      link: linkOf(channel?.link),
+      link,
       items: elements<Static<typeof RdfItem>>(rdf.item, rdfItem).map((item, i) => ({
         line: i + 1,
         title: textOf(item.title) ?? '',
-        url: linkOf(item.link),
+        url: absolute(linkOf(item.link), link ?? documentBase),
         guid: textOf(item['@rdf:about']),
         date: dateOf(item['dc:date']),
         source: title,
