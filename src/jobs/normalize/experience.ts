@@ -3,10 +3,16 @@ import type { ExperienceLevel } from '../../contract/jobs.ts';
 // The title decides when it names a level; the description's "N+ years" decides otherwise.
 const EXECUTIVE =
   /\b(chief|ceo|cto|cfo|coo|cmo|cio|ciso|cpo|cro|president|vice[- ]president|vp|svp|evp|head of|managing director|general manager|executive director|partner|founder|gesch[aä]ftsf[uü]hrer)\b/i;
-const SENIOR = /\b(senior|sr|lead|principal|staff|architect|director|expert|distinguished|manager|supervisor|iii|iv)\b/i;
-const ENTRY =
-  /\b(junior|jr|entry[- ]level|entry|graduate|grad|intern|internship|trainee|apprentice|associate|assistant|werkstudent|working student|new grad|i)\b/i;
+// Words that name a level outrank words that name a role: a "Junior Sales Manager" is entry level,
+// a "Senior Associate" senior. Role words decide only when no level word is there.
+const SENIOR_LEVEL = /\b(senior|sr|principal|staff|expert|distinguished|iii|iv)\b/i;
+const ENTRY_LEVEL =
+  /\b(junior|jr|entry[- ]level|entry|graduate|grad|intern|internship|trainee|apprentice|werkstudent|working student|new grad)\b/i;
+const SENIOR_ROLE = /\b(lead|architect|director|manager|supervisor)\b/i;
+const ENTRY_ROLE = /\b(associate|assistant|i)\b/i;
 const SOURCE_LEVELS: [RegExp, ExperienceLevel][] = [
+  // LinkedIn's "Mid-Senior level" spans mid and senior: it says mid, not senior.
+  [/^mid[- ]senior/i, 'mid'],
   [/executive|director|c[- ]level|vp/i, 'executive'],
   [/senior|lead|expert|principal/i, 'senior'],
   [/entry|junior|intern|student|graduate|no experience/i, 'entry'],
@@ -25,8 +31,10 @@ function yearsAsked(description: string): number | null {
 export function detectExperienceLevel(title: string, description = '', sourceLevel?: string | null): ExperienceLevel {
   const t = title.replace(/[()[\],/|]/g, ' ');
   if (EXECUTIVE.test(t)) return 'executive';
-  if (SENIOR.test(t)) return 'senior';
-  if (ENTRY.test(t)) return 'entry';
+  if (SENIOR_LEVEL.test(t)) return 'senior';
+  if (ENTRY_LEVEL.test(t)) return 'entry';
+  if (SENIOR_ROLE.test(t)) return 'senior';
+  if (ENTRY_ROLE.test(t)) return 'entry';
   if (sourceLevel) for (const [pattern, level] of SOURCE_LEVELS) if (pattern.test(sourceLevel)) return level;
   const years = yearsAsked(description);
   if (years !== null) {

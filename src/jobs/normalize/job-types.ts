@@ -9,15 +9,24 @@ const RULES: [RegExp, number][] = [
   [/\b(contract|contractor|contract[- ]to[- ]hire|fixed[- ]term|cdd)\b/i, 6],
 ];
 
-/** Type ids named by the source's employment-type fields (and, failing those, the title). */
+/** Types a title adds even when the source gives its own: a "(12m Fixed Term Contract)" is a contract, whatever the field says. */
+const TITLE_ADDS = new Set([3, 4, 5, 6]);
+
+/**
+ * Type ids named by the source's employment-type fields, plus the temporary, internship, freelance
+ * and contract words of the title (and, when the source gives none, the title's part-time words too).
+ */
 export function detectJobTypes(typeTexts: (string | null | undefined)[], title?: string | null): number[] {
   const ids = new Set<number>();
   for (const text of typeTexts) {
     if (!text) continue;
     for (const [pattern, id] of RULES) if (pattern.test(text.replace(/_/g, ' '))) ids.add(id);
   }
-  if (!ids.size && title) {
-    for (const [pattern, id] of RULES) if (id !== 1 && pattern.test(title)) ids.add(id);
+  if (title) {
+    const sourceGaveTypes = ids.size > 0;
+    for (const [pattern, id] of RULES) {
+      if (id !== 1 && (TITLE_ADDS.has(id) || !sourceGaveTypes) && pattern.test(title)) ids.add(id);
+    }
   }
   return [...ids].sort((a, b) => a - b);
 }
