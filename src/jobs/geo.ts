@@ -132,6 +132,9 @@ const CITY_ALIASES: Record<string, number> = {
   bombay: 1275339,
 };
 
+/** Countries that are one city: a place naming the country names the city too. */
+const CITY_STATES = new Set(['SG', 'HK', 'MO', 'MC', 'VA', 'GI']);
+
 interface GeoIndex {
   byKey: Map<string, GeoCity[]>;
   byId: Map<number, GeoCity>;
@@ -260,6 +263,9 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation, fixed
     const code = countryCodeSegment(raw) ?? countryCodeByName(key);
     if (code && (i > 0 || segments.length === 1 || !geo.byKey.has(key))) {
       hints.country = code;
+      // A city-state ("Singapore", "Hong Kong", "Monaco") is its city as well as its country.
+      const capital = geo.byKey.get(key)?.find((c) => c.country === code);
+      if (capital && CITY_STATES.has(code)) rest.push(key);
       continue;
     }
     const state = US_STATES[key];

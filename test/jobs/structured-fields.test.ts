@@ -55,3 +55,21 @@ describe('structured fields before text', () => {
     assert.deepEqual(shown[0].salary, { min: 90000, max: 120000, currency: 'USD' });
   });
 });
+
+describe('city-states', () => {
+  it('reads Singapore, Hong Kong and Monaco as city and country', () => {
+    for (const [text, code] of [
+      ['Singapore', 'SG'],
+      ['Hong Kong', 'HK'],
+      ['Monaco', 'MC'],
+    ]) {
+      const place = resolveLocation(text);
+      assert.deepEqual(place.countries, [code]);
+      assert.deepEqual(
+        place.cities.map((c) => c.country),
+        [code],
+        `${text} is a city too`,
+      );
+    }
+  });
+});
