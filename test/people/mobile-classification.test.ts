@@ -5,8 +5,15 @@ import { bestMobile } from '../../src/people/mobile-finder.ts';
 import { isMobileRange, parsePhone } from '../../src/people/phones.ts';
 import type { PersonPhoneRow } from '../../src/people/tables.ts';
 
-const row = (id: number, e164: string, type: string, seen_at = 1): PersonPhoneRow =>
-  ({ id, person_id: 1, e164, type, country: null, source: 'test', seen_at });
+const row = (id: number, e164: string, type: string, seen_at = 1): PersonPhoneRow => ({
+  id,
+  person_id: 1,
+  e164,
+  type,
+  country: null,
+  source: 'test',
+  seen_at,
+});
 
 describe('mobile classification', () => {
   it('knows mobile ranges from fixed lines by the numbering plan', () => {
