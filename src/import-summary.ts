@@ -19,6 +19,8 @@ export class ImportSummary {
   notWritten = 0;
   /** Why the import stopped before the end of its input, when it did. */
   stopped?: string;
+  /** Columns of the input that map to no field we read: reported, never dropped silently. */
+  unreadColumns: string[] = [];
   /** Rejections kept in full; past this only the count grows, so a bad file cannot exhaust memory. */
   static readonly KEEP_REJECTIONS = 1000;
   private rejectedCount = 0;
@@ -42,6 +44,7 @@ export class ImportSummary {
       rejections: this.rejected,
       not_written: this.notWritten,
       ...(this.stopped ? { stopped: this.stopped } : {}),
+      ...(this.unreadColumns.length ? { unread_columns: this.unreadColumns } : {}),
     };
   }
 
@@ -53,6 +56,7 @@ export class ImportSummary {
     for (const r of this.rejected.slice(0, maxReasons)) lines.push(`  line ${r.line}: ${r.reason}`);
     if (this.rejectedCount > maxReasons) lines.push(`  … and ${this.rejectedCount - maxReasons} more rejected rows`);
     if (this.stopped) lines.push(`not written ${this.notWritten} rows read, and the rest of the input: ${this.stopped}`);
+    if (this.unreadColumns.length) lines.push(`  columns not read (they map to no field): ${this.unreadColumns.join(', ')}`);
     return lines.join('\n');
   }
 }

@@ -6,7 +6,7 @@ import { parallelByDefault, prepareFileInWorker } from '../ingest/companies/para
 import type { FileFormat } from '../ingest/companies/prepare-worker.ts';
 import { readLines } from '../ingest/companies/lines.ts';
 import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
-import { parsePdlNdjson, readPdlCsv } from '../ingest/companies/pdl.ts';
+import { parsePdlNdjson, readCsvHeader, readPdlCsv, unreadPdlColumns } from '../ingest/companies/pdl.ts';
 import { readFormD } from '../ingest/companies/formd.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
 import { CliError, failStoppedImport, withServices } from './context.ts';
@@ -66,6 +66,7 @@ async function importFile(label: string, source: string, path: string, format: F
       return failStoppedImport(error, label, opts.json);
     });
     progress.stop();
+    if (format === 'pdl-csv' && path !== '-') summary.unreadColumns = unreadPdlColumns(readCsvHeader(path));
     report(summary, opts, label);
   });
 }

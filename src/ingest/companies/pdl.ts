@@ -1,7 +1,10 @@
-// People Data Labs free company dataset: CSV (with a header row) or NDJSON, ten fields per company:
-// id, name, website, founded, size, locality, region, country, industry, linkedin_url.
-import { createReadStream } from 'node:fs';
+// People Data Labs free company dataset: CSV (with a header row) or NDJSON. PDL's own layout has
+// id, name, website, founded, size, locality, region, country, industry, linkedin_url; the widely
+// copied CSV of it names columns differently ("domain", "year founded", "size range", "linkedin url",
+// "current employee estimate"). Both are read; a column that maps to nothing is reported.
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 import type { CompanyInput } from '../../companies/input.ts';
 import type { Line } from './lines.ts';
 import type { SourceRecord } from './runner.ts';
@@ -17,8 +20,43 @@ export const PDL_FIELDS = [
   'country',
   'industry',
   'linkedin_url',
+  'employee_count',
 ] as const;
-export type PdlCompany = Partial<Record<(typeof PDL_FIELDS)[number], string | number | null>>;
+type PdlField = (typeof PDL_FIELDS)[number];
+
+/** Other names of our fields in the layouts people have (keys as headerKey makes them). */
+const ALIASES: Readonly<Record<string, PdlField>> = {
+  domain: 'website',
+  url: 'website',
+  year_founded: 'founded',
+  founded_year: 'founded',
+  size_range: 'size',
+  linkedin: 'linkedin_url',
+  current_employee_estimate: 'employee_count',
+  employee_estimate: 'employee_count',
+};
+
+/** A header as a key: lower case, runs of spaces, dashes and underscores as one underscore. */
+function headerKey(header: string): string {
+  return header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '_');
+}
+
+/** The field a column holds, or the column's own key when it maps to none of ours. */
+function fieldOf(header: string): string {
+  const key = headerKey(header);
+  return ALIASES[key] ?? key;
+}
+
+const KNOWN = new Set<string>(PDL_FIELDS);
+
+/** The columns of a header row that map to nothing we read (reported in the import's summary). */
+export function unreadPdlColumns(headers: string[]): string[] {
+  return headers.filter((h) => h.trim() && !KNOWN.has(fieldOf(h))).map((h) => h.trim());
+}
+export type PdlCompany = Partial<Record<PdlField, string | number | null>>;
 
 const blank = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 const str = (v: unknown) => (blank(v) ? null : String(v).trim());
@@ -36,6 +74,7 @@ export function pdlToCompany(row: PdlCompany): CompanyInput {
     industry: str(row.industry),
     location: { locality: str(row.locality), region: str(row.region), country: str(row.country) },
     prof_url: profUrl,
+    employee_count: blank(row.employee_count) ? null : Number(String(row.employee_count).replace(/[,\s]/g, '')),
   };
 }
 
@@ -44,6 +83,21 @@ function check(row: PdlCompany): string | null {
   const founded = str(row.founded);
   if (founded && !/^\d{4}(\.0)?$/.test(founded)) return `founded is not a year: ${JSON.stringify(founded)}`;
   return null;
+}
+
+/** The header row of a CSV file (its first line), without reading the rest. */
+export function readCsvHeader(path: string): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, length).toString('utf8');
+    const end = text.search(/\r?\n/);
+    const rows = parseSync<string[]>(end === -1 ? text : text.slice(0, end), { bom: true, relax_quotes: true });
+    return rows[0] ?? [];
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Records from a PDL CSV file; `position()` gives the bytes read so far. */
@@ -55,7 +109,7 @@ export function readPdlCsv(path: string): { records: AsyncIterable<SourceRecord>
   });
   const parser = stream.pipe(
     parse({
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      columns: (header: string[]) => header.map(fieldOf),
       bom: true,
       relax_column_count: true,
       skip_empty_lines: true,
@@ -99,6 +153,7 @@ export async function* parsePdlNdjson(lines: AsyncIterable<Line>): AsyncIterable
       yield { line: number, error: 'each line must be a JSON object' };
       continue;
     }
+    row = Object.fromEntries(Object.entries(row).map(([key, value]) => [fieldOf(key), value]));
     const problem = check(row);
     if (problem) yield { line: number, error: problem };
     else yield { line: number, input: pdlToCompany(row) };

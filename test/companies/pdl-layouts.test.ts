@@ -1,0 +1,50 @@
+// The PDL free company dataset in the layout most copies of it have ("domain", "year founded",
+// "size range", "linkedin url", "current employee estimate", an unnamed index column first): every
+// fact is read, and a column we do not read is named in the summary.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/db/database.ts';
+import { CompanyService } from '../../src/companies/service.ts';
+import { runLeadbase } from '../support/cli.ts';
+
+const COPIED_LAYOUT = [
+  ',name,domain,year founded,industry,size range,locality,country,linkedin url,current employee estimate,total employee estimate',
+  '5872184,ibm,ibm.com,1911.0,information technology and services,10001+,"new york, new york, united states",united states,linkedin.com/company/ibm,274047,716906',
+  '4425416,tata consultancy services,tcs.com,1968.0,information technology and services,10001+,"bombay, maharashtra, india",india,linkedin.com/company/tata-consultancy-services,190771,341369',
+].join('\n');
+
+describe('PDL layouts', () => {
+  for (const parallel of ['--parallel', '--no-parallel']) {
+    it(`reads the widely copied CSV layout with every fact (${parallel})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'leadbase-pdl-'));
+      try {
+        const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'c.sqlite')}`, REDIS_URL: '', LOG_LEVEL: 'silent' };
+        const file = join(dir, 'companies_sorted.csv');
+        writeFileSync(file, COPIED_LAYOUT);
+        const res = await runLeadbase(['import', 'companies', 'pdl', file, '--json', '--quiet', parallel], env);
+        assert.equal(res.status, 0, res.stderr);
+        const summary = JSON.parse(res.stdout);
+        assert.equal(summary.inserted, 2);
+        assert.equal(summary.rejected, 0);
+        assert.deepEqual(summary.unread_columns, ['total employee estimate']);
+        const handle = openDatabase(env.DATABASE_URL);
+        try {
+          const ibm = await new CompanyService({ db: handle.db }).findByDomain('ibm.com');
+          assert.ok(ibm, 'found by its domain');
+          assert.equal(ibm.founded_year, 1911);
+          assert.equal(ibm.employee_count, 274047);
+          assert.equal(ibm.size_label, '10001+');
+          assert.match(ibm.prof_url ?? '', /linkedin\.com\/company\/ibm/);
+          assert.equal(ibm.country_code, 'US');
+        } finally {
+          await handle.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
