@@ -93,7 +93,7 @@ export function readCsvHeader(path: string): string[] {
     const length = readSync(fd, buffer, 0, buffer.length, 0);
     const text = buffer.subarray(0, length).toString('utf8');
     const end = text.search(/\r?\n/);
-    const rows = parseSync<string[]>(end === -1 ? text : text.slice(0, end), { bom: true, relax_quotes: true });
+    const rows: string[][] = parseSync(end === -1 ? text : text.slice(0, end), { bom: true, relax_quotes: true });
     return rows[0] ?? [];
   } finally {
     closeSync(fd);
