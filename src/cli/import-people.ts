@@ -77,6 +77,7 @@ export function registerImportPeople(importCommand: Command): void {
         } finally {
           progress.stop();
         }
+        if (format === 'csv') summary.unreadColumns = (reader as ReturnType<typeof readPeopleCsv>).unreadColumns();
         const seconds = (Date.now() - started) / 1000;
         if (opts.json) console.log(JSON.stringify({ ...summary.toJSON(), seconds }));
         else

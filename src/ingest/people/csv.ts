@@ -1,5 +1,6 @@
-// People from CSV exports: one person per row, columns named by our flat fields, or mapped to
-// them with `--map "Column Name=field,..."` (docs/people.md lists the fields).
+// People from CSV exports: one person per row, columns named by our flat fields, by the headers of
+// the common contact exports (LinkedIn connections, Apollo, HubSpot, Salesforce), or mapped with
+// `--map "Column Name=field,..."` (docs/people.md lists the fields and the layouts).
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import type { PersonInput } from '../../people/input.ts';
@@ -28,6 +29,62 @@ export const CSV_FIELDS = [
   'country',
 ] as const;
 export type CsvField = (typeof CSV_FIELDS)[number];
+
+/**
+ * Headers of the common contact exports, by header key (lower case, spaces as underscores): the
+ * layout is recognised by its headers, no flag needed. What each export means by a column decides
+ * the field: Apollo's "Email" is a work address, LinkedIn's "Email Address" is the member's own.
+ */
+const EXPORT_HEADERS: Readonly<Record<string, CsvField>> = {
+  // LinkedIn Connections.csv
+  url: 'profile_url',
+  email_address: 'personal_email',
+  company: 'company_name',
+  position: 'title',
+  // Apollo
+  email_status: 'work_email_status',
+  person_linkedin_url: 'profile_url',
+  linkedin_url: 'profile_url',
+  company_name_for_emails: 'company_name',
+  website: 'company_domain',
+  company_website: 'company_domain',
+  work_direct_phone: 'phone',
+  // HubSpot
+  job_title: 'title',
+  company_name: 'company_name',
+  phone_number: 'phone',
+  mobile_phone_number: 'mobile_phone',
+  website_url: 'company_domain',
+  country_region: 'country',
+  // Salesforce
+  account_name: 'company_name',
+  mobile: 'mobile_phone',
+  mailing_country: 'country',
+};
+
+/** A column header as a key: lower case, spaces, dashes and slashes as one underscore. */
+const headerKey = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s/-]+/g, '_');
+
+/**
+ * What an export's email status says, in our email_status words; null when it says nothing about
+ * the address itself (Apollo's "Guessed", "Unavailable", "Extrapolated": the address is still kept).
+ */
+export function exportEmailStatus(text: string | null): string | null {
+  const t = (text ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  if (!t) return null;
+  if (['valid', 'verified', 'deliverable', 'safe', 'ok'].includes(t)) return 'valid';
+  if (['invalid', 'bounced', 'undeliverable', 'hard_bounce', 'do_not_email'].includes(t)) return 'invalid';
+  if (['catch_all', 'accept_all', 'catchall', 'accept_all_unverifiable'].includes(t)) return 'catch_all';
+  if (t === 'valid_catch_all' || t === 'unknown') return t;
+  return null;
+}
 
 /** Parses `Column A=field,Column B=field` into column → field; throws on an unknown field. */
 export function parseColumnMap(spec: string | undefined): Map<string, CsvField> {
@@ -75,9 +132,11 @@ export function rowToPerson(row: Partial<Record<CsvField, string>>): PersonInput
       current: current && TRUE.has(current) ? true : current && FALSE.has(current) ? false : null,
     });
   }
-  if (v('work_email')) person.emails!.push({ email: v('work_email')!, type: 'work', status: v('work_email_status') });
+  if (v('work_email')) person.emails!.push({ email: v('work_email')!, type: 'work', status: exportEmailStatus(v('work_email_status')) });
   if (v('personal_email')) person.emails!.push({ email: v('personal_email')!, type: 'personal' });
-  if (v('email')) person.emails!.push({ email: v('email')! });
+  // An export with one address column and a status column (Apollo's "Email", "Email Status"): the status is that address's.
+  const status = v('work_email') ? null : exportEmailStatus(v('work_email_status'));
+  if (v('email')) person.emails!.push({ email: v('email')!, ...(status ? { status } : {}) });
   if (v('mobile_phone')) person.phones!.push({ number: v('mobile_phone')!, type: 'mobile', country: v('country') });
   if (v('phone')) person.phones!.push({ number: v('phone')!, type: v('phone_type'), country: v('country') });
   return person;
@@ -85,13 +144,16 @@ export function rowToPerson(row: Partial<Record<CsvField, string>>): PersonInput
 
 /**
  * Records from a CSV file with a header row ("-" for stdin). Columns are matched to fields by the
- * map first, else by their own name (case and spaces ignored: "First Name" is first_name); other
- * columns are ignored.
+ * map first, else by their own name (case and spaces ignored: "First Name" is first_name), else by
+ * the export layouts' headers; `unreadColumns()` names the others once the header is read. Lines
+ * before the header (LinkedIn's "Notes:" preamble) are skipped: the header is the first row that
+ * names a field.
  */
 export function readPeopleCsv(
   path: string,
   columnMap: Map<string, CsvField> = new Map(),
-): { records: AsyncIterable<PersonSourceRecord>; position: () => number } {
+): { records: AsyncIterable<PersonSourceRecord>; position: () => number; unreadColumns: () => string[] } {
+  let unread: string[] = [];
   const stream = path === '-' ? process.stdin : createReadStream(path);
   let bytes = 0;
   stream.on('data', (chunk: Buffer | string) => {
@@ -102,16 +164,21 @@ export function readPeopleCsv(
   );
   async function* records(): AsyncIterable<PersonSourceRecord> {
     let fields: (CsvField | null)[] | null = null;
+    let preamble = 0;
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (!fields) {
-        fields = record.map((header) => {
-          const name = header.trim().toLowerCase();
-          const mapped = columnMap.get(name);
+        const candidate = record.map((header) => {
+          const mapped = columnMap.get(header.trim().toLowerCase());
           if (mapped) return mapped;
-          const own = name.replace(/[\s-]+/g, '_') as CsvField;
-          return CSV_FIELDS.includes(own) ? own : null;
+          const own = headerKey(header) as CsvField;
+          return CSV_FIELDS.includes(own) ? own : (EXPORT_HEADERS[headerKey(header)] ?? null);
         });
-        if (!fields.some(Boolean)) throw new Error(`no column of ${path} names a field; map them with --map "Column=field"`);
+        if (!candidate.some(Boolean)) {
+          if (++preamble <= MAX_PREAMBLE_ROWS) continue;
+          throw new Error(`no column of ${path} names a field; map them with --map "Column=field"`);
+        }
+        fields = candidate;
+        unread = record.filter((header, i) => !fields![i] && header.trim()).map((header) => header.trim());
         continue;
       }
       const row: Partial<Record<CsvField, string>> = {};
@@ -120,6 +187,10 @@ export function readPeopleCsv(
       });
       yield { line: info.lines, input: rowToPerson(row) };
     }
+    if (!fields) throw new Error(`no column of ${path} names a field; map them with --map "Column=field"`);
   }
-  return { records: records(), position: () => bytes };
+  return { records: records(), position: () => bytes, unreadColumns: () => unread };
 }
+
+/** Rows before the header an export may start with (LinkedIn writes a few lines of notes). */
+const MAX_PREAMBLE_ROWS = 10;
