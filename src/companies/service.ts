@@ -17,6 +17,15 @@ export interface CompanyServiceDeps {
   db: Db;
 }
 
+/** One leader of a company, as the companies domain knows it (see leadersOf). */
+export interface CompanyLeader {
+  role: string;
+  first_name: string | null;
+  last_name: string | null;
+  designation: string | null;
+  prof_url: string | null;
+}
+
 export class CompanyService {
   readonly repository: CompanyRepository;
 
@@ -122,6 +131,17 @@ export class CompanyService {
     const facts = await this.loadFacts(company.id);
     if (!hasFundingData(company, facts.rounds)) return null;
     return composeFunding(company, facts);
+  }
+
+  /** The company's known leadership (its own data, filings): role, names, designation, profile URL. */
+  async leadersOf(companyId: number): Promise<CompanyLeader[]> {
+    return (await this.repository.leadersOf(companyId)).map((l) => ({
+      role: l.role,
+      first_name: l.first_name,
+      last_name: l.last_name,
+      designation: l.designation,
+      prof_url: l.prof_url,
+    }));
   }
 
   private async loadFacts(id: number) {

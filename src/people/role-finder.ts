@@ -3,13 +3,34 @@ import type { CompanyRow } from '../companies/tables.ts';
 import type { PeopleRepository, RoleHolderRow } from './repository.ts';
 import { analyzeTitle, type AnalyzedTitle } from './titles.ts';
 
-export interface RoleHolder {
-  holder: RoleHolderRow;
-  company: CompanyRow;
+/** A company leader the companies domain knows (its own data, a filing's related persons). */
+export interface KnownLeader {
+  role: string;
+  first_name: string | null;
+  last_name: string | null;
+  designation: string | null;
+  prof_url: string | null;
 }
+
+export type RoleHolder = { holder: RoleHolderRow; company: CompanyRow } | { leader: KnownLeader; company: CompanyRow };
 
 export interface CompanyResolver {
   resolve(query: { company_name?: string | null; company_domain?: string | null }): Promise<CompanyRow | null>;
+  /** The company's known leadership: a CEO known for a company holds that role even when no person record says so. */
+  leadersOf?(companyId: number): Promise<KnownLeader[]>;
+}
+
+/** The leader of `leaders` whose designation (else role) is the role asked for, or null. */
+export function leaderInRole(leaders: KnownLeader[], wanted: AnalyzedTitle): KnownLeader | null {
+  const exact = new Set(wanted.roles.filter((r) => r.level !== 'any').map((r) => r.key));
+  const functions = new Set(wanted.roles.filter((r) => r.level === 'any').map((r) => r.fn));
+  const matches = leaders
+    .filter((l) => l.first_name || l.last_name)
+    .map((leader) => ({ leader, roles: analyzeTitle(leader.designation ?? leader.role).roles }))
+    .filter(({ roles }) => roles.some((r) => exact.has(r.key) || functions.has(r.fn)));
+  // The highest-ranked role first, as among people.
+  matches.sort((a, b) => Math.max(...b.roles.map((r) => r.rank)) - Math.max(...a.roles.map((r) => r.rank)));
+  return matches[0]?.leader ?? null;
 }
 
 /**
@@ -43,7 +64,10 @@ export async function findRoleHolder(
   const holders = await repository.holdersByRoleKeys(company.id, exactKeys);
   for (const role of wanted.roles.filter((r) => r.level === 'any'))
     holders.push(...(await repository.holdersByFunction(company.id, role.fn)));
-  if (!holders.length) return null;
+  if (!holders.length) {
+    const leader = companies.leadersOf ? leaderInRole(await companies.leadersOf(company.id), wanted) : null;
+    return leader ? { leader, company } : null;
+  }
   holders.sort(compareHolders(wanted));
   return { holder: holders[0], company };
 }

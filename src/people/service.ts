@@ -6,14 +6,14 @@ import { PeopleRepository } from './repository.ts';
 import { findRoleHolder } from './role-finder.ts';
 import { findMobile, type MobileQuery } from './mobile-finder.ts';
 import { findProfileEmail, type EmailValidator } from './profile-email.ts';
-import { DEFAULT_PROFILE_BASE_URL, profileUrlFor } from './profile.ts';
+import { DEFAULT_PROFILE_BASE_URL, normalizeProfileId, profileUrlFor } from './profile.ts';
 import { mobileNumberOf } from './phones.ts';
 
 export type { EmailValidator } from './profile-email.ts';
 
 export interface PeopleServiceDeps {
   db: Db;
-  companies: Pick<CompanyService, 'resolve' | 'getById'>;
+  companies: Pick<CompanyService, 'resolve' | 'getById'> & Partial<Pick<CompanyService, 'leadersOf'>>;
   /** The email validation engine; without it, profile-to-email serves only stored verified addresses. */
   emailValidator?: EmailValidator | null;
   /** Served profile URLs are this base plus the public identifier. */
@@ -39,14 +39,28 @@ export class PeopleService {
   async findRole(query: { job_title: string; company_name?: string | null; company_domain?: string | null }): Promise<RoleFound | null> {
     const found = await findRoleHolder(this.repository, this.deps.companies, query);
     if (!found) return null;
-    const { holder, company } = found;
+    const { company } = found;
+    const companyFields = {
+      company_name: company.name,
+      company_website: company.website ?? (company.domain ? `https://${company.domain}` : null),
+    };
+    if ('leader' in found) {
+      const { leader } = found;
+      return {
+        name: [leader.first_name, leader.last_name].filter(Boolean).join(' '),
+        profile_url: this.profileUrl(normalizeProfileId(leader.prof_url)),
+        first_name: leader.first_name,
+        last_name: leader.last_name,
+        ...companyFields,
+      };
+    }
+    const { holder } = found;
     return {
       name: holder.full_name,
       profile_url: this.profileUrl(holder.profile_id),
       first_name: holder.first_name,
       last_name: holder.last_name,
-      company_name: company.name,
-      company_website: company.website ?? (company.domain ? `https://${company.domain}` : null),
+      ...companyFields,
     };
   }
 

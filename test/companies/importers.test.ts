@@ -142,7 +142,10 @@ for (const target of dbTargets) {
       assert.deepEqual(leaders.map((l) => [l.role, l.first_name, l.last_name]).sort(), [
         ['ceo', 'Ada', 'Lovelace'],
         ['cfo', 'Charles', 'Babbage'],
+        // A director the filing names without a chief role is leadership too, under a role of its own.
+        ['related_3', 'Grace', 'Hopper'],
       ]);
+      assert.equal(leaders.find((l) => l.last_name === 'Hopper')?.designation, 'Director');
       assert.equal((await companies.matchByName('Nimbus Labs'))?.id, nimbus.id, 'previous names become aliases');
       assert.equal(await companies.matchByName('Harbor Ventures Fund III'), null);
       assert.equal(await companies.matchByName('Test Filer Co'), null);

@@ -80,25 +80,34 @@ const ROLE_PATTERNS: [RegExp, string][] = [
   [/(?<!vice[ -])\bpresident\b/i, 'president'],
 ];
 
-/** Leadership roles named by the related persons' clarifications (the first person per role). */
+/**
+ * The filing's related persons as leadership: each executive officer, director and promoter, with
+ * the filing's clarification (else the relationships) as the title. A clarification naming a chief
+ * role (CEO, CFO …) gives that role (the first person per role); every other related person is kept
+ * under a role of their own (`related:<sequence>`), so no one the filing names is dropped.
+ */
 export function leadersFrom(persons: Row[]): LeaderInput[] {
   const leaders = new Map<string, LeaderInput>();
-  for (const p of persons) {
+  for (const [index, p] of persons.entries()) {
     const clarification = val(p, 'RELATIONSHIPCLARIFICATION');
     const relationships = ['RELATIONSHIP_1', 'RELATIONSHIP_2', 'RELATIONSHIP_3']
       .map((c) => val(p, c))
       .filter(Boolean)
       .join(', ');
-    if (!clarification) continue;
+    const first_name = val(p, 'FIRSTNAME');
+    const last_name = val(p, 'LASTNAME');
+    if (!first_name && !last_name) continue;
+    const designation = clarification || relationships || null;
+    let named = false;
     for (const [pattern, role] of ROLE_PATTERNS) {
-      if (pattern.test(clarification) && !leaders.has(role)) {
-        leaders.set(role, {
-          role,
-          first_name: val(p, 'FIRSTNAME'),
-          last_name: val(p, 'LASTNAME'),
-          designation: clarification || relationships || null,
-        });
+      if (clarification && pattern.test(clarification) && !leaders.has(role)) {
+        leaders.set(role, { role, first_name, last_name, designation });
+        named = true;
       }
+    }
+    if (!named && designation) {
+      const role = `related:${val(p, 'RELATEDPERSON_SEQ_KEY') ?? index + 1}`;
+      leaders.set(role, { role, first_name, last_name, designation });
     }
   }
   return [...leaders.values()];
