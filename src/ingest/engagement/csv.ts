@@ -34,6 +34,9 @@ const IGNORED = new Set([
   'sent',
 ]);
 
+/** Every column either shape reads. */
+const READ_COLUMNS = new Set(['email', 'event', 'occurred_at', 'event_id', 'source', 'delivered', 'hard_bounces', 'hard_bounced']);
+
 /** The largest per-row total a counts file may claim (a guard against a mistyped number). */
 const MAX_COUNT = 100_000;
 
@@ -78,7 +81,12 @@ export async function importEngagementCsv(
   };
   const parser = (path === '-' ? process.stdin : createReadStream(path)).pipe(
     parse({
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      columns: (header: string[]) => {
+        const columns = header.map((h) => h.trim().toLowerCase());
+        // Columns neither shape reads are named in the summary, never dropped silently.
+        summary.unreadColumns = header.filter((h, i) => h.trim() && !READ_COLUMNS.has(columns[i])).map((h) => h.trim());
+        return columns;
+      },
       skip_empty_lines: true,
       trim: true,
       relax_column_count: true,
