@@ -43,12 +43,22 @@ async function importFile(label: string, source: string, path: string, format: F
   const size = batchSize(opts);
   await withServices(async ({ companies }, config) => {
     const service = companies;
-    let input: { batches?: AsyncIterable<PreparedRow[]>; records?: AsyncIterable<SourceRecord>; position: () => number };
+    let input: {
+      batches?: AsyncIterable<PreparedRow[]>;
+      records?: AsyncIterable<SourceRecord>;
+      position: () => number;
+      unreadKeys?: () => string[];
+    };
+    const unread = new Set<string>();
     if (path !== '-' && (opts.parallel ?? parallelByDefault())) input = prepareFileInWorker(format, path, size);
     else if (format === 'pdl-csv') input = readPdlCsv(path);
     else {
       const { lines, position } = readLines(path);
-      input = { records: format === 'jsonl' ? parseCompanyJsonl(lines) : parsePdlNdjson(lines), position };
+      input = {
+        records: format === 'jsonl' ? parseCompanyJsonl(lines, unread) : parsePdlNdjson(lines),
+        position,
+        unreadKeys: () => [...unread],
+      };
     }
     const progress = createProgress(label, sizeOf(path), 'bytes', opts.quiet);
     const started = Date.now();
@@ -67,6 +77,7 @@ async function importFile(label: string, source: string, path: string, format: F
     });
     progress.stop();
     if (format === 'pdl-csv' && path !== '-') summary.unreadColumns = unreadPdlColumns(readCsvHeader(path));
+    else if (format === 'jsonl') summary.unreadColumns = input.unreadKeys?.() ?? [];
     report(summary, opts, label);
   });
 }

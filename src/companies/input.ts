@@ -136,6 +136,49 @@ export interface CompanyInput {
   key_highlights?: HighlightInput[] | null;
 }
 
+/** Every field of CompanyInput: a record's other keys are reported as not read, never dropped silently. */
+export const COMPANY_INPUT_FIELDS = [
+  'name',
+  'domain',
+  'website',
+  'domains',
+  'aliases',
+  'external_ids',
+  'short_name',
+  'description',
+  'industry',
+  'sectors',
+  'size_label',
+  'employee_count',
+  'employee_growth',
+  'founded_year',
+  'company_type',
+  'status',
+  'ownership',
+  'phone',
+  'followers',
+  'revenue',
+  'total_funding',
+  'technology_stack',
+  'location',
+  'prof_url',
+  'prof_id',
+  'social_a_url',
+  'social_b_url',
+  'social_b_handle',
+  'code_host_url',
+  'funding_rounds',
+  'leadership',
+  'competitors',
+  'acquisitions',
+  'news',
+  'press_releases',
+  'key_highlights',
+] as const satisfies readonly (keyof CompanyInput)[];
+// Fails to compile when CompanyInput gains a field this list does not name.
+const everyFieldListed: Exclude<keyof CompanyInput, (typeof COMPANY_INPUT_FIELDS)[number]> extends never ? true : never = true;
+void everyFieldListed;
+
 /** Scalar columns a source may set on a company. */
 export type CompanyFacts = Partial<Omit<CompanyTable, 'id' | 'field_sources' | 'created_at' | 'updated_at'>>;
 

@@ -48,3 +48,29 @@ describe('PDL layouts', () => {
     });
   }
 });
+
+describe('JSONL keys', () => {
+  for (const parallel of ['--parallel', '--no-parallel']) {
+    it(`names the keys no field reads (${parallel})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'leadbase-jsonl-keys-'));
+      try {
+        const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'c.sqlite')}`, REDIS_URL: '', LOG_LEVEL: 'silent' };
+        const file = join(dir, 'companies.jsonl');
+        writeFileSync(
+          file,
+          [
+            JSON.stringify({ name: 'Acme', domain: 'acme.example', ceo_email: 'ceo@acme.example' }),
+            JSON.stringify({ name: 'Beta', domain: 'beta.example', tags: ['b2b'] }),
+          ].join('\n'),
+        );
+        const res = await runLeadbase(['import', 'companies', 'jsonl', file, '--json', '--quiet', parallel], env);
+        assert.equal(res.status, 0, res.stderr);
+        const summary = JSON.parse(res.stdout);
+        assert.equal(summary.inserted, 2);
+        assert.deepEqual(summary.unread_columns, ['ceo_email', 'tags']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

@@ -10,6 +10,8 @@ export interface PreparedStream {
   batches: AsyncIterable<PreparedRow[]>;
   /** Bytes of the file read so far (for a progress bar). */
   position: () => number;
+  /** Keys of the records no field reads (JSONL), known once every batch was taken. */
+  unreadKeys: () => string[];
 }
 
 /**
@@ -28,6 +30,7 @@ export function parallelByDefault(): boolean {
 export function prepareFileInWorker(format: FileFormat, path: string, batchSize: number, maxInFlight = 4): PreparedStream {
   const data: PrepareWorkerData = { format, path, batchSize, maxInFlight };
   let bytes = 0;
+  let unread: string[] = [];
   async function* batches(): AsyncIterable<PreparedRow[]> {
     const worker = startTsWorker(WORKER_URL, { workerData: data });
     const queue: WorkerMessage[] = [];
@@ -48,7 +51,10 @@ export function prepareFileInWorker(format: FileFormat, path: string, batchSize:
         const m = queue.shift()!;
         if ('failed' in m) throw new Error(m.failed);
         bytes = m.bytes;
-        if ('done' in m) return;
+        if ('done' in m) {
+          unread = m.unread;
+          return;
+        }
         worker.postMessage('ack');
         yield JSON.parse(m.rows) as PreparedRow[];
       }
@@ -56,5 +62,5 @@ export function prepareFileInWorker(format: FileFormat, path: string, batchSize:
       await worker.terminate();
     }
   }
-  return { batches: batches(), position: () => bytes };
+  return { batches: batches(), position: () => bytes, unreadKeys: () => unread };
 }

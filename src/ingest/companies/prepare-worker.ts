@@ -21,12 +21,12 @@ export interface PrepareWorkerData {
  * about a third of what copying the same objects by postMessage does, and that thread is the
  * bottleneck. Prepared rows are plain data without undefined values, so nothing is lost.
  */
-export type WorkerMessage = { rows: string; bytes: number } | { done: true; bytes: number } | { failed: string };
+export type WorkerMessage = { rows: string; bytes: number } | { done: true; bytes: number; unread: string[] } | { failed: string };
 
-function open(format: FileFormat, path: string): { records: AsyncIterable<SourceRecord>; position: () => number } {
+function open(format: FileFormat, path: string, unread: Set<string>): { records: AsyncIterable<SourceRecord>; position: () => number } {
   if (format === 'pdl-csv') return readPdlCsv(path);
   const { lines, position } = readLines(path);
-  return { records: format === 'jsonl' ? parseCompanyJsonl(lines) : parsePdlNdjson(lines), position };
+  return { records: format === 'jsonl' ? parseCompanyJsonl(lines, unread) : parsePdlNdjson(lines), position };
 }
 
 async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>): Promise<void> {
@@ -43,7 +43,8 @@ async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>
     credits -= 1;
     port.postMessage({ rows: JSON.stringify(batch), bytes } satisfies WorkerMessage);
   };
-  const { records, position } = open(data.format, data.path);
+  const unread = new Set<string>();
+  const { records, position } = open(data.format, data.path, unread);
   let batch: PreparedRow[] = [];
   for await (const record of records) {
     batch.push(prepareRow(record));
@@ -53,7 +54,7 @@ async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>
     }
   }
   if (batch.length) await send(batch, position());
-  port.postMessage({ done: true, bytes: position() } satisfies WorkerMessage);
+  port.postMessage({ done: true, bytes: position(), unread: [...unread] } satisfies WorkerMessage);
 }
 
 if (parentPort && workerData?.format) {
