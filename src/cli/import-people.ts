@@ -77,7 +77,10 @@ export function registerImportPeople(importCommand: Command): void {
         } finally {
           progress.stop();
         }
-        if (format === 'csv') summary.unreadColumns = (reader as ReturnType<typeof readPeopleCsv>).unreadColumns();
+        summary.unreadColumns =
+          format === 'csv'
+            ? (reader as ReturnType<typeof readPeopleCsv>).unreadColumns()
+            : (reader as ReturnType<typeof readPeopleJsonl>).unreadKeys();
         const seconds = (Date.now() - started) / 1000;
         if (opts.json) console.log(JSON.stringify({ ...summary.toJSON(), seconds }));
         else

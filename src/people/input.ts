@@ -48,6 +48,21 @@ export interface PersonInput {
   phones?: PhoneInput[] | null;
 }
 
+/** Every field of PersonInput: a record's other keys are reported as not read, never dropped silently. */
+export const PERSON_INPUT_FIELDS = [
+  'id',
+  'full_name',
+  'first_name',
+  'last_name',
+  'profile_url',
+  'positions',
+  'emails',
+  'phones',
+] as const satisfies readonly (keyof PersonInput)[];
+// Fails to compile when PersonInput gains a field this list does not name.
+const everyFieldListed: Exclude<keyof PersonInput, (typeof PERSON_INPUT_FIELDS)[number]> extends never ? true : never = true;
+void everyFieldListed;
+
 export interface PreparedPosition {
   company: { name: string | null; domain: string | null };
   title: string;

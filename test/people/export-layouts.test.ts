@@ -88,3 +88,19 @@ describe('contact export layouts', () => {
     assert.equal(exportEmailStatus('valid'), 'valid');
   });
 });
+
+describe('people JSONL keys', () => {
+  it('names the keys no field reads', async () => {
+    const { readPeopleJsonl } = await import('../../src/ingest/people/jsonl.ts');
+    const file = join(dir, 'people.jsonl');
+    writeFileSync(
+      file,
+      `${JSON.stringify({ full_name: 'Ana García', twitter: '@ana', positions: [] })}\n${JSON.stringify({ full_name: 'Bo', notes: 'x' })}\n`,
+    );
+    const reader = readPeopleJsonl(file);
+    let count = 0;
+    for await (const record of reader.records) if ('input' in record) count++;
+    assert.equal(count, 2);
+    assert.deepEqual(reader.unreadKeys(), ['twitter', 'notes']);
+  });
+});
