@@ -13,6 +13,7 @@ import { normalizeCompanyName, normalizeCompanyType, normalizeDomain, normalizeS
 import { industryIdFor } from './industry.ts';
 import { lookupCountry } from './geography.ts';
 import { parseMoney } from './format.ts';
+import { everyKeyOf } from '../field-list.ts';
 
 export interface CompanyLocationInput {
   name?: string | null;
@@ -136,8 +137,8 @@ export interface CompanyInput {
   key_highlights?: HighlightInput[] | null;
 }
 
-/** Every field of CompanyInput: a record's other keys are reported as not read, never dropped silently. */
-export const COMPANY_INPUT_FIELDS = [
+/** Every field of CompanyInput (checked by everyKeyOf): a record's other keys are reported as not read, never dropped silently. */
+export const COMPANY_INPUT_FIELDS = everyKeyOf<CompanyInput>()([
   'name',
   'domain',
   'website',
@@ -174,10 +175,7 @@ export const COMPANY_INPUT_FIELDS = [
   'news',
   'press_releases',
   'key_highlights',
-] as const satisfies readonly (keyof CompanyInput)[];
-// Fails to compile when CompanyInput gains a field this list does not name.
-const everyFieldListed: Exclude<keyof CompanyInput, (typeof COMPANY_INPUT_FIELDS)[number]> extends never ? true : never = true;
-void everyFieldListed;
+]);
 
 /** Scalar columns a source may set on a company. */
 export type CompanyFacts = Partial<Omit<CompanyTable, 'id' | 'field_sources' | 'created_at' | 'updated_at'>>;

@@ -5,6 +5,7 @@ import { parsePersonName, type PersonName } from './names.ts';
 import { normalizeProfileId } from './profile.ts';
 import { parsePhone, type ParsedPhone } from './phones.ts';
 import { storedRoles, type TitleRole } from './titles.ts';
+import { everyKeyOf } from '../field-list.ts';
 
 export interface PositionInput {
   company_name?: string | null;
@@ -48,8 +49,8 @@ export interface PersonInput {
   phones?: PhoneInput[] | null;
 }
 
-/** Every field of PersonInput: a record's other keys are reported as not read, never dropped silently. */
-export const PERSON_INPUT_FIELDS = [
+/** Every field of PersonInput (checked by everyKeyOf): a record's other keys are reported as not read, never dropped silently. */
+export const PERSON_INPUT_FIELDS = everyKeyOf<PersonInput>()([
   'id',
   'full_name',
   'first_name',
@@ -58,10 +59,7 @@ export const PERSON_INPUT_FIELDS = [
   'positions',
   'emails',
   'phones',
-] as const satisfies readonly (keyof PersonInput)[];
-// Fails to compile when PersonInput gains a field this list does not name.
-const everyFieldListed: Exclude<keyof PersonInput, (typeof PERSON_INPUT_FIELDS)[number]> extends never ? true : never = true;
-void everyFieldListed;
+]);
 
 export interface PreparedPosition {
   company: { name: string | null; domain: string | null };
