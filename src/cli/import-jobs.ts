@@ -6,6 +6,7 @@ import type { SourceListing } from '../ingest/jobs/types.ts';
 import type { BoardImportSummary, BoardInput } from '../jobs/importer.ts';
 import { isUnavailable } from '../db/unavailable.ts';
 import { CliError, withServices } from './context.ts';
+import { positiveInt } from './arguments.ts';
 import { createProgress, type Progress } from './progress.ts';
 
 interface ImportJobsOptions {
@@ -27,13 +28,6 @@ interface ImportJobsOptions {
 
 /** An import that wrote at least this many listings compacts the search index when it ends. */
 export const OPTIMIZE_AFTER_LISTINGS = 10_000;
-
-function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new CliError(`${name} must be a whole number from 0 to ${max}`);
-  return n;
-}
 
 /** Boards fetched ahead of the one being stored. */
 const FETCH_AHEAD = 4;
@@ -131,7 +125,17 @@ export function registerImportJobs(importCommand: Command): void {
         // flight); a board that cannot be read is reported and skipped.
         const read = (board: string): Promise<SourceListing[]> =>
           opts.file
-            ? Promise.resolve().then(() => connector.parsePayload(readFileSync(opts.file!, 'utf8'), { board, baseUrl: opts.baseUrl }))
+            ? Promise.resolve().then(() => {
+                const listings = connector.parsePayload(readFileSync(opts.file!, 'utf8'), { board, baseUrl: opts.baseUrl });
+                const unnamed = listings.filter((l) => !l.company?.name?.trim()).length;
+                // Fetched live, the board's own endpoint names the company; a saved payload is not
+                // named after its board token instead.
+                if (connector.namesBoardWhenFetched && !company && unnamed)
+                  throw new CliError(
+                    `${opts.file}: ${unnamed} of ${listings.length} postings name no company and a saved ${opts.source} payload carries no board name; give it with --company-name`,
+                  );
+                return listings;
+              })
             : connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
         async function* boards(): AsyncGenerator<BoardInput> {
           const ahead = opts.board.map(() => undefined as Promise<SourceListing[]> | undefined);

@@ -132,6 +132,170 @@ const CITY_ALIASES: Record<string, number> = {
   bombay: 1275339,
 };
 
+/**
+ * Renamings, endonyms and English exonyms GeoNames' main names miss, as [the name it has there,
+ * country]: read through the index, so no id is written down twice.
+ */
+const CITY_RENAMINGS: Record<string, [string, string]> = {
+  gurugram: ['gurgaon', 'IN'],
+  kiev: ['kyiv', 'UA'],
+  saigon: ['ho chi minh city', 'VN'],
+  'quebec city': ['quebec', 'CA'],
+  madras: ['chennai', 'IN'],
+  calcutta: ['kolkata', 'IN'],
+  peking: ['beijing', 'CN'],
+  munchen: ['munich', 'DE'],
+  nuremberg: ['nurnberg', 'DE'],
+  wien: ['vienna', 'AT'],
+  praha: ['prague', 'CZ'],
+  warszawa: ['warsaw', 'PL'],
+  kobenhavn: ['copenhagen', 'DK'],
+  lisboa: ['lisbon', 'PT'],
+  roma: ['rome', 'IT'],
+  milano: ['milan', 'IT'],
+  torino: ['turin', 'IT'],
+  napoli: ['naples', 'IT'],
+  firenze: ['florence', 'IT'],
+  seville: ['sevilla', 'ES'],
+  bruxelles: ['brussels', 'BE'],
+  brussel: ['brussels', 'BE'],
+  geneva: ['geneve', 'CH'],
+  genf: ['geneve', 'CH'],
+  'den haag': ['the hague', 'NL'],
+  athina: ['athens', 'GR'],
+  moskva: ['moscow', 'RU'],
+  'st petersburg': ['saint petersburg', 'RU'],
+  // German, French, Spanish, Italian and Dutch names of large cities, as European postings write them.
+  mailand: ['milan', 'IT'],
+  rom: ['rome', 'IT'],
+  venedig: ['venice', 'IT'],
+  florenz: ['florence', 'IT'],
+  neapel: ['naples', 'IT'],
+  genua: ['genoa', 'IT'],
+  lissabon: ['lisbon', 'PT'],
+  warschau: ['warsaw', 'PL'],
+  prag: ['prague', 'CZ'],
+  moskau: ['moscow', 'RU'],
+  kopenhagen: ['copenhagen', 'DK'],
+  krakau: ['krakow', 'PL'],
+  breslau: ['wroclaw', 'PL'],
+  danzig: ['gdansk', 'PL'],
+  athen: ['athens', 'GR'],
+  belgrad: ['belgrade', 'RS'],
+  bukarest: ['bucharest', 'RO'],
+  kiew: ['kyiv', 'UA'],
+  londres: ['london', 'GB'],
+  francfort: ['frankfurt am main', 'DE'],
+  anvers: ['antwerpen', 'BE'],
+  gand: ['gent', 'BE'],
+  bale: ['basel', 'CH'],
+  berne: ['bern', 'CH'],
+  lisbonne: ['lisbon', 'PT'],
+  varsovie: ['warsaw', 'PL'],
+  moscou: ['moscow', 'RU'],
+  pekin: ['beijing', 'CN'],
+  copenhague: ['copenhagen', 'DK'],
+  edimbourg: ['edinburgh', 'GB'],
+  venise: ['venice', 'IT'],
+  barcelone: ['barcelona', 'ES'],
+  cracovie: ['krakow', 'PL'],
+  athenes: ['athens', 'GR'],
+  'nueva york': ['new york city', 'US'],
+  bruselas: ['brussels', 'BE'],
+  ginebra: ['geneve', 'CH'],
+  varsovia: ['warsaw', 'PL'],
+  moscu: ['moscow', 'RU'],
+  estocolmo: ['stockholm', 'SE'],
+  viena: ['vienna', 'AT'],
+  napoles: ['naples', 'IT'],
+  venecia: ['venice', 'IT'],
+  atenas: ['athens', 'GR'],
+  londra: ['london', 'GB'],
+  parigi: ['paris', 'FR'],
+  'monaco di baviera': ['munich', 'DE'],
+  francoforte: ['frankfurt am main', 'DE'],
+  ginevra: ['geneve', 'CH'],
+  lisbona: ['lisbon', 'PT'],
+  varsavia: ['warsaw', 'PL'],
+  mosca: ['moscow', 'RU'],
+  pechino: ['beijing', 'CN'],
+  copenaghen: ['copenhagen', 'DK'],
+  stoccolma: ['stockholm', 'SE'],
+  atene: ['athens', 'GR'],
+  londen: ['london', 'GB'],
+  parijs: ['paris', 'FR'],
+  keulen: ['koln', 'DE'],
+};
+
+/**
+ * Islands, provinces and nations within a country that people name as a place: read as that country,
+ * never as a lookalike city elsewhere ("Bali" is not Bari, Italy).
+ */
+const PLACE_COUNTRIES: Record<string, string> = {
+  bali: 'ID',
+  java: 'ID',
+  sumatra: 'ID',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
+  bavaria: 'DE',
+  bayern: 'DE',
+  catalonia: 'ES',
+  catalunya: 'ES',
+  andalusia: 'ES',
+  'canary islands': 'ES',
+  mallorca: 'ES',
+  majorca: 'ES',
+  sicily: 'IT',
+  sardinia: 'IT',
+  tuscany: 'IT',
+  lombardy: 'IT',
+  corsica: 'FR',
+  brittany: 'FR',
+  'ile de france': 'FR',
+  flanders: 'BE',
+  wallonia: 'BE',
+  crete: 'GR',
+  madeira: 'PT',
+  azores: 'PT',
+  luzon: 'PH',
+  mindanao: 'PH',
+  hokkaido: 'JP',
+  okinawa: 'JP',
+  maharashtra: 'IN',
+  karnataka: 'IN',
+  telangana: 'IN',
+  'tamil nadu': 'IN',
+  kerala: 'IN',
+  haryana: 'IN',
+  'west bengal': 'IN',
+  'silicon valley': 'US',
+};
+
+/** First-level regions of Canada and Australia by name, as [country, GeoNames admin1 code]. */
+const PROVINCE_NAMES: Record<string, [string, string]> = {
+  alberta: ['CA', '01'],
+  'british columbia': ['CA', '02'],
+  manitoba: ['CA', '03'],
+  'new brunswick': ['CA', '04'],
+  newfoundland: ['CA', '05'],
+  'newfoundland and labrador': ['CA', '05'],
+  'nova scotia': ['CA', '07'],
+  ontario: ['CA', '08'],
+  'prince edward island': ['CA', '09'],
+  quebec: ['CA', '10'],
+  saskatchewan: ['CA', '11'],
+  'australian capital territory': ['AU', '01'],
+  'new south wales': ['AU', '02'],
+  'northern territory': ['AU', '03'],
+  queensland: ['AU', '04'],
+  'south australia': ['AU', '05'],
+  tasmania: ['AU', '06'],
+  victoria: ['AU', '07'],
+  'western australia': ['AU', '08'],
+};
+
 /** Countries that are one city: a place naming the country names the city too. */
 const CITY_STATES = new Set(['SG', 'HK', 'MO', 'MC', 'VA', 'GI']);
 
@@ -210,6 +374,42 @@ interface PlaceHints {
   admin1?: string;
 }
 
+/** What a state or province code after a city says ("NY", "ON", "NSW"), or null. */
+function codeHints(raw: string): PlaceHints | null {
+  if (!/^[A-Z]{2,3}$/.test(raw)) return null;
+  if (US_STATE_CODES.has(raw)) return { country: 'US', usState: raw };
+  if (CA_PROVINCES[raw]) return { country: 'CA', admin1: CA_PROVINCES[raw] };
+  if (AU_STATES[raw]) return { country: 'AU', admin1: AU_STATES[raw] };
+  return null;
+}
+
+/** What a state or province name after a city says ("Oregon", "Ontario"), or an island or nation anywhere ("Bali", "Scotland"). */
+function nameHints(key: string, afterCity: boolean): PlaceHints | null {
+  const state = US_STATES[key];
+  if (state && afterCity) return { country: 'US', usState: state };
+  const within = PLACE_COUNTRIES[key];
+  if (within) return { country: within };
+  const province = PROVINCE_NAMES[key];
+  if (province && afterCity) return { country: province[0], admin1: province[1] };
+  return null;
+}
+
+/** Adds what a segment says: the first country named stands, a state or province narrows it. */
+function addHints(hints: PlaceHints, more: PlaceHints): void {
+  hints.country ??= more.country;
+  if (more.usState) hints.usState = more.usState;
+  if (more.admin1) hints.admin1 = more.admin1;
+}
+
+/** The cities a name can mean, most populous first: an alias's one city, a renamed city in its country, then the index's. */
+function cityCandidates(key: string, geo: GeoIndex): GeoCity[] {
+  const aliased = CITY_ALIASES[key];
+  if (aliased) return [geo.byId.get(aliased)!].filter(Boolean);
+  const renamed = CITY_RENAMINGS[key];
+  if (!renamed) return geo.byKey.get(key) ?? [];
+  return [...(geo.byKey.get(renamed[0]) ?? []).filter((c) => c.country === renamed[1]), ...(geo.byKey.get(key) ?? [])];
+}
+
 /**
  * `fixed`: the country the source itself gives (a structured field). A place the text names only by
  * a city's name is looked for in that country alone ("Bali" with country ID is not Bari, Italy);
@@ -220,6 +420,10 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation, fixed
     .split(/\s*,\s*|\s+-\s+|\s*\(\s*|\s*\)\s*/)
     .map((s) => s.trim())
     .filter(Boolean);
+  if (isCityList(place, segments, geo)) {
+    for (const segment of segments) resolvePlace(segment, geo, out, fixed);
+    return;
+  }
   const hints: PlaceHints = {};
   const rest: string[] = [];
   for (let i = 0; i < segments.length; i++) {
@@ -243,35 +447,22 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation, fixed
       continue;
     }
     // A trailing "CA", "NY", "ON" after a city names a state or province, not a country.
-    if (i > 0 && /^[A-Z]{2,3}$/.test(raw)) {
-      if (US_STATE_CODES.has(raw)) {
-        hints.usState = raw;
-        hints.country ??= 'US';
-        continue;
-      }
-      if (CA_PROVINCES[raw]) {
-        hints.admin1 = CA_PROVINCES[raw];
-        hints.country ??= 'CA';
-        continue;
-      }
-      if (AU_STATES[raw]) {
-        hints.admin1 = AU_STATES[raw];
-        hints.country ??= 'AU';
-        continue;
-      }
-    }
-    const code = countryCodeSegment(raw) ?? countryCodeByName(key);
-    if (code && (i > 0 || segments.length === 1 || !geo.byKey.has(key))) {
-      hints.country = code;
-      // A city-state ("Singapore", "Hong Kong", "Monaco") is its city as well as its country.
-      const capital = geo.byKey.get(key)?.find((c) => c.country === code);
-      if (capital && CITY_STATES.has(code)) rest.push(key);
+    const code = i > 0 ? codeHints(raw) : null;
+    if (code) {
+      addHints(hints, code);
       continue;
     }
-    const state = US_STATES[key];
-    if (state && i > 0) {
-      hints.usState = state;
-      hints.country ??= 'US';
+    const country = countryCodeSegment(raw) ?? countryCodeByName(key);
+    if (country && (i > 0 || segments.length === 1 || !geo.byKey.has(key))) {
+      hints.country = country;
+      // A city-state ("Singapore", "Hong Kong", "Monaco") is its city as well as its country.
+      const capital = geo.byKey.get(key)?.find((c) => c.country === country);
+      if (capital && CITY_STATES.has(country)) rest.push(key);
+      continue;
+    }
+    const named = nameHints(key, i > 0);
+    if (named) {
+      addHints(hints, named);
       continue;
     }
     rest.push(key);
@@ -281,8 +472,7 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation, fixed
   if (fixed && !hints.country && !hints.usState && !hints.admin1) hints.country = fixed;
   let city: GeoCity | undefined;
   for (const key of rest) {
-    const aliased = CITY_ALIASES[key];
-    const candidates = aliased ? [geo.byId.get(aliased)!].filter(Boolean) : (geo.byKey.get(key) ?? []);
+    const candidates = cityCandidates(key, geo);
     city = candidates.find(
       (c) =>
         (!hints.country || c.country === hints.country) &&
@@ -297,6 +487,28 @@ function resolvePlace(place: string, geo: GeoIndex, out: ResolvedLocation, fixed
   if (city && !out.cities.some((c) => c.geonameid === city.geonameid)) out.cities.push(city);
   const country = city?.country ?? hints.country;
   if (country && !out.countries.includes(country)) out.countries.push(country);
+}
+
+/** A segment that says which state, province or country a city is in, never a city of a list. */
+function qualifiesACity(raw: string, key: string): boolean {
+  if (codeHints(raw) || nameHints(key, true) || REGION_WORDS[key] || REMOTE_PATTERN.test(raw)) return true;
+  const country = countryCodeSegment(raw) ?? countryCodeByName(key);
+  return !!country && !CITY_STATES.has(country);
+}
+
+/**
+ * "SF, SEA, NYC" and "Berlin, Munich" list cities, where "Portland, Oregon" and "Paris, France" name
+ * one: the comma separates places when every segment is a city and none qualifies another. In a list
+ * of three or more, a later name that is also a state's ("New York") is read as the city.
+ */
+function isCityList(place: string, segments: string[], geo: GeoIndex): boolean {
+  if (segments.length < 2 || !place.includes(',') || /[()]|\s-\s/.test(place)) return false;
+  return segments.every((raw, i) => {
+    const key = textKey(raw);
+    if (!key || !cityCandidates(key, geo).length) return false;
+    if (!qualifiesACity(raw, key)) return true;
+    return i >= 2 && segments.length >= 3 && US_STATES[key] !== undefined && CITY_ALIASES[key] !== undefined;
+  });
 }
 
 /** Splits a location text into places and resolves each. Unknown places are left out. */

@@ -75,7 +75,11 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
   const hasRemote = detectRemote({ flag: raw.remote ?? (places.remote ? true : null), location, title, description });
   const salary = raw.salary && (raw.salary.min !== null || raw.salary.max !== null) ? raw.salary : parseSalaryText(description);
   const company = raw.company ?? ctx.company ?? null;
-  const companyName = company?.name?.trim() || ctx.board;
+  // A board token stands in for a source that names no company (Lever, Ashby, Personio boards are
+  // the company's own slug); a careers-page URL never does.
+  const companyName = company?.name?.trim() || (/^[a-z][a-z0-9+.-]*:\/\//i.test(ctx.board) ? '' : ctx.board);
+  if (!companyName)
+    throw new Error('the posting names no company (no hiring organization on the page); give the company with --company-name');
   const listing: Omit<NormalizedListing, 'contentHash'> & { contentHash?: string } = {
     source: ctx.source,
     board: ctx.board,

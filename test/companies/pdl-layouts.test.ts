@@ -3,18 +3,19 @@
 // fact is read, and a column we do not read is named in the summary.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database.ts';
 import { CompanyService } from '../../src/companies/service.ts';
 import { runLeadbase } from '../support/cli.ts';
 
-const COPIED_LAYOUT = [
-  ',name,domain,year founded,industry,size range,locality,country,linkedin url,current employee estimate,total employee estimate',
-  '5872184,ibm,ibm.com,1911.0,information technology and services,10001+,"new york, new york, united states",united states,linkedin.com/company/ibm,274047,716906',
-  '4425416,tata consultancy services,tcs.com,1968.0,information technology and services,10001+,"bombay, maharashtra, india",india,linkedin.com/company/tata-consultancy-services,190771,341369',
-].join('\n');
+/** The first rows of the 2019 copy (companies_sorted.csv); origin in test/fixtures/real/ORIGINS.md. */
+const COPIED_LAYOUT = readFileSync(
+  fileURLToPath(new URL('../fixtures/real/companies/pdl-companies-sorted-2019.csv', import.meta.url)),
+  'utf8',
+);
 
 describe('PDL layouts', () => {
   for (const parallel of ['--parallel', '--no-parallel']) {

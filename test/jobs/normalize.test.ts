@@ -111,9 +111,9 @@ describe('remote, types, clearance, language, salary, text', () => {
     assert.equal(detectLanguage('Werkstudent Datenanalyse (m/w/d) Du unterstützt unser Team bei der Analyse'), 'de');
   });
   it('salary text', () => {
-    assert.deepEqual(parseSalaryText('Pay: $120,000 - $150,000 per year'), { min: 120000, max: 150000, currency: 'USD' });
+    assert.deepEqual(parseSalaryText('Pay: $120,000 - $150,000 per year'), { min: 120000, max: 150000, currency: 'USD', period: 'year' });
     assert.deepEqual(parseSalaryText('€60k–€75k'), { min: 60000, max: 75000, currency: 'EUR' });
-    assert.deepEqual(parseSalaryText('£45,000 per year'), { min: 45000, max: 45000, currency: 'GBP' });
+    assert.deepEqual(parseSalaryText('£45,000 per year'), { min: 45000, max: 45000, currency: 'GBP', period: 'year' });
     assert.equal(parseSalaryText('3-5 years of experience'), null);
   });
   it('html to text and title words', () => {

@@ -73,3 +73,75 @@ describe('city-states', () => {
     }
   });
 });
+
+describe('structured pay', () => {
+  it("Personio: the feed's salaryInformation, flat or one element deeper", () => {
+    const xml = (info: string) =>
+      `<?xml version="1.0"?><workzag-jobs><position><id>1</id><office>Berlin</office><name>Backend Engineer</name>${info}<jobDescriptions><jobDescription><name>Pay</name><value>Up to 90.000 EUR</value></jobDescription></jobDescriptions></position></workzag-jobs>`;
+    const read = (info: string) => JOB_CONNECTORS.personio.parsePayload(xml(info), { board: 'acme' })[0].salary;
+    assert.deepEqual(
+      read(
+        '<salaryInformation><min>30000.00</min><max>40000.00</max><currencySymbol>€</currencySymbol><currencyCode>EUR</currencyCode><type>yearly</type></salaryInformation>',
+      ),
+      { min: 30000, max: 40000, currency: 'EUR' },
+    );
+    assert.deepEqual(
+      read('<salaryInformation><salary><min>50000</min><max>60000</max><currencyCode>EUR</currencyCode></salary></salaryInformation>'),
+      {
+        min: 50000,
+        max: 60000,
+        currency: 'EUR',
+      },
+    );
+    assert.equal(read(''), null, 'no structured pay: the text is read later, at normalization');
+  });
+
+  it('JSON-LD: baseSalary as a number, as a MonetaryAmount with a number, and with a QuantitativeValue', () => {
+    const page = (extra: object) =>
+      `<script type="application/ld+json">${JSON.stringify({ '@type': 'JobPosting', title: 'Nurse', hiringOrganization: { name: 'Clinic' }, ...extra })}</script>`;
+    const read = (extra: object) => JOB_CONNECTORS.jsonld.parsePayload(page(extra), { board: 'https://clinic.example/jobs' })[0].salary;
+    assert.deepEqual(read({ baseSalary: 52000, salaryCurrency: 'GBP' }), { min: 52000, max: 52000, currency: 'GBP' });
+    assert.deepEqual(read({ baseSalary: { '@type': 'MonetaryAmount', currency: 'EUR', value: 48000 } }), {
+      min: 48000,
+      max: 48000,
+      currency: 'EUR',
+    });
+    assert.deepEqual(
+      read({
+        baseSalary: { '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', value: 40, unitText: 'HOUR' } },
+      }),
+      {
+        min: 40,
+        max: 40,
+        currency: 'USD',
+      },
+    );
+    assert.deepEqual(
+      read({
+        baseSalary: {
+          '@type': 'MonetaryAmount',
+          currency: 'USD',
+          value: { '@type': 'QuantitativeValue', minValue: 90000, maxValue: 120000 },
+        },
+      }),
+      { min: 90000, max: 120000, currency: 'USD' },
+    );
+  });
+});
+
+describe('Lever', () => {
+  it("reads its own level category and the employer's pay description", () => {
+    const posting = {
+      id: 'p1',
+      text: 'Account Manager',
+      hostedUrl: 'https://jobs.lever.co/acme/p1',
+      categories: { location: 'Toronto, ON', commitment: 'Full-time', level: 'Entry Level' },
+      descriptionPlain: 'Manage accounts.',
+      salaryDescription: '<p>The pay range for this role is CA$60,000 - CA$70,000 per year.</p>',
+    };
+    const [raw] = JOB_CONNECTORS.lever.parsePayload(JSON.stringify([posting]), { board: 'acme' });
+    const listing = normalizeListing(raw, { ...ctx, board: 'acme' });
+    assert.equal(listing.experienceLevel, 'entry', 'the source level beats the role word "Manager"');
+    assert.deepEqual([listing.salaryMin, listing.salaryMax, listing.salaryCurrency], [60000, 70000, 'CAD']);
+  });
+});

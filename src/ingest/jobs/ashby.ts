@@ -4,8 +4,17 @@ import { Type } from '@sinclair/typebox';
 import { readJsonPayload } from './shape.ts';
 import { alpha2Code, countryCodeByName } from '../../lookups/countries.ts';
 
+interface SalaryComponent {
+  compensationType?: string;
+  interval?: string;
+  currencyCode?: string | null;
+  minValue?: number | null;
+  maxValue?: number | null;
+}
+
 interface AshbyJob {
-  id: string;
+  /** Absent from the API documentation's own example; the job URL stands in then. */
+  id?: string;
   title: string;
   location?: string;
   secondaryLocations?: { location?: string }[];
@@ -22,29 +31,32 @@ interface AshbyJob {
   /** The employer's choice: false means the pay is not to be published, so we do not store it. */
   shouldDisplayCompensationOnJobPostings?: boolean;
   compensation?: {
-    summaryComponents?: {
-      compensationType?: string;
-      interval?: string;
-      currencyCode?: string;
-      minValue?: number | null;
-      maxValue?: number | null;
-    }[];
+    summaryComponents?: SalaryComponent[];
+    compensationTiers?: { components?: SalaryComponent[] }[];
   } | null;
 }
 
 /** The posting API's job board: the fields that tell it apart (Greenhouse's "jobs" have numeric ids). */
-const AshbyBoard = Type.Object({ jobs: Type.Array(Type.Object({ id: Type.String(), title: Type.String() })) });
+const AshbyBoard = Type.Object({
+  jobs: Type.Array(
+    Type.Union([Type.Object({ id: Type.String(), title: Type.String() }), Type.Object({ jobUrl: Type.String(), title: Type.String() })]),
+  ),
+});
+
+/** The salary component: the summary's, else the first tier's (boards with one pay zone list only tiers). */
+function salaryComponent(job: AshbyJob): SalaryComponent | undefined {
+  const isSalary = (c: SalaryComponent) => c.compensationType === 'Salary';
+  const comp = job.compensation;
+  return comp?.summaryComponents?.find(isSalary) ?? comp?.compensationTiers?.[0]?.components?.find(isSalary);
+}
 
 function toListing(job: AshbyJob): SourceListing {
   const places = [job.location, ...(job.secondaryLocations ?? []).map((l) => l.location)].filter((l): l is string => !!l);
-  const salary =
-    job.shouldDisplayCompensationOnJobPostings === false
-      ? undefined
-      : job.compensation?.summaryComponents?.find((c) => c.compensationType === 'Salary');
+  const salary = job.shouldDisplayCompensationOnJobPostings === false ? undefined : salaryComponent(job);
   const country = job.address?.postalAddress?.addressCountry?.trim();
   const remote = job.workplaceType ? job.workplaceType.toLowerCase() === 'remote' : (job.isRemote ?? null);
   return {
-    sourceId: job.id,
+    sourceId: job.id ?? job.jobUrl,
     title: job.title.trim(),
     location: places.join('; '),
     remote,

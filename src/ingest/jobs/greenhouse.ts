@@ -68,6 +68,7 @@ function toListing(job: GreenhouseJob): SourceListing {
 export const greenhouse: JobConnector = {
   source: 'greenhouse',
   defaultBaseUrl: 'https://boards-api.greenhouse.io',
+  namesBoardWhenFetched: true,
   async fetchBoard(http, ctx) {
     const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl);
     const token = encodeURIComponent(ctx.board);

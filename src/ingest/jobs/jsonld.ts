@@ -23,31 +23,40 @@ function isJobPosting(node: Json): boolean {
   );
 }
 
-function collect(node: unknown, out: Json[]): void {
+const ORGANIZATION_TYPES = new Set(['Organization', 'Corporation', 'LocalBusiness', 'EmploymentAgency', 'NGO']);
+
+function isOrganization(node: Json): boolean {
+  return list(node['@type']).some((t) => typeof t === 'string' && ORGANIZATION_TYPES.has(t.replace(/^https?:\/\/schema\.org\//, '')));
+}
+
+function collect(node: unknown, out: Json[], organizations: Json[] = []): void {
   if (Array.isArray(node)) {
-    for (const n of node) collect(n, out);
+    for (const n of node) collect(n, out, organizations);
   } else if (node && typeof node === 'object') {
     const obj = node as Json;
     if (isJobPosting(obj)) out.push(obj);
-    if (obj['@graph']) collect(obj['@graph'], out);
+    else if (isOrganization(obj) && text(obj.name)) organizations.push(obj);
+    if (obj['@graph']) collect(obj['@graph'], out, organizations);
     if (obj.itemListElement)
       collect(
         list(obj.itemListElement).map((i) => (i as Json)?.item ?? i),
         out,
+        organizations,
       );
   }
 }
 
-export function extractJobPostings(html: string): Json[] {
+/** The page's JobPosting nodes, and the organizations it describes (the employer when a posting names none). */
+export function extractJobPostings(html: string, organizations: Json[] = []): Json[] {
   const out: Json[] = [];
   for (const match of html.matchAll(SCRIPT)) {
     const body = match[1].trim().replace(/^<!--|-->$/g, '');
     try {
-      collect(JSON.parse(body), out);
+      collect(JSON.parse(body), out, organizations);
     } catch {
       // Pages carry broken JSON-LD often enough; one bad block must not hide the others.
       try {
-        collect(JSON.parse(decodeEntities(body)), out);
+        collect(JSON.parse(decodeEntities(body)), out, organizations);
       } catch {
         /* skip */
       }
@@ -70,19 +79,27 @@ function countryCode(place: unknown): string | null {
   return c && /^[A-Za-z]{2}$/.test(c) ? c.toUpperCase() : null;
 }
 
+const num = (v: unknown) =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null;
+
+/**
+ * `baseSalary` as schema.org allows it: a bare number (currency in `salaryCurrency`), a
+ * MonetaryAmount whose `value` is a number, or one whose `value` is a QuantitativeValue with
+ * `value` or `minValue`/`maxValue`.
+ */
 function salary(posting: Json): SourceListing['salary'] {
+  const bare = num(posting.baseSalary);
+  if (bare !== null) return { min: bare, max: bare, currency: text(posting.salaryCurrency) };
   const base = posting.baseSalary as Json | undefined;
   if (!base || typeof base !== 'object') return null;
   const value = (base.value ?? {}) as Json;
-  const num = (v: unknown) =>
-    typeof v === 'number' ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null;
   const min = num(value.minValue) ?? num(value.value) ?? num(base.value);
   const max = num(value.maxValue) ?? num(value.value) ?? num(base.value);
   if (min === null && max === null) return null;
-  return { min, max, currency: text(base.currency) ?? text(value.currency) };
+  return { min, max, currency: text(base.currency) ?? text(value.currency) ?? text(posting.salaryCurrency) };
 }
 
-export function toListing(posting: Json, pageUrl: string): SourceListing {
+export function toListing(posting: Json, pageUrl: string, pageOrganization?: Json): SourceListing {
   const title = text(posting.title) ?? text(posting.name) ?? '';
   const places = list(posting.jobLocation);
   const location = places.map(placeText).filter(Boolean).join('; ');
@@ -91,7 +108,9 @@ export function toListing(posting: Json, pageUrl: string): SourceListing {
   const idValue = typeof identifier === 'object' && identifier ? text(identifier.value) : text(identifier);
   const url = text(posting.url) ?? pageUrl;
   const sourceId = idValue ?? (text(posting.url) ? url : createHash('sha1').update(`${title}\n${location}`).digest('hex').slice(0, 16));
-  const org = (posting.hiringOrganization ?? null) as Json | null;
+  // A posting without its hiring organization is the page owner's, when the page says who that is.
+  const hiring = posting.hiringOrganization as Json | string | undefined;
+  const org = typeof hiring === 'string' ? { name: hiring } : (hiring ?? pageOrganization ?? null);
   const sameAs = list(org?.sameAs).filter((s): s is string => typeof s === 'string');
   const clearance = text(posting.securityClearanceRequirement);
   const description = (text(posting.description) ?? '') + (clearance ? `\n<p>Security clearance: ${clearance}</p>` : '');
@@ -132,11 +151,13 @@ export const jsonld: JobConnector = {
   },
   parsePayload(payload, ctx) {
     const now = Date.now();
-    return extractJobPostings(payload)
+    const organizations: Json[] = [];
+    const postings = extractJobPostings(payload, organizations);
+    return postings
       .filter((p) => {
         const validThrough = parseInstant(p.validThrough);
         return validThrough === null || validThrough > now;
       })
-      .map((p) => toListing(p, ctx.board));
+      .map((p) => toListing(p, ctx.board, organizations[0]));
   },
 };

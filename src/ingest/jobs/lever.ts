@@ -7,7 +7,7 @@ interface LeverPosting {
   id: string;
   text: string;
   createdAt?: number;
-  categories?: { commitment?: string; location?: string; allLocations?: string[]; team?: string; department?: string };
+  categories?: { commitment?: string; location?: string; allLocations?: string[]; team?: string; department?: string; level?: string };
   description?: string;
   descriptionPlain?: string;
   lists?: { text: string; content: string }[];
@@ -17,6 +17,8 @@ interface LeverPosting {
   workplaceType?: 'remote' | 'hybrid' | 'on-site' | 'onsite' | 'unspecified';
   country?: string | null;
   salaryRange?: { min?: number; max?: number; currency?: string; interval?: string } | null;
+  /** The employer's own words on pay; read as text when there is no salaryRange. */
+  salaryDescription?: string;
 }
 
 const LeverPostingShape = Type.Object({ id: Type.String(), text: Type.String() });
@@ -25,9 +27,12 @@ const LeverBoard = Type.Union([Type.Array(LeverPostingShape), Type.Object({ data
 
 function toListing(p: LeverPosting): SourceListing {
   const locations = p.categories?.allLocations?.length ? p.categories.allLocations : p.categories?.location ? [p.categories.location] : [];
-  const html = [p.description ?? '', ...(p.lists ?? []).map((l) => `<h3>${l.text}</h3><ul>${l.content}</ul>`), p.additional ?? ''].join(
-    '\n',
-  );
+  const html = [
+    p.description ?? '',
+    ...(p.lists ?? []).map((l) => `<h3>${l.text}</h3><ul>${l.content}</ul>`),
+    p.additional ?? '',
+    p.salaryDescription ?? '',
+  ].join('\n');
   return {
     sourceId: p.id,
     title: p.text.trim(),
@@ -46,6 +51,7 @@ function toListing(p: LeverPosting): SourceListing {
       p.salaryRange && (p.salaryRange.min || p.salaryRange.max)
         ? { min: p.salaryRange.min ?? null, max: p.salaryRange.max ?? null, currency: p.salaryRange.currency ?? null }
         : null,
+    experience: p.categories?.level ?? null,
     countryCode: p.country ?? null,
   };
 }

@@ -14,6 +14,30 @@ interface PersonioPosition {
   seniority?: string;
   schedule?: string;
   createdAt?: string;
+  /** Published pay: min, max, currencyCode (or currencySymbol) and the period, possibly one element deeper. */
+  salaryInformation?: PersonioSalary | Record<string, PersonioSalary | string> | string;
+}
+
+interface PersonioSalary {
+  min?: string;
+  max?: string;
+  currencyCode?: string;
+  currencySymbol?: string;
+  type?: string;
+}
+
+/** The feed's structured pay, when it carries one; the text of the ad is read only without it. */
+function salaryOf(info: PersonioPosition['salaryInformation']): SourceListing['salary'] {
+  if (!info || typeof info !== 'object') return null;
+  const fields = ('min' in info || 'max' in info ? info : Object.values(info).find((v) => v && typeof v === 'object')) as
+    PersonioSalary | undefined;
+  if (!fields) return null;
+  const amount = (v: unknown) => (typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : null);
+  const min = amount(fields.min);
+  const max = amount(fields.max);
+  if (!min && !max) return null;
+  const code = fields.currencyCode?.trim() || fields.currencySymbol?.trim();
+  return { min, max, currency: code && /^[A-Za-z]{3}$/.test(code) ? code.toUpperCase() : null };
 }
 
 const asArray = <T>(v: T | T[] | undefined | null): T[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
@@ -48,6 +72,7 @@ export function parsePersonioXml(xml: string, board: string, origin: string): So
       descriptionHtml: sections.map((s) => `<h3>${s.name ?? ''}</h3>${s.value ?? ''}`).join('\n'),
       applyUrl: `${origin}/job/${encodeURIComponent(String(p.id))}`,
       experience: p.seniority ?? null,
+      salary: salaryOf(p.salaryInformation),
       company: p.subcompany ? { name: p.subcompany } : null,
     } satisfies SourceListing;
   });

@@ -22,6 +22,11 @@ export interface JobConnector {
   defaultBaseUrl: string;
   /** Fetches the whole board through the polite fetcher. */
   fetchBoard(http: HttpGet, ctx: ConnectorContext): Promise<SourceListing[]>;
+  /**
+   * The live fetch reads the board's name from an endpoint a saved payload lacks (Greenhouse's board
+   * endpoint): a saved payload whose postings name no company then needs the name given.
+   */
+  namesBoardWhenFetched?: boolean;
   /** Parses one saved payload (the same shape the board API returns). */
   parsePayload(payload: string, ctx: ConnectorContext): SourceListing[];
 }

@@ -26,16 +26,18 @@ function yearsAsked(description: string): number | null {
 
 /**
  * entry / mid / senior / executive: the title when it names a level ("Senior", "Head of", "Junior"),
- * else the source's own level field, else the years of experience the description asks for, else mid.
+ * else the source's own level field, else a role word of the title ("Manager", "Associate"), else
+ * the years of experience the description asks for, else mid.
  */
 export function detectExperienceLevel(title: string, description = '', sourceLevel?: string | null): ExperienceLevel {
   const t = title.replace(/[()[\],/|]/g, ' ');
   if (EXECUTIVE.test(t)) return 'executive';
   if (SENIOR_LEVEL.test(t)) return 'senior';
   if (ENTRY_LEVEL.test(t)) return 'entry';
+  // The source's own level field is structured: it outranks what a role word suggests.
+  if (sourceLevel) for (const [pattern, level] of SOURCE_LEVELS) if (pattern.test(sourceLevel)) return level;
   if (SENIOR_ROLE.test(t)) return 'senior';
   if (ENTRY_ROLE.test(t)) return 'entry';
-  if (sourceLevel) for (const [pattern, level] of SOURCE_LEVELS) if (pattern.test(sourceLevel)) return level;
   const years = yearsAsked(description);
   if (years !== null) {
     if (years >= 10) return 'executive';
