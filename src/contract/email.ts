@@ -58,6 +58,18 @@ export const EmailValidateResponse = Type.Object(
     mx_provider: Nullable(Type.String()),
     mx_security_gateway: Type.Boolean(),
     ...EmailCompanyFields,
+    // Extensions: fields the original API does not have (clients written against it ignore them).
+    is_disposable: Type.Boolean({ description: 'Extension: the domain is a disposable-mail service (a maintained public list).' }),
+    is_role_account: Type.Boolean({
+      description: 'Extension: the local part names a role or team (info@, sales@, support@…), not a person.',
+    }),
+    is_free_email: Type.Boolean({ description: 'Extension: the domain is a consumer mail provider (gmail.com, outlook.com…).' }),
+    did_you_mean: Nullable(
+      Type.String({
+        description:
+          'Extension: the address with a common provider domain when the domain looks like a typo of it (gmial.com → gmail.com).',
+      }),
+    ),
   },
   { title: 'EmailValidationResult' },
 );

@@ -18,6 +18,7 @@ export type RcptReason =
   | 'policy'
   | 'temporary'
   | 'protocol'
+  | 'utf8_unsupported'
   | 'unclassified';
 
 export interface ReplyRule {
@@ -89,11 +90,19 @@ export const RCPT_REPLY_TABLE: ReplyRule[] = [
   { name: 'mailbox disabled (enhanced 5.2.1)', codes: ['5'], enhanced: ['5.2.1'], verdict: 'rejected', reason: 'mailbox_disabled' },
   { name: 'mailbox disabled (text)', codes: [550, 551, 553, 554], text: DISABLED, verdict: 'rejected', reason: 'mailbox_disabled' },
   {
-    name: 'bad destination mailbox (enhanced 5.1.1 / 5.1.0 / 5.1.6 / 5.1.2)',
+    name: 'bad destination mailbox (enhanced 5.1.1 / 5.1.0 / 5.1.6 / 5.1.2 / 5.1.3)',
     codes: ['5'],
-    enhanced: ['5.1.1', '5.1.0', '5.1.6', '5.1.2'],
+    enhanced: ['5.1.1', '5.1.0', '5.1.6', '5.1.2', '5.1.3'],
     verdict: 'rejected',
     reason: 'user_unknown',
+  },
+  // A 5.5.x code says our command was refused (syntax, sequence, parameters), whatever words follow.
+  {
+    name: 'our command refused (enhanced 5.5.x on 500-504 / 555)',
+    codes: [500, 501, 502, 503, 504, 555],
+    enhanced: ['5.5.'],
+    verdict: 'unknown',
+    reason: 'protocol',
   },
   { name: 'user unknown (text)', codes: ['5'], text: USER_UNKNOWN, verdict: 'rejected', reason: 'user_unknown' },
   {

@@ -28,6 +28,8 @@ export interface EmailConfig {
   domainSessionsPerMinute: number;
   /** Transactions one SMTP connection may carry before it is closed (1: never reuse a connection). */
   sessionReuseMax: number;
+  /** Recipients asked in one transaction at the most (addresses of one domain waiting together). */
+  rcptsPerTransaction: number;
   /** How long an unused connection is kept open for the next validation to the same MX host. */
   sessionIdleMs: number;
   /** How long an MX host that refused our sending address (blocklisted IP) is answered without asking it again (0: always ask). */
@@ -78,6 +80,7 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     domainSessionsPerMinute: Math.max(1, int(env, 'EMAIL_DOMAIN_SESSIONS_PER_MINUTE', 300)),
     sessionReuseMax: Math.max(1, int(env, 'EMAIL_SESSION_REUSE_MAX', 20)),
     sessionIdleMs: int(env, 'EMAIL_SESSION_IDLE_MS', 5000),
+    rcptsPerTransaction: Math.min(100, Math.max(1, int(env, 'EMAIL_RCPTS_PER_TRANSACTION', 50))),
     refusedHostTtlMs: int(env, 'EMAIL_REFUSED_HOST_TTL_MS', 15 * 60_000),
     allowPrivateMx: env.EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY === '1',
     greylistRecheckMs: int(env, 'EMAIL_GREYLIST_RECHECK_MS', 10 * 60_000),

@@ -42,8 +42,28 @@ export interface Conversation {
   noReuse?: boolean;
   /** Open a new connection even when one is kept. */
   fresh?: boolean;
+  /** The RCPT list, asked for when the transaction starts (a batch closes its list then); else `initial`. */
+  recipients?: () => string[];
   followUp?: (results: RcptResult[], rcpt: (address: string) => Promise<RcptResult>) => Promise<RcptResult[]>;
 }
+
+/** What a validation waiting for a host gets: a slot for a new connection, or a kept connection with its slot. */
+interface Handed {
+  session?: SmtpSession;
+  release: () => void;
+}
+
+/** A validation in line for a host (see SmtpProber.waitForHost). */
+interface HostWaiter {
+  /** The MX address it will talk to: only a connection to that address can be handed to it. */
+  key: string;
+  /** One transaction per connection: only a spare that never carried one will do. */
+  unusedOnly: boolean;
+  /** Hands it a connection; false when it no longer waits. */
+  hand(handed: Required<Handed>): boolean;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 type Attempt = { kind: 'done'; results: RcptResult[] } | { kind: 'next'; failure: RcptResult };
 
@@ -178,7 +198,12 @@ export class SmtpProber {
       state.release = kept.release;
       state.kept = true;
     } else {
-      state.release = await this.deps.hostSlots.acquire(host, signal);
+      const handed = await this.waitForHost(host, poolKey, conversation, signal);
+      state.release = handed.release;
+      if (handed.session) {
+        state.session = handed.session;
+        state.kept = true;
+      }
     }
     await this.deps.domainBuckets.take(domain, signal);
     if (conversation.noReuse) this.prepareSpare(host, ip, poolKey, useTls);
@@ -198,6 +223,14 @@ export class SmtpProber {
   /** Stage rcpt: MAIL FROM and the conversation's RCPTs (pipelined when the server allows), then the connection is kept or closed. */
   private async transact(state: AttemptState, host: string, poolKey: string, conversation: Conversation): Promise<Attempt> {
     const session = state.session!;
+    const initial = conversation.recipients?.() ?? conversation.initial;
+    // A UTF-8 local part needs RFC 6531: sent only to a server that offers SMTPUTF8. To one that
+    // does not, nothing is sent and the answer is unknown (its refusal would be about our command).
+    const utf8 = initial.some((address) => NON_ASCII.test(address));
+    if (utf8 && !session.smtpUtf8) {
+      this.endTransaction(state, host, poolKey, conversation);
+      return { kind: 'done', results: initial.map(() => unknown('utf8_unsupported', host)) };
+    }
     const reused = session.transactions > 0;
     const toResult = (reply: SmtpReply): RcptResult => {
       const { verdict, reason } = classifyRcptReply(reply);
@@ -207,8 +240,8 @@ export class SmtpProber {
       return result;
     };
     // A reused connection starts a new transaction with RSET (RFC 5321 4.1.1.5).
-    const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${this.deps.config.mailFrom}>`];
-    const rcptCommands = conversation.initial.map((address) => `RCPT TO:<${address}>`);
+    const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${this.deps.config.mailFrom}>${utf8 ? ' SMTPUTF8' : ''}`];
+    const rcptCommands = initial.map((address) => `RCPT TO:<${address}>`);
     session.transactions += 1;
     if (session.pipelining) {
       const replies = await session.pipeline([...opening, ...rcptCommands]);
@@ -228,10 +261,15 @@ export class SmtpProber {
     }
     const rcpt = async (address: string) => toResult(await session.command(`RCPT TO:<${address}>`));
     if (conversation.followUp) await conversation.followUp([...state.results], rcpt);
-    state.unbind();
-    state.parked = this.park(poolKey, session, state.release, conversation);
-    if (!state.parked) session.quit();
+    this.endTransaction(state, host, poolKey, conversation);
     return { kind: 'done', results: [...state.results] };
+  }
+
+  /** A transaction done with: its connection goes to the next in line or the idle pool, else it says QUIT. */
+  private endTransaction(state: AttemptState, host: string, poolKey: string, conversation: Conversation): void {
+    state.unbind();
+    state.parked = this.park(host, poolKey, state.session!, state.release, conversation);
+    if (!state.parked) state.session!.quit();
   }
 
   /** Gives back what the attempt holds: the abort binding, and (unless kept for reuse) the connection and its host slot. */
@@ -282,6 +320,7 @@ export class SmtpProber {
       }
     }
     session.pipelining = ehlo.code === 250 && /\bPIPELINING\b/i.test(ehlo.text);
+    session.smtpUtf8 = ehlo.code === 250 && /\bSMTPUTF8\b/i.test(ehlo.text);
     return null;
   }
 
@@ -290,6 +329,8 @@ export class SmtpProber {
   // connection keeps its host slot, so per-host limits count open connections, not only busy ones.
   private readonly idle = new Map<string, { session: SmtpSession; release: () => void; timer: NodeJS.Timeout }[]>();
   private readonly sparesOpening = new Set<string>();
+  /** Validations waiting for a host slot, per MX host, in arrival order. */
+  private readonly waiting = new Map<string, HostWaiter[]>();
   /** When the last one-transaction conversation started, per MX host and address: a second one soon after is a burst. */
   private readonly lastOneShot = new TtlCache<true>(10_000);
 
@@ -331,7 +372,7 @@ export class SmtpProber {
         const opened = await SmtpSession.open(this.connectOptions(ip));
         session = opened.session;
         const ready = opened.banner.code === 220 && (await this.greet(session, host, useTls, () => {})) === null;
-        if (ready && this.park(key, session, release, { initial: [] })) return;
+        if (ready && this.park(host, key, session, release, { initial: [] })) return;
         session.quit();
       } catch {
         // A spare that could not be opened is simply not there: the next validation opens its own.
@@ -341,9 +382,67 @@ export class SmtpProber {
     })().finally(() => this.sparesOpening.delete(key));
   }
 
-  private park(key: string, session: SmtpSession, release: (() => void) | undefined, conversation: Conversation): boolean {
+  /**
+   * A free host slot now, else waits in line for the host: the first in line of an MX address is
+   * handed a connection to it as soon as one is done with (see park), any waiter the slot of a
+   * connection that closes. Never a wait for an idle timer while connections sit unused.
+   */
+  private async waitForHost(host: string, key: string, conversation: Conversation, signal: AbortSignal): Promise<Handed> {
+    if (signal.aborted) throw new DeadlineError();
+    const slot = this.deps.hostSlots.tryAcquire(host);
+    if (slot) return { release: slot };
+    if (conversation.fresh) return { release: await this.deps.hostSlots.acquire(host, signal) };
+    return new Promise<Handed>((resolve, reject) => {
+      const line = this.waiting.get(host) ?? [];
+      this.waiting.set(host, line);
+      const stopSlotWait = new AbortController();
+      let settled = false;
+      const leave = () => {
+        settled = true;
+        signal.removeEventListener('abort', onDeadline);
+        stopSlotWait.abort();
+        const i = line.indexOf(waiter);
+        if (i >= 0) line.splice(i, 1);
+        if (line.length === 0 && this.waiting.get(host) === line) this.waiting.delete(host);
+      };
+      const waiter: HostWaiter = {
+        key,
+        unusedOnly: conversation.noReuse === true,
+        hand: (handed) => {
+          if (settled) return false;
+          leave();
+          resolve(handed);
+          return true;
+        },
+      };
+      const onDeadline = () => {
+        if (settled) return;
+        leave();
+        reject(new DeadlineError());
+      };
+      signal.addEventListener('abort', onDeadline, { once: true });
+      line.push(waiter);
+      this.deps.hostSlots.acquire(host, stopSlotWait.signal).then(
+        (release) => {
+          if (settled) return release();
+          leave();
+          resolve({ release });
+        },
+        () => {
+          // Stopped: handed a connection instead, or the deadline passed (answered by onDeadline).
+        },
+      );
+    });
+  }
+
+  /** Keeps a connection done with: to the first in line for its MX address, else in the idle pool. */
+  private park(host: string, key: string, session: SmtpSession, release: (() => void) | undefined, conversation: Conversation): boolean {
     const { sessionReuseMax, sessionIdleMs } = this.deps.config;
     if (!release || conversation.noReuse || !session.open || session.transactions >= sessionReuseMax || sessionIdleMs <= 0) return false;
+    for (const waiter of [...(this.waiting.get(host) ?? [])]) {
+      if (waiter.key !== key || (waiter.unusedOnly && session.transactions > 0)) continue;
+      if (waiter.hand({ session, release })) return true;
+    }
     const list = this.idle.get(key) ?? [];
     const entry = {
       session,

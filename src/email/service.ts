@@ -12,11 +12,13 @@ import { isFreeMailDomain } from './free-mail.ts';
 import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
 import { DomainBuckets, HostSemaphores } from './politeness.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
+import { RcptBatches } from './rcpt-batches.ts';
 import { HostRefusals } from './refusals.ts';
 import { identifyMx, type MxIdentity } from './providers.ts';
 import { MAX_RECHECK_ATTEMPTS, RecheckStore } from './rechecks.ts';
 import { parseSocksUrl } from './smtp-session.ts';
 import { parseAddress } from './syntax.ts';
+import { addressExtensions, NO_EXTENSIONS, type AddressExtensions } from './extensions.ts';
 import { SnsVerifier, type FetchText } from './webhooks/verify.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -86,6 +88,7 @@ export class EmailValidationService {
   readonly fetchText: FetchText;
   private readonly dns: DnsClient;
   private readonly prober: SmtpProber;
+  private readonly batches: RcptBatches;
   private readonly refusals: HostRefusals;
   private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
   private readonly catchAll = new TtlCache<boolean>(50_000);
@@ -117,6 +120,7 @@ export class EmailValidationService {
       refusals: this.refusals,
       socks: this.config.socksProxy ? parseSocksUrl(this.config.socksProxy) : undefined,
     });
+    this.batches = new RcptBatches(this.prober, this.config.rcptsPerTransaction, this.config.maxSessionsPerMxHost);
     if (deps.recheckWorker !== false && this.config.greylistRecheckMs > 0) {
       this.recheckTimer = setInterval(() => void this.runDueRechecks(), this.config.recheckPollMs);
       this.recheckTimer.unref();
@@ -138,6 +142,7 @@ export class EmailValidationService {
           is_domain_catch_all: false,
           ...NO_MX,
           ...EMPTY_COMPANY,
+          ...NO_EXTENSIONS,
         },
         checkedAt: Date.now(),
         source: 'live',
@@ -146,31 +151,38 @@ export class EmailValidationService {
     }
     const key = parsed.address.toLowerCase();
     const email = input.email.trim();
+    // Worked out from the address alone, on every answer (a result stored before they existed has none).
+    const extensions = addressExtensions(parsed.local, parsed.domain);
     if (!options.fresh) {
       const cached = this.results.get(key);
       if (cached)
         return {
-          validation: { ...cached.value.validation, email },
+          validation: { ...cached.value.validation, ...extensions, email },
           checkedAt: cached.storedAt,
           source: 'cache',
           reason: cached.value.reason,
         };
       const rechecked = await this.rechecks.result(key);
       if (rechecked && Date.now() - rechecked.checkedAt < this.config.resultTtlMs) {
-        return { validation: { ...rechecked.validation, email }, checkedAt: rechecked.checkedAt, source: 'recheck', reason: 'rechecked' };
+        return {
+          validation: { ...rechecked.validation, ...extensions, email },
+          checkedAt: rechecked.checkedAt,
+          source: 'recheck',
+          reason: 'rechecked',
+        };
       }
     }
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = this.validateLive(parsed.local, parsed.domain, key).finally(() => this.inFlight.delete(key));
+      pending = this.validateLive(parsed.local, parsed.domain, key, extensions).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     const detail = await pending;
-    return { ...detail, validation: { ...detail.validation, email } };
+    return { ...detail, validation: { ...detail.validation, ...extensions, email } };
   }
 
   /** The whole pipeline under the global deadline; past it the answer is unknown. */
-  private async validateLive(local: string, domain: string, key: string): Promise<ValidationDetail> {
+  private async validateLive(local: string, domain: string, key: string, extensions: AddressExtensions): Promise<ValidationDetail> {
     const controller = new AbortController();
     const company = this.company(domain);
     let timer: NodeJS.Timeout | undefined;
@@ -194,6 +206,7 @@ export class EmailValidationService {
       is_domain_catch_all: outcome.catchAll,
       ...outcome.mx,
       ...((await company) ?? EMPTY_COMPANY),
+      ...extensions,
     };
     const checkedAt = Date.now();
     if (outcome.status !== 'unknown') this.results.set(key, { validation, reason: outcome.reason }, this.config.resultTtlMs, checkedAt);
@@ -225,7 +238,10 @@ export class EmailValidationService {
     const { mx, identity } = this.operatorOf(lookup.hosts);
     const address = `${local}@${domain}`;
 
-    const knownCatchAll = this.catchAll.get(domain)?.value;
+    let knownCatchAll = this.catchAll.get(domain)?.value;
+    // A cold burst to one domain asks whether it accepts everyone once: the others wait for that verdict.
+    const inFlight = knownCatchAll === undefined ? this.catchAllInFlight.get(domain) : undefined;
+    if (inFlight) knownCatchAll = (await inFlight) ?? undefined;
     if (knownCatchAll === true) return this.catchAllOutcome(key, mx, 'catch_all_cached');
 
     let target: RcptResult;
@@ -240,11 +256,28 @@ export class EmailValidationService {
     } else {
       // The probe address rides along in the same transaction: its answer is worth caching even
       // when the mailbox itself is rejected.
-      const initial = knownCatchAll === undefined ? [address, randomAddress(domain)] : [address];
-      const results = await this.prober.converse(domain, lookup.hosts, signal, { initial });
-      target = results[0]!;
-      random = results[1] ?? null;
-      if (random && random.verdict !== 'unknown') this.catchAll.set(domain, random.verdict === 'accepted', this.config.catchAllTtlMs);
+      let announce: ((catchAll: boolean | null) => void) | undefined;
+      if (knownCatchAll === undefined && !this.catchAllInFlight.has(domain)) {
+        this.catchAllInFlight.set(domain, new Promise<boolean | null>((resolve) => (announce = resolve)));
+      }
+      try {
+        // Other validations of the domain waiting at the same time ride in the same transaction.
+        const asked = await this.batches.ask(
+          domain,
+          lookup.hosts,
+          address,
+          knownCatchAll === undefined ? randomAddress(domain) : null,
+          signal,
+        );
+        target = asked.target;
+        random = asked.probe;
+        if (random && random.verdict !== 'unknown') this.catchAll.set(domain, random.verdict === 'accepted', this.config.catchAllTtlMs);
+      } finally {
+        if (announce) {
+          this.catchAllInFlight.delete(domain);
+          announce(random && random.verdict !== 'unknown' ? random.verdict === 'accepted' : null);
+        }
+      }
     }
 
     if (target!.verdict === 'rejected') return { status: 'invalid' as EmailStatus, reason: target!.reason, mx, catchAll: false };

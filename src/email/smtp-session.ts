@@ -98,6 +98,8 @@ export class SmtpSession {
   /** Transactions (MAIL FROM) done on this connection, and what EHLO offered. */
   transactions = 0;
   pipelining = false;
+  /** RFC 6531: the server takes UTF-8 addresses (MAIL FROM … SMTPUTF8). */
+  smtpUtf8 = false;
 
   private attach(socket: Socket | TLSSocket): void {
     // Bytes are read as latin1 (one character per byte, so a chunk boundary never splits one);

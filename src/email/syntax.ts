@@ -21,6 +21,14 @@ const TLD = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 // RFC 5322 parser reads as exactly these two parts, so it is split here at a fraction of the cost.
 const PLAIN_ADDRESS = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$/;
 
+/**
+ * Characters no one types into an address: invisible format characters (zero-width space and
+ * joiners, BOM, bidi controls, soft hyphen), controls and unassigned or private-use code points.
+ * RFC 6532 would let them through a UTF-8 local part, and IDNA mapping drops some of them from a
+ * domain (so "gm\u200bail.com" would be probed as gmail.com).
+ */
+const INVISIBLE = /[\p{Cf}\p{Cc}\p{Co}\p{Cn}\u2028\u2029]/u;
+
 /** The parsed address, or null when it is not a deliverable addr-spec. */
 export function parseAddress(input: string): ParsedAddress | null {
   const text = input.trim();
@@ -35,7 +43,7 @@ export function parseAddress(input: string): ParsedAddress | null {
 /** parseAddress through the full RFC 5322 / 6532 parser only (quoted local parts, UTF-8, comments…). */
 export function parseAddressFully(input: string): ParsedAddress | null {
   const text = input.trim();
-  if (!text || text.length > 512 || /[\r\n\0]/.test(text)) return null;
+  if (!text || text.length > 512 || INVISIBLE.test(text)) return null;
   const parsed = emailAddresses.parseOneAddress({ input: text, rfc6532: true, rejectTLD: true });
   if (!parsed || parsed.type !== 'mailbox') return null;
   const mailbox = parsed as emailAddresses.ParsedMailbox & {

@@ -5,6 +5,7 @@ import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 
+/** The contract's fields, then our extensions (documented as such in the OpenAPI). */
 const RESULT_FIELDS = [
   'email',
   'email_status',
@@ -24,6 +25,10 @@ const RESULT_FIELDS = [
   'company_social_a_url',
   'company_social_b_url',
   'company_type',
+  'is_disposable',
+  'is_role_account',
+  'is_free_email',
+  'did_you_mean',
 ].sort();
 
 for (const target of dbTargets) {
@@ -73,6 +78,7 @@ for (const target of dbTargets) {
       assert.equal(body.company_name, 'Initech');
       assert.equal(body.company_size, '201-500');
       assert.equal(body.company_location.locality, 'austin');
+      assert.deepEqual([body.is_disposable, body.is_role_account, body.is_free_email, body.did_you_mean], [false, false, false, null]);
       assert.equal(await balance(), 0.95);
     });
 

@@ -21,8 +21,6 @@ describe('email validation pipeline', () => {
       dialect: database.dialect,
       config: {
         ...world.emailConfig,
-        heloName: 'probe.leadbase.test',
-        mailFrom: 'verify@leadbase.test',
         commandTimeoutMs: 2000,
         connectTimeoutMs: 1000,
         dnsTimeoutMs: 600,

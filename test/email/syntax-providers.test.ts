@@ -17,6 +17,9 @@ describe('address syntax', () => {
     assert.equal(parseAddress('"john smith"@example.com')?.local, '"john smith"');
     assert.equal(parseAddress('anna@münchen.de')?.domain, 'xn--mnchen-3ya.de');
     assert.equal(parseAddress('josé@example.com')?.local, 'josé');
+    // Invisible characters never pass: IDNA would even drop some of them from the domain.
+    for (const hidden of ['jo\u200bhn@example.com', 'john@gm\u200bail.com', 'jo\u00adhn@example.com', 'jo\u202ehn@example.com'])
+      assert.equal(parseAddress(hidden), null, JSON.stringify(hidden));
     assert.equal(parseAddress(`${'a'.repeat(64)}@example.com`)?.local.length, 64);
   });
 
@@ -142,6 +145,12 @@ describe('SSRF guard, free mail, price, politeness', () => {
       'fc00::1',
       '::ffff:127.0.0.1',
       '::ffff:10.0.0.1',
+      // IPv4-compatible IPv6 written in hex: 127.0.0.1, 10.0.0.7, and 8.8.8.8 (the range is never a mail host).
+      '::7f00:1',
+      '::a00:7',
+      '::808:808',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::1',
       'not-an-ip',
     ]) {
       assert.equal(isPublicAddress(ip), false, ip);

@@ -34,8 +34,14 @@ export interface FakeMxOptions {
   tarpitMs?: number;
   /** Drop the TCP connection when the first RCPT arrives. */
   dropAtRcpt?: boolean;
+  /** Drop the TCP connection when a transaction's RCPT past this many arrives (a host that cuts long sessions). */
+  dropAfterRcpts?: number;
   /** Offer STARTTLS (default true; the certificate is smtp-server's self-signed one). */
   startTls?: boolean;
+  /** Recipients taken per transaction; past them RCPT gets 452 4.5.3 Too many recipients. */
+  maxRcptsPerTransaction?: number;
+  /** Offer SMTPUTF8 (default true); a UTF-8 recipient without it is refused with 553 5.6.7. */
+  smtpUtf8?: boolean;
   /** Microsoft-style: a second RCPT in one session is rejected and the client address is blocked for blockMs. */
   oneRcptPerSession?: boolean;
   blockMs?: number;
@@ -48,6 +54,8 @@ export interface FakeMx {
   readonly rcpts: string[];
   /** Connections accepted. */
   readonly connections: () => number;
+  /** Transactions begun (MAIL FROM accepted). */
+  readonly transactions: () => number;
   /** Whether a client upgraded with STARTTLS. */
   readonly tlsSessions: () => number;
   close(): Promise<void>;
@@ -68,6 +76,7 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   const rcpts: string[] = [];
   const sockets = new Map<number, Socket>();
   let connections = 0;
+  let transactions = 0;
   let tlsSessions = 0;
 
   const server = new SMTPServer({
@@ -75,6 +84,7 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     authOptional: true,
     disabledCommands: options.startTls === false ? ['AUTH', 'STARTTLS'] : ['AUTH'],
     hideENHANCEDSTATUSCODES: true, // real servers write their own enhanced codes into the text
+    hideSMTPUTF8: options.smtpUtf8 === false,
     logger: false,
     disableReverseLookup: true,
     socketTimeout: 30_000,
@@ -89,11 +99,20 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
       callback();
     },
     onMailFrom(_address, _session, callback) {
+      transactions += 1;
       callback();
     },
     onRcptTo(address, session, callback) {
       const rcpt = address.address;
       rcpts.push(rcpt);
+      if (options.dropAfterRcpts !== undefined && session.envelope.rcptTo.length >= options.dropAfterRcpts) {
+        sockets.get(session.remotePort)?.destroy();
+        return;
+      }
+      if (options.maxRcptsPerTransaction !== undefined && session.envelope.rcptTo.length >= options.maxRcptsPerTransaction)
+        return callback(smtpError(452, '4.5.3 fake-mx Too many recipients'));
+      if (/[^\x00-\x7f]/.test(rcpt.slice(0, rcpt.lastIndexOf('@'))) && !session.envelope.smtpUtf8)
+        return callback(smtpError(553, '5.6.7 fake-mx Non-ASCII addresses require the SMTPUTF8 extension'));
       const answer = () => {
         if (options.dropAtRcpt) {
           sockets.get(session.remotePort)?.destroy();
@@ -162,6 +181,7 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     port: bound.port,
     rcpts,
     connections: () => connections,
+    transactions: () => transactions,
     tlsSessions: () => tlsSessions,
     close: () =>
       new Promise<void>((resolve) => {
@@ -205,8 +225,8 @@ export interface MailWorld {
   dns: FakeDns;
   /** The port every fake MX listens on. */
   port: number;
-  /** Settings for the email engine: this DNS server, this port, loopback allowed. */
-  emailConfig: { dnsServers: string[]; smtpPort: number; allowPrivateMx: true };
+  /** Settings for the email engine: this DNS server, this port, loopback allowed, a probe identity. */
+  emailConfig: { dnsServers: string[]; smtpPort: number; allowPrivateMx: true; heloName: string; mailFrom: string };
   /** Adds a domain served by a new fake MX on its own loopback address. */
   domain(name: string, options?: MailDomainOptions): Promise<FakeMx>;
   close(): Promise<void>;
@@ -238,7 +258,13 @@ export async function startMailWorld(): Promise<MailWorld> {
   return {
     dns,
     port,
-    emailConfig: { dnsServers: [dns.address], smtpPort: port, allowPrivateMx: true },
+    emailConfig: {
+      dnsServers: [dns.address],
+      smtpPort: port,
+      allowPrivateMx: true,
+      heloName: 'probe.leadbase.test',
+      mailFrom: 'verify@leadbase.test',
+    },
     async domain(name, options = {}) {
       let mx: FakeMx;
       let host: string;
@@ -246,7 +272,7 @@ export async function startMailWorld(): Promise<MailWorld> {
         const bound = await bindSomewhere((h) => startSilentServer(h, port));
         host = bound.host;
         closers.push(() => bound.value.close());
-        mx = { host, port, rcpts: [], connections: () => 0, tlsSessions: () => 0, close: () => bound.value.close() };
+        mx = { host, port, rcpts: [], connections: () => 0, transactions: () => 0, tlsSessions: () => 0, close: () => bound.value.close() };
       } else {
         const bound = await bindSomewhere((h) => startFakeMx(options, h, port));
         host = bound.host;
