@@ -10,6 +10,7 @@ import * as companiesImport from './migrations/0007_companies_import.ts';
 import * as jobsStagedIndex from './migrations/0008_jobs_staged_index.ts';
 import * as companiesDomainlessNames from './migrations/0009_companies_domainless_names.ts';
 import * as idempotencyOwner from './migrations/0010_idempotency_owner.ts';
+import * as queue from './migrations/0011_queue.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0008_jobs_staged_index': jobsStagedIndex,
   '0009_companies_domainless_names': companiesDomainlessNames,
   '0010_idempotency_owner': idempotencyOwner,
+  '0011_queue': queue,
 };
 
 class StaticProvider implements MigrationProvider {

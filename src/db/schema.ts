@@ -5,5 +5,6 @@ import type { CompanyTables } from '../companies/tables.ts';
 import type { EmailTables } from '../email/tables.ts';
 import type { JobTables } from '../jobs/tables.ts';
 import type { PeopleTables } from '../people/tables.ts';
+import type { QueueTables } from '../queue/tables.ts';
 
-export interface Database extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables {}
+export interface Database extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables {}

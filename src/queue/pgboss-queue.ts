@@ -1,0 +1,122 @@
+// The queue of PostgreSQL deployments: pg-boss (its own schema, SKIP LOCKED claims, retries with
+// backoff, expiry of jobs whose worker died). The differences from the embedded queue are pg-boss's
+// own: a claim is not renewed (a job running longer than its lease is failed and retried, so the
+// lease must cover the longest run), and stopping lets running handlers finish instead of handing
+// their jobs back.
+import { randomUUID } from 'node:crypto';
+import PgBoss from 'pg-boss';
+import type { JobHandler, JobQueue, JobState, SendOptions, WorkOptions } from './types.ts';
+
+const DEFAULTS = { maxAttempts: 3, retryDelayMs: 1000, concurrency: 1, pollMs: 500, leaseMs: 60_000 };
+
+export interface PgBossQueueOptions {
+  connectionString: string;
+  /** pg-boss's schema (default "pgboss"). */
+  schema?: string;
+  /** How often a running job's state is read, so a cancel reaches its handler (default 1 s). */
+  cancelCheckMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+const STATES: Record<string, JobState> = {
+  created: 'queued',
+  retry: 'queued',
+  active: 'active',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+export class PgBossQueue implements JobQueue {
+  private readonly boss: PgBoss;
+  private readonly created = new Map<string, Promise<void>>();
+  private readonly cancelCheckMs: number;
+  private readonly running = new Set<AbortController>();
+
+  constructor(options: PgBossQueueOptions) {
+    this.boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema, schedule: false });
+    // A lost database is reported, never thrown from a timer: pg-boss keeps retrying.
+    this.boss.on('error', options.onError ?? (() => {}));
+    this.cancelCheckMs = options.cancelCheckMs ?? 1000;
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const controller of this.running) controller.abort();
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+
+  async send<T>(queue: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    await this.ensure(queue);
+    const retryDelayMs = options.retryDelayMs ?? DEFAULTS.retryDelayMs;
+    return this.boss.send(queue, data ?? {}, {
+      retryLimit: Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts) - 1,
+      retryDelay: Math.max(1, Math.ceil(retryDelayMs / 1000)),
+      retryBackoff: true,
+      ...(options.startAfterMs ? { startAfter: new Date(Date.now() + options.startAfterMs) } : {}),
+      // Under the "stately" policy jobs without a key would all share one: each gets a key of its own.
+      singletonKey: options.singletonKey ?? randomUUID(),
+    });
+  }
+
+  async work<T>(queue: string, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
+    await this.ensure(queue, options.leaseMs);
+    const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
+    const pollingIntervalSeconds = Math.max(0.5, (options.pollMs ?? DEFAULTS.pollMs) / 1000);
+    for (let i = 0; i < concurrency; i++) {
+      await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async ([job]) => {
+        const controller = new AbortController();
+        this.running.add(controller);
+        // pg-boss does not tell a handler its job was cancelled: its state is read while it runs.
+        const watch = setInterval(() => {
+          void this.state(queue, job.id).then(
+            (state) => state === 'cancelled' && controller.abort(),
+            () => {},
+          );
+        }, this.cancelCheckMs);
+        watch.unref();
+        try {
+          await handler({ id: job.id, queue, data: job.data, attempt: job.retryCount + 1 }, controller.signal);
+        } finally {
+          clearInterval(watch);
+          this.running.delete(controller);
+        }
+      });
+    }
+  }
+
+  async cancel(queue: string, id: string): Promise<void> {
+    await this.boss.cancel(queue, id);
+  }
+
+  async state(queue: string, id: string): Promise<JobState | null> {
+    const job = await this.boss.getJobById(queue, id, { includeArchive: true });
+    return job ? (STATES[job.state] ?? null) : null;
+  }
+
+  /**
+   * pg-boss queues exist before jobs are sent to them. "stately" allows one queued and one active
+   * job per singleton key, the nearest of its policies to "one queued or active job per key" (a
+   * second job of a key is taken while the first runs).
+   */
+  private ensure(queue: string, leaseMs?: number): Promise<void> {
+    let created = this.created.get(queue);
+    if (!created) {
+      created = this.boss.getQueue(queue).then((existing) =>
+        existing
+          ? undefined
+          : this.boss.createQueue(queue, {
+              name: queue,
+              policy: 'stately',
+              expireInSeconds: Math.ceil((leaseMs ?? DEFAULTS.leaseMs) / 1000),
+            }),
+      );
+      this.created.set(queue, created);
+      created.catch(() => this.created.delete(queue));
+    }
+    return created;
+  }
+}
