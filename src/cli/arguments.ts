@@ -16,4 +16,13 @@ export function credits(value: string): number {
   }
 }
 
+/** A whole-number option from 0 to `max`; `fallback` when it is not given. */
+export function positiveInt(value: string | undefined, name: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  // A plain error: thrown from an action, it is printed as one line (a commander error would not be).
+  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new Error(`${name} must be a whole number from 0 to ${max}`);
+  return n;
+}
+
 export const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());

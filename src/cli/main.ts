@@ -41,6 +41,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   registerMigrate(program);
   registerKeys(program);
   registerCredits(program);
+  (await import('./validate.ts')).registerValidate(program);
   await registerImport(program, argv);
   return program;
 }

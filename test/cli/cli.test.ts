@@ -29,6 +29,7 @@ describe('leadbase CLI', () => {
       ['keys', 'limit'],
       ['credits', 'grant'],
       ['usage'],
+      ['validate'],
       ['import'],
     ]) {
       const res = run(...args, '--help');
