@@ -28,20 +28,29 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
     : undefined;
+  let closeRedis = () => {};
   if (redis) {
     // Fail at start if Redis is configured but unreachable; later outages fall back to per-instance limits.
     await redis.connect();
-    // ioredis reconnects by itself; without a listener an outage would crash the process. Reconnect
-    // attempts repeat every few hundred ms, so the outage is logged once and its end once.
+    // ioredis reconnects by itself; without an error listener an outage would crash the process.
+    // The outage is logged once when the connection drops (a clean close emits no error, and a
+    // Redis back before the first reconnect attempt would emit none at all) and its end once.
     let down = false;
-    redis.on('error', (error: Error & { code?: string }) => {
-      if (down) return;
+    let closing = false;
+    const markDown = (error: { message: string; code?: string }) => {
+      if (down || closing) return;
       down = true;
       logger.warn(
         { err: { message: error.message, code: error.code } },
         'Redis unreachable: rate limits are counted per instance until it returns',
       );
-    });
+    };
+    redis.on('error', markDown);
+    redis.on('close', () => markDown({ message: 'connection closed' }));
+    closeRedis = () => {
+      closing = true;
+      redis.disconnect();
+    };
     redis.on('ready', () => {
       if (!down) return;
       down = false;
@@ -82,7 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await app.close(); // stops accepting, lets in-flight requests finish
       await indexing;
       await services.close();
-      redis?.disconnect();
+      closeRedis();
       await handle.close();
     })());
   return { app, address, firstKey, stop };
