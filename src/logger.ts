@@ -7,7 +7,8 @@ const SECRET_PARAMS = /([?&](?:token|key|api_key|apikey|secret|signature)=)[^&#]
 
 /** The URL as logged: secrets in the query string replaced, so a log reader cannot replay them. */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(SECRET_PARAMS, '$1[redacted]');
+  // Most URLs carry no query string: skip the pattern for them (it runs on every access line).
+  return url?.includes('?') ? url.replace(SECRET_PARAMS, '$1[redacted]') : url;
 }
 
 interface LoggedRequest {
