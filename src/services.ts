@@ -12,6 +12,10 @@ import { createEmailValidationService, type EmailValidationService } from './ema
 import type { EmailOverrides } from './email/config.ts';
 import { IdempotencyStore } from './billing/idempotency.ts';
 import { checkHealth, type Health } from './health.ts';
+import { DatabaseQueue } from './queue/database-queue.ts';
+import type { JobQueue } from './queue/types.ts';
+import { BulkValidationService } from './email/bulk.ts';
+import { WebhookSender } from './email/bulk-webhooks.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -21,7 +25,9 @@ export interface ServiceDeps {
   logger?: Logger;
   /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
   email?: EmailOverrides;
-  /** Run background work (the email engine's greylist re-checks); false for a CLI command. Default true. */
+  /** Pacing of bulk jobs (tests shorten the wait of a job paused for credits). */
+  bulk?: { sliceMs?: number; pausedCheckMs?: number; concurrency?: number };
+  /** Run background work (greylist re-checks, bulk validation jobs); false for a CLI command. Default true. */
   background?: boolean;
 }
 
@@ -37,6 +43,10 @@ export interface Services {
   people: PeopleService;
   jobs: JobService;
   email: EmailValidationService;
+  /** Bulk validation jobs, worked by the queue. */
+  bulk: BulkValidationService;
+  /** Background work: the embedded queue in the application database. */
+  queue: JobQueue;
   idempotency: IdempotencyStore;
   /** Whether the database and Redis answer now (for /readyz); never throws. */
   health(): Promise<Health>;
@@ -57,20 +67,54 @@ export function createServices(deps: ServiceDeps): Services {
     recheckWorker: deps.background,
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });
+  const queue = new DatabaseQueue({
+    db: deps.db,
+    onError: (error) =>
+      deps.logger?.warn({ err: { message: (error as Error).message } }, 'background queue: database unreachable, retrying'),
+  });
+  const keys = new KeyService(deps.db, { authCacheTtlMs: deps.config.authCacheTtlMs });
+  const webhooks = new WebhookSender({
+    queue,
+    logger: deps.logger,
+    secretOf: async (keyId) => (await keys.webhookSecret(keyId)) ?? '',
+    // The same test-only switch as the prober's: private receivers only where private MX hosts are allowed.
+    allowPrivate: deps.email?.allowPrivateMx,
+  });
+  const bulk = new BulkValidationService({
+    db: deps.db,
+    validator: email,
+    queue,
+    onFinished: (job) => webhooks.jobFinished(job),
+    ...deps.bulk,
+  });
+  // Workers only where background work runs (the server); a CLI command queues jobs for it.
+  const working =
+    deps.background === false
+      ? Promise.resolve()
+      : Promise.all([bulk.startWorker(), webhooks.startWorker()]).then(
+          () => {},
+          (error: unknown) => deps.logger?.error({ err: { message: (error as Error).message } }, 'background workers did not start'),
+        );
   return {
     db: deps.db,
     dialect: deps.dialect,
     redis: deps.redis,
-    keys: new KeyService(deps.db, { authCacheTtlMs: deps.config.authCacheTtlMs }),
+    keys,
     billing: new BillingService(deps.db),
     lookups: new LookupService(deps.db),
     companies,
     jobs: new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } }),
     email,
+    bulk,
+    queue,
     idempotency: new IdempotencyStore(deps.db),
     health: () => checkHealth({ db: deps.db, redis: deps.redis, logger: deps.logger }),
     people: new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl }),
-    // The email engine is the one service with background work (greylist re-checks).
-    close: () => email.close(),
+    close: async () => {
+      await working;
+      // Running bulk slices are aborted and put back for the next start; then the engine's timers.
+      await queue.stop();
+      await email.close();
+    },
   };
 }

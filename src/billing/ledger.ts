@@ -23,3 +23,37 @@ export async function recordGrant(
     .execute();
   return row.balance;
 }
+
+/**
+ * Spends `units` from a key's balance and writes the ledger row, inside the caller's transaction;
+ * the new balance, or null (nothing written) when the balance cannot cover it. The condition in
+ * the UPDATE makes check-and-spend one atomic step on both dialects.
+ */
+export async function recordCharge(
+  trx: Kysely<Database>,
+  charge: { keyId: number; units: number; operation: string; requestId: string; note?: string | null },
+  now = Date.now(),
+): Promise<number | null> {
+  if (!Number.isSafeInteger(charge.units) || charge.units <= 0) throw new Error('a charge must be a positive whole number of units');
+  const row = await trx
+    .updateTable('api_keys')
+    .set((eb) => ({ balance: eb('balance', '-', charge.units) }))
+    .where('id', '=', charge.keyId)
+    .where('balance', '>=', charge.units)
+    .returning('balance')
+    .executeTakeFirst();
+  if (!row) return null;
+  await trx
+    .insertInto('credit_ledger')
+    .values({
+      key_id: charge.keyId,
+      kind: 'charge',
+      amount: charge.units,
+      operation: charge.operation,
+      request_id: charge.requestId,
+      note: charge.note ?? null,
+      created_at: now,
+    })
+    .execute();
+  return row.balance;
+}

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { CreditLedgerTable } from '../db/platform-tables.ts';
 import type { Db } from '../db/database.ts';
 import { PreparedQuery } from '../db/prepared-query.ts';
-import { recordGrant } from './ledger.ts';
+import { recordCharge, recordGrant } from './ledger.ts';
 import { InsufficientCreditsError } from './errors.ts';
 import { completeIdempotentResponse, type StoredResponse } from './idempotency.ts';
 
@@ -48,31 +48,16 @@ export class BillingService {
     return this.db.transaction().execute(async (trx) => {
       let balance: number;
       if (input.cost > 0) {
-        // The condition in the UPDATE makes check-and-spend one atomic step on both dialects.
-        const row = await trx
-          .updateTable('api_keys')
-          .set((eb) => ({ balance: eb('balance', '-', input.cost) }))
-          .where('id', '=', input.keyId)
-          .where('balance', '>=', input.cost)
-          .returning('balance')
-          .executeTakeFirst();
-        if (!row) {
+        const charged = await recordCharge(
+          trx,
+          { keyId: input.keyId, units: input.cost, operation: input.operation, requestId: input.requestId },
+          now,
+        );
+        if (charged === null) {
           const current = await trx.selectFrom('api_keys').select('balance').where('id', '=', input.keyId).executeTakeFirst();
           throw new InsufficientCreditsError(input.cost, current?.balance ?? 0);
         }
-        balance = row.balance;
-        await trx
-          .insertInto('credit_ledger')
-          .values({
-            key_id: input.keyId,
-            kind: 'charge',
-            amount: input.cost,
-            operation: input.operation,
-            request_id: input.requestId,
-            note: null,
-            created_at: now,
-          })
-          .execute();
+        balance = charged;
       } else {
         const row = await trx.selectFrom('api_keys').select('balance').where('id', '=', input.keyId).executeTakeFirstOrThrow();
         balance = row.balance;

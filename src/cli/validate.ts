@@ -12,6 +12,7 @@ import type { EmailValidation } from '../contract/email.ts';
 import { CliError, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
 import { positiveInt } from './arguments.ts';
+import { csvLine, emailColumnOf, headerKey } from '../email/list-csv.ts';
 
 /** The result fields added to each row, after the input's own columns. */
 const RESULT_COLUMNS = [
@@ -28,20 +29,6 @@ const RESULT_COLUMNS = [
   'company_name',
   'company_industry',
 ] as const satisfies readonly (keyof EmailValidation)[];
-
-/** Headers read as the address column ("Email", "E-mail", "Email Address", "work_email"…), compared by headerKey. */
-const EMAIL_HEADERS = new Set(['email', 'emailaddress', 'mail', 'workemail']);
-
-/** A header without case, spaces, hyphens or underscores. */
-const headerKey = (h: string) => h.toLowerCase().replace(/[\s_-]/g, '');
-
-/** A CSV field: quoted when it holds a comma, a quote, a line break or edge spaces. */
-function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-const csvLine = (fields: unknown[]) => `${fields.map(csvField).join(',')}\n`;
 
 function readCsv(path: string): AsyncIterable<string[]> {
   return createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true })) as AsyncIterable<string[]>;
@@ -121,7 +108,7 @@ export function registerValidate(program: Command): void {
           for await (const fields of readCsv(file)) {
             if (!header) {
               header = fields;
-              emailColumn = fields.findIndex((f) => EMAIL_HEADERS.has(headerKey(f)));
+              emailColumn = emailColumnOf(fields);
               if (emailColumn < 0) throw new CliError(`${file}: no "email" column in the header (${fields.join(', ')})`);
               if (!resuming) await write(out, csvLine([...header, 'row', ...RESULT_COLUMNS]));
               continue;

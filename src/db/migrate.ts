@@ -11,6 +11,7 @@ import * as jobsStagedIndex from './migrations/0008_jobs_staged_index.ts';
 import * as companiesDomainlessNames from './migrations/0009_companies_domainless_names.ts';
 import * as idempotencyOwner from './migrations/0010_idempotency_owner.ts';
 import * as queue from './migrations/0011_queue.ts';
+import * as emailBulk from './migrations/0012_email_bulk.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0009_companies_domainless_names': companiesDomainlessNames,
   '0010_idempotency_owner': idempotencyOwner,
   '0011_queue': queue,
+  '0012_email_bulk': emailBulk,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -16,6 +16,8 @@ export interface ApiKeyTable {
   revoked_at: number | null;
   /** JSON object of per-operation requests-per-minute granted to this key above the defaults, or null. */
   rate_limits: string | null;
+  /** Signs the completion webhooks of the key's bulk jobs (HMAC-SHA256); made on first use. */
+  webhook_secret: string | null;
 }
 
 export interface CreditLedgerTable {

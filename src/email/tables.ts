@@ -39,7 +39,52 @@ export interface EmailRecheckTable {
   checked_at: number | null;
 }
 
+export type BulkJobStatus = 'queued' | 'running' | 'paused_insufficient_credits' | 'done' | 'cancelled' | 'failed';
+
+/** A bulk validation job of a key (docs/email.md, "Bulk lists"). */
+export interface EmailBulkJobTable {
+  id: string;
+  key_id: number;
+  status: BulkJobStatus;
+  /** Distinct addresses in the list. */
+  total: number;
+  /** Entries of the list that repeat an earlier address (case-insensitively): validated and charged once. */
+  duplicates: number;
+  /** Entries of the list with no address in them (a blank cell, a value that is not text): not validated. */
+  refused: number;
+  /** Results charged and served so far. */
+  processed: number;
+  /** JSON object: results so far per email_status. */
+  counts: string;
+  /** Millicredits charged so far. */
+  credits_consumed: number;
+  /** JSON list of the list's other columns, kept with each address and returned with its result. */
+  columns: string;
+  webhook_url: string | null;
+  /** Where the results are read, as the client reached us (sent in the completion webhook). */
+  results_url: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+/** One distinct address of a bulk job, in list order. */
+export interface EmailBulkItemTable {
+  job_id: string;
+  seq: number;
+  email: string;
+  /** JSON object: first_name, last_name and the list's other columns. */
+  input: string;
+  /** JSON of the validation once known; served only once `charged`. */
+  result: string | null;
+  /** Millicredits the result costs (the single-address price). */
+  cost: number | null;
+  charged: number;
+}
+
 export interface EmailTables {
+  email_bulk_jobs: EmailBulkJobTable;
+  email_bulk_items: EmailBulkItemTable;
   email_engagement: EmailEngagementTable;
   email_engagement_events: EmailEngagementEventTable;
   email_rechecks: EmailRecheckTable;

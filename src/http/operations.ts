@@ -6,6 +6,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { PRICES } from '../billing/prices.ts';
 import { emailValidationCost } from '../email/messages.ts';
 import { EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
+import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-bulk.ts';
 import { CompanyFundingBody, CompanyFundingResponse } from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
 import {
@@ -29,7 +30,11 @@ interface Charge {
 
 interface OperationBase {
   path: `/${string}`;
-  methods: readonly ('GET' | 'POST')[];
+  methods: readonly ('GET' | 'POST' | 'DELETE')[];
+  /** Answered with 202 Accepted: the work is queued. */
+  accepted?: true;
+  /** Path parameters' schema (`:name` in the path). */
+  params?: TObject;
   summary: string;
   tag: string;
   /** Requests per minute per key (a key may be given its own limit). */
@@ -56,6 +61,42 @@ export const OPERATIONS = {
       minimum: PRICES.emailValidationCharged,
       rule: '0.05 credits for valid, valid_catch_all and invalid; 0 for catch_all and unknown',
     },
+  },
+  'email-validate-bulk': {
+    path: '/email-validate/bulk',
+    methods: ['POST'],
+    summary: 'Queue a list of up to 1,000,000 addresses for validation (JSON or text/csv); each result at the single-address price',
+    tag: 'email',
+    perMinute: 60,
+    accepted: true,
+    response: BulkJobResponse,
+  },
+  'email-validate-bulk-status': {
+    path: '/email-validate/bulk/:id',
+    methods: ['GET'],
+    summary: "A bulk job's progress, counts and credits consumed",
+    tag: 'email',
+    perMinute: 600,
+    params: BulkJobParams,
+    response: BulkJobResponse,
+  },
+  'email-validate-bulk-results': {
+    path: '/email-validate/bulk/:id/results',
+    methods: ['GET'],
+    summary: "A bulk job's charged results so far, streamed (NDJSON, or CSV with Accept: text/csv)",
+    tag: 'email',
+    perMinute: 60,
+    params: BulkJobParams,
+    response: BulkResults,
+  },
+  'email-validate-bulk-cancel': {
+    path: '/email-validate/bulk/:id',
+    methods: ['DELETE'],
+    summary: 'Cancel a bulk job: nothing more is validated or charged',
+    tag: 'email',
+    perMinute: 60,
+    params: BulkJobParams,
+    response: BulkJobResponse,
   },
   'company-funding': {
     path: '/company-funding',
@@ -179,6 +220,7 @@ export function isOperationId(value: string): value is OperationId {
  * handler), summary and tag, and the config the auth, rate-limit and billing plugins read.
  */
 type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
+type ParamsOf<Id extends OperationId> = Operation<Id> extends { params: infer P extends TObject } ? P : undefined;
 
 export function routeOptions<const Id extends OperationId>(id: Id) {
   const op: OperationBase = OPERATIONS[id];
@@ -189,7 +231,12 @@ export function routeOptions<const Id extends OperationId>(id: Id) {
       tags: [op.tag],
       // Only operations with a body declare one (Fastify warns about a GET with a body schema).
       ...((op.body ? { body: op.body } : {}) as { body: BodyOf<Id> }),
-      response: { 200: op.response as Operation<Id>['response'], ...commonErrorResponses },
+      ...((op.params ? { params: op.params } : {}) as { params: ParamsOf<Id> }),
+      // An accepted operation documents 202 in place of 200 (its handler sets the code).
+      response: {
+        ...((op.accepted ? { 202: op.response } : { 200: op.response }) as { 200: Operation<Id>['response'] }),
+        ...commonErrorResponses,
+      },
     },
     config: { auth: true, operation: id, minimumCharge: op.charge?.minimum },
   };

@@ -134,6 +134,21 @@ export class KeyService {
     });
   }
 
+  /**
+   * The secret that signs the key's bulk-job webhooks: made on first use, replaced when `rotate`.
+   * Null when there is no such key.
+   */
+  async webhookSecret(id: number, options: { rotate?: boolean } = {}): Promise<string | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('api_keys').select('webhook_secret').where('id', '=', id).executeTakeFirst();
+      if (!row) return null;
+      if (row.webhook_secret && !options.rotate) return row.webhook_secret;
+      const secret = `whsec_${randomBytes(24).toString('hex')}`;
+      await trx.updateTable('api_keys').set({ webhook_secret: secret }).where('id', '=', id).execute();
+      return secret;
+    });
+  }
+
   /** Returns false when there is no such active key. */
   async revoke(id: number, now = Date.now()): Promise<boolean> {
     this.forgetKey(id);

@@ -3,6 +3,7 @@ import health from './health.ts';
 import credits from './credits.ts';
 import lookups from './lookups.ts';
 import emailValidate from './email-validate.ts';
+import emailBulk from './email-bulk.ts';
 import companyFunding from './company-funding.ts';
 import jobsFinder from './jobs-finder.ts';
 import roleFinder from './role-finder.ts';
@@ -19,6 +20,7 @@ export const routes: FastifyPluginAsync[] = [
   credits,
   lookups,
   emailValidate,
+  emailBulk,
   companyFunding,
   jobsFinder,
   roleFinder,

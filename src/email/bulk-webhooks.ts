@@ -1,0 +1,124 @@
+// Completion webhooks of bulk jobs: a POST of the job's figures to the URL given with the list,
+// signed with the key's secret (header `Leadbase-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
+// "<t>.<body>">`), retried through the queue with doubling delays for about a day. The receiver is
+// reached only on a public address, checked on the very address we connect to (no DNS rebinding).
+import { createHmac } from 'node:crypto';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Logger } from 'pino';
+import type { JobQueue } from '../queue/types.ts';
+import type { FinishedBulkJob } from './bulk.ts';
+import { isPublicAddress } from './ssrf.ts';
+
+export const WEBHOOK_QUEUE = 'email-bulk-webhook';
+export const SIGNATURE_HEADER = 'leadbase-signature';
+/** Deliveries in all: with the first retry after 10 s and each delay doubled, the last is about 23 h after the first. */
+const DELIVERY_ATTEMPTS = 14;
+const FIRST_RETRY_MS = 10_000;
+const TIMEOUT_MS = 10_000;
+
+interface Delivery {
+  keyId: number;
+  url: string;
+  body: string;
+}
+
+/** Refuses a webhook URL a client may not give: not http(s), or too long. The address is checked at delivery. */
+export function webhookUrlProblem(url: string): string | null {
+  if (url.length > 2048) return 'webhook_url is longer than 2048 characters';
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'webhook_url is not a URL';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'webhook_url must be an http or https URL';
+  if (parsed.username || parsed.password) return 'webhook_url must not carry credentials';
+  return null;
+}
+
+/** `t=…,v1=…` for a body sent at `seconds`. */
+export function signWebhook(secret: string, body: string, seconds: number): string {
+  return `t=${seconds},v1=${createHmac('sha256', secret).update(`${seconds}.${body}`).digest('hex')}`;
+}
+
+export interface WebhookSenderOptions {
+  queue: JobQueue;
+  logger?: Logger;
+  /** The key's signing secret (made on first use). */
+  secretOf: (keyId: number) => Promise<string>;
+  /** TEST ONLY: deliver to loopback and private addresses. */
+  allowPrivate?: boolean;
+}
+
+export class WebhookSender {
+  constructor(private readonly options: WebhookSenderOptions) {}
+
+  async startWorker(): Promise<void> {
+    await this.options.queue.work<Delivery>(WEBHOOK_QUEUE, (job) => this.deliver(job.data), { concurrency: 4 });
+  }
+
+  /** Queues the completion webhook of a job that asked for one. */
+  async jobFinished(job: FinishedBulkJob): Promise<void> {
+    if (!job.webhookUrl) return;
+    const body = JSON.stringify({
+      id: job.id,
+      status: job.status,
+      total: job.total,
+      counts: job.counts,
+      credits_consumed: job.credits_consumed,
+      results_url: job.resultsUrl,
+    });
+    await this.options.queue.send<Delivery>(
+      WEBHOOK_QUEUE,
+      { keyId: job.keyId, url: job.webhookUrl, body },
+      { maxAttempts: DELIVERY_ATTEMPTS, retryDelayMs: FIRST_RETRY_MS },
+    );
+  }
+
+  /** One delivery attempt; a throw (refused address, no answer, a non-2xx answer) is retried by the queue. */
+  private async deliver(delivery: Delivery): Promise<void> {
+    const secret = await this.options.secretOf(delivery.keyId);
+    const signature = signWebhook(secret, delivery.body, Math.floor(Date.now() / 1000));
+    const url = new URL(delivery.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = (url.protocol === 'https:' ? https : http).request(
+        url,
+        {
+          method: 'POST',
+          lookup: this.options.allowPrivate ? undefined : publicOnlyLookup,
+          timeout: TIMEOUT_MS,
+          headers: { 'content-type': 'application/json', 'user-agent': 'leadbase-webhooks', [SIGNATURE_HEADER]: signature },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
+      request.on('error', reject);
+      // An IP literal is not looked up: check it here.
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      if (!this.options.allowPrivate && /^[\d.]+$|:/.test(literal) && !isPublicAddress(literal)) {
+        request.destroy(new Error(`webhook address ${literal} is not public`));
+        return;
+      }
+      request.end(delivery.body);
+    });
+    if (status < 200 || status >= 300) throw new Error(`webhook answered ${status}`);
+    this.options.logger?.info({ url: url.origin, status }, 'bulk job webhook delivered');
+  }
+}
+
+/** dns.lookup that fails unless every address it finds is public. */
+const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    const refused = addresses.find((a) => !isPublicAddress(a.address));
+    if (refused) return callback(new Error(`webhook host ${hostname} resolves to ${refused.address}, not a public address`), '', 0);
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    callback(null, addresses[0].address, addresses[0].family);
+  });
+};

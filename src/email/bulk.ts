@@ -1,0 +1,383 @@
+// Bulk validation jobs (docs/email.md, "Bulk lists"): a list is stored as one row per distinct
+// address, worked through by the background queue in slices, each address's result stored as soon
+// as it is known and charged at the single-address price in batches. A result is served only once
+// it is charged; a job whose key runs out of credits pauses and looks at the balance again.
+import { randomBytes } from 'node:crypto';
+import pLimit from 'p-limit';
+import type { Db } from '../db/database.ts';
+import { chunk, chunkForParameters } from '../db/chunks.ts';
+import { recordCharge } from '../billing/ledger.ts';
+import type { JobQueue, QueueJob } from '../queue/types.ts';
+import { EMAIL_STATUSES, type EmailStatus } from '../contract/email.ts';
+import type { EmailValidation } from '../contract/email.ts';
+import { emailValidationCost } from './messages.ts';
+import type { EmailValidateInput } from './service.ts';
+import type { BulkJobStatus, EmailBulkJobTable } from './tables.ts';
+
+export const BULK_QUEUE = 'email-bulk';
+export const MAX_BULK_ADDRESSES = 1_000_000;
+/** The ledger's operation name for a bulk job's charges. */
+export const BULK_OPERATION = 'email-validate-bulk';
+
+const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
+
+/** One entry of a list: the address and whatever else came with it (names, the list's other columns). */
+export interface BulkEntry {
+  email: unknown;
+  [column: string]: unknown;
+}
+
+export interface BulkJobView {
+  id: string;
+  status: BulkJobStatus;
+  total: number;
+  duplicates: number;
+  refused: number;
+  processed: number;
+  counts: Record<EmailStatus, number>;
+  /** Credits charged so far. */
+  credits_consumed: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** A served row: the list's other columns, then every field of the single-address answer. */
+export type BulkResultRow = Record<string, unknown>;
+
+export type FinishedBulkJob = BulkJobView & { keyId: number; webhookUrl: string | null; resultsUrl: string | null };
+
+export class BulkInputError extends Error {}
+
+interface BulkQueueData {
+  jobId: string;
+}
+
+export interface BulkValidationOptions {
+  db: Db;
+  validator: { validate(input: EmailValidateInput): Promise<EmailValidation> };
+  queue: JobQueue;
+  /** Addresses of one job validated at once (default 50); the engine still paces each mail host. */
+  concurrency?: number;
+  /** How long one run of a job works before handing over to a queued continuation, so that no run outlives a queue lease (default 30 s). */
+  sliceMs?: number;
+  /** How long a job paused for credits waits before it looks at the balance again (default 15 s). */
+  pausedCheckMs?: number;
+  /** Called once when a job ends (done or failed): the completion webhook. */
+  onFinished?: (job: FinishedBulkJob) => Promise<void>;
+  now?: () => number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+const emptyCounts = () => Object.fromEntries(EMAIL_STATUSES.map((s) => [s, 0])) as Record<EmailStatus, number>;
+
+function view(row: EmailBulkJobTable): BulkJobView {
+  return {
+    id: row.id,
+    status: row.status,
+    total: Number(row.total),
+    duplicates: Number(row.duplicates),
+    refused: Number(row.refused),
+    processed: Number(row.processed),
+    counts: { ...emptyCounts(), ...(JSON.parse(row.counts) as Record<EmailStatus, number>) },
+    credits_consumed: Number(row.credits_consumed) / 1000,
+    created_at: iso(row.created_at)!,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+export class BulkValidationService {
+  private readonly db: Db;
+  private readonly now: () => number;
+  private readonly concurrency: number;
+  private readonly sliceMs: number;
+  private readonly pausedCheckMs: number;
+
+  constructor(private readonly options: BulkValidationOptions) {
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+    this.concurrency = options.concurrency ?? 50;
+    this.sliceMs = options.sliceMs ?? 30_000;
+    this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
+  }
+
+  /** Starts the queue's worker for bulk jobs (the server; a CLI command does not). */
+  async startWorker(workerConcurrency = 2): Promise<void> {
+    await this.options.queue.work<BulkQueueData>(BULK_QUEUE, (job, signal) => this.run(job, signal), {
+      concurrency: workerConcurrency,
+      leaseMs: this.sliceMs * 4,
+    });
+  }
+
+  /**
+   * Stores a list as a queued job. Addresses repeated case-insensitively are kept once; entries
+   * with no address are counted as refused. `columns` names the list's other columns (CSV).
+   */
+  async create(
+    keyId: number,
+    entries: readonly BulkEntry[],
+    options: { columns?: string[]; webhookUrl?: string; resultsUrl?: (id: string) => string } = {},
+  ): Promise<BulkJobView> {
+    if (entries.length > MAX_BULK_ADDRESSES) throw new BulkInputError(`A list holds at most ${MAX_BULK_ADDRESSES} addresses.`);
+    const seen = new Set<string>();
+    const items: { email: string; input: string }[] = [];
+    let duplicates = 0;
+    let refused = 0;
+    for (const entry of entries) {
+      const email = typeof entry.email === 'string' ? entry.email.trim() : '';
+      if (!email) {
+        refused++;
+        continue;
+      }
+      const key = email.toLowerCase();
+      if (seen.has(key)) {
+        duplicates++;
+        continue;
+      }
+      seen.add(key);
+      const { email: _email, ...rest } = entry;
+      items.push({ email, input: JSON.stringify(rest) });
+    }
+    if (!items.length) throw new BulkInputError('The list has no addresses.');
+    const id = `bulk_${randomBytes(12).toString('hex')}`;
+    const now = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('email_bulk_jobs')
+        .values({
+          id,
+          key_id: keyId,
+          status: 'queued',
+          total: items.length,
+          duplicates,
+          refused,
+          processed: 0,
+          counts: '{}',
+          credits_consumed: 0,
+          columns: JSON.stringify(options.columns ?? []),
+          webhook_url: options.webhookUrl ?? null,
+          results_url: options.resultsUrl?.(id) ?? null,
+          created_at: now,
+          started_at: null,
+          finished_at: null,
+        })
+        .execute();
+      let seq = 0;
+      for (const part of chunkForParameters(items, 4)) {
+        await trx
+          .insertInto('email_bulk_items')
+          .values(part.map((item) => ({ job_id: id, seq: seq++, email: item.email, input: item.input, charged: 0 })))
+          .execute();
+      }
+    });
+    await this.options.queue.send<BulkQueueData>(BULK_QUEUE, { jobId: id }, { maxAttempts: 20, retryDelayMs: 5_000 });
+    return (await this.get(keyId, id))!;
+  }
+
+  /** The job as its key sees it; null for another key's job or no job. */
+  async get(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.load(id);
+    return row && Number(row.key_id) === keyId ? view(row) : null;
+  }
+
+  /** Cancels a job that has not ended: nothing more is validated or charged. Null as get. */
+  async cancel(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.load(id);
+    if (!row || Number(row.key_id) !== keyId) return null;
+    if (!FINISHED.includes(row.status)) {
+      await this.db
+        .updateTable('email_bulk_jobs')
+        .set({ status: 'cancelled', finished_at: this.now() })
+        .where('id', '=', id)
+        .where('status', 'not in', FINISHED)
+        .execute();
+    }
+    return this.get(keyId, id);
+  }
+
+  /** The job's other columns (CSV header) and its charged results in list order, read a page at a time. */
+  async results(keyId: number, id: string): Promise<{ columns: string[]; rows: AsyncIterable<BulkResultRow> } | null> {
+    const row = await this.load(id);
+    if (!row || Number(row.key_id) !== keyId) return null;
+    return { columns: JSON.parse(row.columns) as string[], rows: this.chargedRows(id) };
+  }
+
+  private async *chargedRows(id: string): AsyncGenerator<BulkResultRow> {
+    let after = -1;
+    for (;;) {
+      const page = await this.db
+        .selectFrom('email_bulk_items')
+        .select(['seq', 'input', 'result', 'cost'])
+        .where('job_id', '=', id)
+        .where('seq', '>', after)
+        .where('charged', '=', 1)
+        .orderBy('seq')
+        .limit(1000)
+        .execute();
+      for (const item of page) {
+        yield {
+          ...(JSON.parse(item.input) as object),
+          ...(JSON.parse(item.result!) as object),
+          credits_consumed: Number(item.cost) / 1000,
+        };
+      }
+      if (page.length < 1000) return;
+      after = Number(page[page.length - 1].seq);
+    }
+  }
+
+  private load(id: string): Promise<EmailBulkJobTable | undefined> {
+    return this.db.selectFrom('email_bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** One run of a job (the queue's handler): validates and charges for up to sliceMs, then hands over. */
+  async run(job: QueueJob<BulkQueueData>, signal: AbortSignal): Promise<void> {
+    const { jobId } = job.data;
+    const start = this.now();
+    const row = await this.load(jobId);
+    if (!row || FINISHED.includes(row.status)) return;
+    await this.db
+      .updateTable('email_bulk_jobs')
+      .set({ status: 'running', started_at: row.started_at ?? start })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .execute();
+    const keyId = Number(row.key_id);
+    const limit = pLimit(this.concurrency);
+    for (;;) {
+      // Results stored by an earlier run that stopped before charging them are charged first.
+      const settled = await this.settle(jobId, keyId);
+      if (settled === 'cancelled') return;
+      if (settled === 'short') return this.pause(jobId);
+      if (signal.aborted) return;
+      if (this.now() - start >= this.sliceMs) {
+        await this.options.queue.send<BulkQueueData>(BULK_QUEUE, { jobId }, { maxAttempts: 20, retryDelayMs: 5_000 });
+        return;
+      }
+      const pending = await this.db
+        .selectFrom('email_bulk_items')
+        .select(['seq', 'email', 'input'])
+        .where('job_id', '=', jobId)
+        .where('result', 'is', null)
+        .orderBy('seq')
+        .limit(this.concurrency * 4)
+        .execute();
+      if (!pending.length) return this.finish(jobId);
+      await Promise.all(
+        pending.map((item) =>
+          limit(async () => {
+            if (signal.aborted) return;
+            const input = JSON.parse(item.input) as Record<string, unknown>;
+            const validation = await this.options.validator.validate({
+              email: item.email,
+              first_name: typeof input.first_name === 'string' ? input.first_name : undefined,
+              last_name: typeof input.last_name === 'string' ? input.last_name : undefined,
+            });
+            // Stored at once: a run that dies later does not validate this address again.
+            await this.db
+              .updateTable('email_bulk_items')
+              .set({ result: JSON.stringify(validation), cost: emailValidationCost(validation.email_status) })
+              .where('job_id', '=', jobId)
+              .where('seq', '=', item.seq)
+              .where('result', 'is', null)
+              .execute();
+          }),
+        ),
+      );
+    }
+  }
+
+  /**
+   * Charges the stored, unpaid results in list order as far as the balance goes, marks them served
+   * and adds them to the job's figures, in one transaction. 'short' when the balance stopped it.
+   */
+  private async settle(jobId: string, keyId: number): Promise<'ok' | 'short' | 'cancelled'> {
+    return this.db.transaction().execute(async (trx) => {
+      const job = await trx.selectFrom('email_bulk_jobs').select(['status', 'counts']).where('id', '=', jobId).executeTakeFirstOrThrow();
+      if (job.status === 'cancelled') return 'cancelled';
+      const unpaid = await trx
+        .selectFrom('email_bulk_items')
+        .select(['seq', 'result', 'cost'])
+        .where('job_id', '=', jobId)
+        .where('charged', '=', 0)
+        .where('result', 'is not', null)
+        .orderBy('seq')
+        .execute();
+      if (!unpaid.length) return 'ok';
+      const { balance } = await trx.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirstOrThrow();
+      const paid: number[] = [];
+      const counts = JSON.parse(job.counts) as Record<string, number>;
+      let units = 0;
+      for (const item of unpaid) {
+        const cost = Number(item.cost);
+        if (units + cost > Number(balance)) break;
+        units += cost;
+        paid.push(Number(item.seq));
+        const status = (JSON.parse(item.result!) as EmailValidation).email_status;
+        counts[status] = (counts[status] ?? 0) + 1;
+      }
+      if (!paid.length) return 'short';
+      // Marked first, on the condition that no other run marked them: a concurrent run's charge
+      // for the same results makes this one roll back rather than charge twice.
+      let marked = 0;
+      for (const part of chunk(paid, 5_000)) {
+        const result = await trx
+          .updateTable('email_bulk_items')
+          .set({ charged: 1 })
+          .where('job_id', '=', jobId)
+          .where('seq', 'in', part)
+          .where('charged', '=', 0)
+          .executeTakeFirst();
+        marked += Number(result.numUpdatedRows);
+      }
+      if (marked !== paid.length) throw new Error(`bulk job ${jobId}: results charged by another run meanwhile`);
+      if (units > 0) {
+        const charged = await recordCharge(trx, {
+          keyId,
+          units,
+          operation: BULK_OPERATION,
+          requestId: `${jobId}:${paid[0]}-${paid[paid.length - 1]}`,
+          note: `${paid.length} results of bulk job ${jobId}`,
+        });
+        if (charged === null) throw new Error(`bulk job ${jobId}: the balance changed during the charge`);
+      }
+      await trx
+        .updateTable('email_bulk_jobs')
+        .set((eb) => ({
+          processed: eb('processed', '+', paid.length),
+          credits_consumed: eb('credits_consumed', '+', units),
+          counts: JSON.stringify(counts),
+        }))
+        .where('id', '=', jobId)
+        .execute();
+      return paid.length < unpaid.length ? 'short' : 'ok';
+    });
+  }
+
+  private async pause(jobId: string): Promise<void> {
+    await this.db
+      .updateTable('email_bulk_jobs')
+      .set({ status: 'paused_insufficient_credits' })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .execute();
+    await this.options.queue.send<BulkQueueData>(
+      BULK_QUEUE,
+      { jobId },
+      { startAfterMs: this.pausedCheckMs, maxAttempts: 20, retryDelayMs: 5_000 },
+    );
+  }
+
+  private async finish(jobId: string): Promise<void> {
+    const ended = await this.db
+      .updateTable('email_bulk_jobs')
+      .set({ status: 'done', finished_at: this.now() })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .executeTakeFirst();
+    if (!Number(ended.numUpdatedRows) || !this.options.onFinished) return;
+    const row = (await this.load(jobId))!;
+    await this.options.onFinished({ ...view(row), keyId: Number(row.key_id), webhookUrl: row.webhook_url, resultsUrl: row.results_url });
+  }
+}

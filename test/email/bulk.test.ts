@@ -1,0 +1,213 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { dbTargets } from '../support/db.ts';
+import { until } from '../support/until.ts';
+import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
+
+interface Job {
+  id: string;
+  status: string;
+  total: number;
+  duplicates: number;
+  refused: number;
+  processed: number;
+  counts: Record<string, number>;
+  credits_consumed: number;
+}
+
+for (const target of dbTargets) {
+  describe(`bulk validation jobs (${target.name})`, { skip: target.skip }, () => {
+    let world: MailWorld;
+    let t: TestApp;
+    let receiver: Server;
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+
+    before(async () => {
+      world = await startMailWorld();
+      await world.domain('acme.test', { mailboxes: ['jane', 'joe', 'ann', 'bob', 'eve', 'max'] });
+      await world.domain('anything.test', { acceptAll: true });
+      await world.domain('slow.test', { mailboxes: [], tarpitMs: 30 });
+      t = await startTestApp(target, {
+        credits: 100,
+        deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 }, bulk: { pausedCheckMs: 100 } },
+      });
+      receiver = createServer((request, response) => {
+        let body = '';
+        request.on('data', (c: Buffer) => (body += c.toString()));
+        request.on('end', () => {
+          received.push({ headers: request.headers, body });
+          response.end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    });
+    after(async () => {
+      await t.close();
+      await world.close();
+      receiver.close();
+    });
+
+    const status = async (id: string, key = t.key) => (await t.get(`/email-validate/bulk/${id}`, { 'x-api-key': key })).json<Job>();
+    const finished = (id: string, key = t.key) => until(async () => (await status(id, key)).status === 'done', 15_000, 50);
+    const balance = async () => (await t.get('/credits')).json<{ credits: number }>().credits;
+
+    it('validates a JSON list once per address, charges each result at the single price and serves them in order', async () => {
+      const before = await balance();
+      const res = await t.post('/email-validate/bulk', {
+        emails: [
+          'jane@acme.test',
+          { email: 'Joe@acme.test', first_name: 'Joe', last_name: 'Doe' },
+          'nobody@acme.test',
+          'JANE@ACME.TEST',
+          'someone@anything.test',
+          '   ',
+          42,
+        ],
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      const job = res.json<Job>();
+      assert.deepEqual([job.total, job.duplicates, job.refused], [4, 1, 2]);
+      assert.match(job.status, /^(queued|running)$/);
+      await finished(job.id);
+      const done = await status(job.id);
+      assert.deepEqual(done.counts, { valid: 2, valid_catch_all: 0, catch_all: 1, unknown: 0, invalid: 1 });
+      assert.equal(done.processed, 4);
+      // valid, valid, invalid at 0.05; catch_all free.
+      assert.equal(done.credits_consumed, 0.15);
+      assert.equal(Math.round((before - (await balance())) * 1000), 150);
+
+      const ndjson = await t.get(`/email-validate/bulk/${job.id}/results`);
+      assert.equal(ndjson.statusCode, 200);
+      assert.match(String(ndjson.headers['content-type']), /ndjson/);
+      const rows = ndjson.body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.deepEqual(
+        rows.map((r) => [r.email, r.email_status, r.credits_consumed]),
+        [
+          ['jane@acme.test', 'valid', 0.05],
+          ['Joe@acme.test', 'valid', 0.05],
+          ['nobody@acme.test', 'invalid', 0.05],
+          ['someone@anything.test', 'catch_all', 0],
+        ],
+      );
+      assert.equal(rows[1].first_name, 'Joe');
+      assert.equal(typeof rows[0].is_disposable, 'boolean');
+
+      const usage = await t.services.billing.usage(t.keyId);
+      const charges = usage.filter((u) => u.operation === 'email-validate-bulk');
+      assert.equal(
+        charges.reduce((sum, u) => sum + Number(u.amount), 0),
+        150,
+      );
+      assert.ok(charges.every((u) => u.request_id?.startsWith(`${job.id}:`)));
+    });
+
+    it('reads a CSV list, keeps its other columns and answers CSV when asked', async () => {
+      const csv = 'Name,E-mail,Company\nAnn,ann@acme.test,"Acme, Inc."\nBob,bob@acme.test,Acme\n';
+      const res = await t.inject({
+        method: 'POST',
+        url: '/email-validate/bulk',
+        headers: { 'x-api-key': t.key, 'content-type': 'text/csv' },
+        payload: csv,
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      const { id } = res.json<Job>();
+      await finished(id);
+      const out = await t.get(`/email-validate/bulk/${id}/results`, { accept: 'text/csv' });
+      const lines = out.body.trim().split('\n');
+      assert.match(lines[0], /^Name,Company,email,email_status,/);
+      assert.match(lines[1], /^Ann,"Acme, Inc\.",ann@acme\.test,valid,/);
+      assert.equal(lines.length, 3);
+    });
+
+    it('a key sees only its own jobs; bad lists get 400 in the envelope', async () => {
+      const mine = (await t.post('/email-validate/bulk', { emails: ['eve@acme.test'] })).json<Job>();
+      const other = await t.services.keys.create('other', 1000);
+      for (const [method, url] of [
+        ['GET', `/email-validate/bulk/${mine.id}`],
+        ['GET', `/email-validate/bulk/${mine.id}/results`],
+        ['DELETE', `/email-validate/bulk/${mine.id}`],
+      ] as const) {
+        const res = await t.inject({ method, url, headers: { 'x-api-key': other.key } });
+        assert.equal(res.statusCode, 404, `${method} ${url}`);
+        assert.equal(res.json<{ error: string }>().error, 'not_found');
+      }
+      for (const body of [{}, { emails: 'a@b.test' }, { emails: [] }, { emails: ['a@acme.test'], webhook_url: 'ftp://x.test/' }]) {
+        const res = await t.post('/email-validate/bulk', body);
+        assert.equal(res.statusCode, 400, JSON.stringify(body));
+        assert.equal(res.json<{ error: string }>().error, 'invalid_request');
+      }
+      const noColumn = await t.inject({
+        method: 'POST',
+        url: '/email-validate/bulk',
+        headers: { 'x-api-key': t.key, 'content-type': 'text/csv' },
+        payload: 'name,phone\nAnn,1\n',
+      });
+      assert.equal(noColumn.statusCode, 400);
+      assert.match(noColumn.json<{ message: string }>().message, /no "email" column/);
+      await finished(mine.id);
+    });
+
+    it('pauses when the credits run out, serves only what was paid, and resumes after a grant', async () => {
+      const poor = await t.services.keys.create('poor', 100); // two results at 0.05
+      const res = await t.post(
+        '/email-validate/bulk',
+        { emails: ['jane@acme.test', 'joe@acme.test', 'ann@acme.test', 'bob@acme.test'] },
+        {
+          'x-api-key': poor.key,
+        },
+      );
+      const { id } = res.json<Job>();
+      await until(async () => (await status(id, poor.key)).status === 'paused_insufficient_credits', 15_000, 50);
+      const paused = await status(id, poor.key);
+      assert.equal(paused.processed, 2);
+      assert.equal(paused.credits_consumed, 0.1);
+      assert.equal(await t.services.billing.balance(poor.id), 0);
+      const served = await t.get(`/email-validate/bulk/${id}/results`, { 'x-api-key': poor.key });
+      assert.equal(served.body.trim().split('\n').length, 2);
+
+      await t.services.billing.grant(poor.id, 1000);
+      await finished(id, poor.key);
+      assert.equal((await status(id, poor.key)).credits_consumed, 0.2);
+      assert.equal(await t.services.billing.balance(poor.id), 900);
+      assert.equal(await t.services.billing.ledgerBalance(poor.id), 900);
+    });
+
+    it('cancelling stops the job: nothing more is charged', async () => {
+      const res = await t.post('/email-validate/bulk', { emails: Array.from({ length: 300 }, (_, i) => `user${i}@slow.test`) });
+      const { id } = res.json<Job>();
+      const cancelled = await t.inject({ method: 'DELETE', url: `/email-validate/bulk/${id}`, headers: { 'x-api-key': t.key } });
+      assert.equal(cancelled.statusCode, 200);
+      assert.equal(cancelled.json<Job>().status, 'cancelled');
+      const at = await status(id);
+      await new Promise((r) => setTimeout(r, 500));
+      const later = await status(id);
+      assert.equal(later.status, 'cancelled');
+      assert.equal(later.processed, at.processed);
+      assert.equal(later.credits_consumed, at.credits_consumed);
+    });
+
+    it('posts a signed completion webhook', async () => {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const res = await t.post('/email-validate/bulk', { emails: ['max@acme.test'], webhook_url: url });
+      assert.equal(res.statusCode, 202, res.body);
+      const { id } = res.json<Job>();
+      await until(() => received.some((r) => r.body.includes(id)), 15_000, 50);
+      const delivery = received.find((r) => r.body.includes(id))!;
+      const body = JSON.parse(delivery.body) as Record<string, unknown>;
+      assert.equal(body.status, 'done');
+      assert.equal(body.total, 1);
+      assert.match(String(body.results_url), new RegExp(`/email-validate/bulk/${id}/results$`));
+      const header = String(delivery.headers[SIGNATURE_HEADER]);
+      const seconds = Number(/t=(\d+)/.exec(header)![1]);
+      const secret = (await t.services.keys.webhookSecret(t.keyId))!;
+      assert.equal(header, signWebhook(secret, delivery.body, seconds));
+    });
+  });
+}
