@@ -26,7 +26,7 @@ export interface ServiceDeps {
   /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
   email?: EmailOverrides;
   /** Pacing of bulk jobs (tests shorten the wait of a job paused for credits). */
-  bulk?: { sliceMs?: number; pausedCheckMs?: number; concurrency?: number };
+  bulk?: { sliceMs?: number; pausedCheckMs?: number; concurrency?: number; greylistRetryMs?: number; greylistDeadlineMs?: number };
   /** Run background work (greylist re-checks, bulk validation jobs); false for a CLI command. Default true. */
   background?: boolean;
 }

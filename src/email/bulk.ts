@@ -55,12 +55,16 @@ interface BulkQueueData {
 
 export interface BulkValidationOptions {
   db: Db;
-  validator: { validate(input: EmailValidateInput): Promise<EmailValidation> };
+  validator: { validateDetailed(input: EmailValidateInput): Promise<{ validation: EmailValidation; reason: string }> };
   queue: JobQueue;
   /** Addresses of one job validated at once (default 50); the engine still paces each mail host. */
   concurrency?: number;
   /** How long one run of a job works before handing over to a queued continuation, so that no run outlives a queue lease (default 30 s). */
   sliceMs?: number;
+  /** How long a greylisted address waits before it is asked again (default 5 min). */
+  greylistRetryMs?: number;
+  /** From a job's start, how long greylisted addresses are asked again; after it their answer is unknown (default 30 min). */
+  greylistDeadlineMs?: number;
   /** How long a job paused for credits waits before it looks at the balance again (default 15 s). */
   pausedCheckMs?: number;
   /** Called once when a job ends (done or failed): the completion webhook. */
@@ -93,6 +97,8 @@ export class BulkValidationService {
   private readonly concurrency: number;
   private readonly sliceMs: number;
   private readonly pausedCheckMs: number;
+  private readonly greylistRetryMs: number;
+  private readonly greylistDeadlineMs: number;
 
   constructor(private readonly options: BulkValidationOptions) {
     this.db = options.db;
@@ -100,6 +106,8 @@ export class BulkValidationService {
     this.concurrency = options.concurrency ?? 50;
     this.sliceMs = options.sliceMs ?? 30_000;
     this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
+    this.greylistRetryMs = options.greylistRetryMs ?? 5 * 60_000;
+    this.greylistDeadlineMs = options.greylistDeadlineMs ?? 30 * 60_000;
   }
 
   /** Starts the queue's worker for bulk jobs (the server; a CLI command does not). */
@@ -255,29 +263,54 @@ export class BulkValidationService {
         await this.options.queue.send<BulkQueueData>(BULK_QUEUE, { jobId }, { maxAttempts: 20, retryDelayMs: 5_000 });
         return;
       }
+      const now = this.now();
       const pending = await this.db
         .selectFrom('email_bulk_items')
         .select(['seq', 'email', 'input'])
         .where('job_id', '=', jobId)
         .where('result', 'is', null)
+        .where((eb) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', now)]))
         .orderBy('seq')
         .limit(this.concurrency * 4)
         .execute();
-      if (!pending.length) return this.finish(jobId);
+      if (!pending.length) {
+        const waiting = await this.db
+          .selectFrom('email_bulk_items')
+          .select((eb) => eb.fn.min('retry_at').as('next'))
+          .where('job_id', '=', jobId)
+          .where('result', 'is', null)
+          .executeTakeFirst();
+        if (waiting?.next === null || waiting?.next === undefined) return this.finish(jobId);
+        // Only greylisted addresses are left: come back when the first is due.
+        await this.options.queue.send<BulkQueueData>(
+          BULK_QUEUE,
+          { jobId },
+          { startAfterMs: Number(waiting.next) - now, maxAttempts: 20, retryDelayMs: 5_000 },
+        );
+        return;
+      }
+      const greylistUntil = Number(row.started_at ?? start) + this.greylistDeadlineMs;
       await Promise.all(
         pending.map((item) =>
           limit(async () => {
             if (signal.aborted) return;
             const input = JSON.parse(item.input) as Record<string, unknown>;
-            const validation = await this.options.validator.validate({
+            const { validation, reason } = await this.options.validator.validateDetailed({
               email: item.email,
               first_name: typeof input.first_name === 'string' ? input.first_name : undefined,
               last_name: typeof input.last_name === 'string' ? input.last_name : undefined,
             });
+            const retryAt = this.now() + this.greylistRetryMs;
+            // A greylisting host is asked again inside the job; past the job's deadline the answer stays unknown.
+            const again = reason === 'greylisted' && retryAt <= greylistUntil;
             // Stored at once: a run that dies later does not validate this address again.
             await this.db
               .updateTable('email_bulk_items')
-              .set({ result: JSON.stringify(validation), cost: emailValidationCost(validation.email_status) })
+              .set(
+                again
+                  ? { retry_at: retryAt }
+                  : { result: JSON.stringify(validation), cost: emailValidationCost(validation.email_status), retry_at: null },
+              )
               .where('job_id', '=', jobId)
               .where('seq', '=', item.seq)
               .where('result', 'is', null)

@@ -77,6 +77,8 @@ export interface EmailBulkItemTable {
   input: string;
   /** JSON of the validation once known; served only once `charged`. */
   result: string | null;
+  /** A greylisted address is asked again from this instant (epoch ms). */
+  retry_at: number | null;
   /** Millicredits the result costs (the single-address price). */
   cost: number | null;
   charged: number;

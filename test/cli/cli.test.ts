@@ -27,6 +27,7 @@ describe('leadbase CLI', () => {
       ['keys', 'list'],
       ['keys', 'revoke'],
       ['keys', 'limit'],
+      ['keys', 'webhook-secret'],
       ['credits', 'grant'],
       ['usage'],
       ['validate'],
@@ -77,6 +78,14 @@ describe('leadbase CLI', () => {
       /limited to 1000 requests per minute \(default\)/,
     );
     assert.notEqual(run('keys', 'limit', String(key.id), 'no-such-endpoint', '5').status, 0);
+
+    const secret = JSON.parse(run('keys', 'webhook-secret', String(key.id), '--json').stdout) as { webhook_secret: string };
+    assert.match(secret.webhook_secret, /^whsec_[0-9a-f]{48}$/);
+    assert.equal(JSON.parse(run('keys', 'webhook-secret', String(key.id), '--json').stdout).webhook_secret, secret.webhook_secret);
+    const rotated = run('keys', 'webhook-secret', String(key.id), '--rotate');
+    assert.equal(rotated.status, 0, rotated.stderr);
+    assert.doesNotMatch(rotated.stdout, new RegExp(secret.webhook_secret));
+    assert.equal(run('keys', 'webhook-secret', '999').status, 1);
 
     assert.equal(run('keys', 'revoke', String(key.id)).status, 0);
     const again = run('keys', 'revoke', String(key.id));

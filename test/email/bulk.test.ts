@@ -31,9 +31,10 @@ for (const target of dbTargets) {
       await world.domain('acme.test', { mailboxes: ['jane', 'joe', 'ann', 'bob', 'eve', 'max'] });
       await world.domain('anything.test', { acceptAll: true });
       await world.domain('slow.test', { mailboxes: [], tarpitMs: 30 });
+      await world.domain('grey.test', { mailboxes: ['ted'], greylist: true, greylistMs: 200 });
       t = await startTestApp(target, {
         credits: 100,
-        deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 }, bulk: { pausedCheckMs: 100 } },
+        deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 }, bulk: { pausedCheckMs: 100, greylistRetryMs: 300 } },
       });
       receiver = createServer((request, response) => {
         let body = '';
@@ -191,6 +192,23 @@ for (const target of dbTargets) {
       assert.equal(later.status, 'cancelled');
       assert.equal(later.processed, at.processed);
       assert.equal(later.credits_consumed, at.credits_consumed);
+    });
+
+    it('asks a greylisting host again inside the job, and answers from the second look', async () => {
+      const res = await t.post('/email-validate/bulk', { emails: ['ted@grey.test', 'nobody@grey.test'] });
+      const { id } = res.json<Job>();
+      await finished(id);
+      const rows = (await t.get(`/email-validate/bulk/${id}/results`)).body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { email: string; email_status: string });
+      assert.deepEqual(
+        rows.map((r) => [r.email, r.email_status]),
+        [
+          ['ted@grey.test', 'valid'],
+          ['nobody@grey.test', 'invalid'],
+        ],
+      );
     });
 
     it('posts a signed completion webhook', async () => {

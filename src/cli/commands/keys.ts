@@ -74,6 +74,21 @@ export function registerKeys(program: Command): void {
     );
 
   keys
+    .command('webhook-secret')
+    .description("Show the secret that signs the key's bulk-job webhooks (Leadbase-Signature), or replace it")
+    .argument('<id>', 'key id', positiveId)
+    .option('--rotate', 'replace it: webhooks are signed with the new secret from now on')
+    .option('--json', 'print a JSON object {id, webhook_secret}')
+    .action(async (id: number, opts: { rotate?: boolean; json?: boolean }) =>
+      withServices(async (services) => {
+        const secret = await services.keys.webhookSecret(id, { rotate: opts.rotate });
+        if (secret === null) throw new CliError(`no key with id ${id}`);
+        if (opts.json) return console.log(JSON.stringify({ id, webhook_secret: secret }));
+        console.log(`key ${id} signs its webhooks with${opts.rotate ? ' a new secret' : ''}:\n\n  ${secret}`);
+      }),
+    );
+
+  keys
     .command('limit')
     .description('Give a key its own requests-per-minute limit for one endpoint ("higher limits on request")')
     .argument('<id>', 'key id', positiveId)

@@ -29,6 +29,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('input', 'text', (c) => c.notNull())
     .addColumn('result', 'text')
+    // A greylisted address is asked again at this instant, within the job's greylist deadline.
+    .addColumn('retry_at', 'bigint')
     .addColumn('cost', 'integer')
     .addColumn('charged', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('email_bulk_items_pk', ['job_id', 'seq'])
