@@ -20,6 +20,17 @@ export interface Config {
   importLockWaitMs: number;
   /** Every EMAIL_* setting of the validation engine (docs/email.md). */
   email: EmailConfig;
+  /** Bulk validation jobs (docs/email.md, "Bulk lists"). */
+  bulk: {
+    /** How long one run of a job works before it hands over to a queued continuation (BULK_SLICE_MS). */
+    sliceMs: number;
+    /** How long a claimed job holds without renewal: after a kill -9 another instance resumes it this much later (BULK_LEASE_MS). */
+    leaseMs: number;
+    /** How long a greylisted address waits before it is asked again (BULK_GREYLIST_RETRY_MS). */
+    greylistRetryMs: number;
+    /** From a job's start, how long greylisted addresses are asked again (BULK_GREYLIST_DEADLINE_MS). */
+    greylistDeadlineMs: number;
+  };
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
   profileBaseUrl: string;
 }
@@ -48,6 +59,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteBusyTimeoutMs: intFromEnv(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
     importLockWaitMs: intFromEnv(env, 'IMPORT_LOCK_WAIT_MS', 60_000),
     email: loadEmailConfig(env),
+    bulk: {
+      sliceMs: Math.max(100, intFromEnv(env, 'BULK_SLICE_MS', 20_000)),
+      leaseMs: Math.max(1000, intFromEnv(env, 'BULK_LEASE_MS', 60_000)),
+      greylistRetryMs: intFromEnv(env, 'BULK_GREYLIST_RETRY_MS', 5 * 60_000),
+      greylistDeadlineMs: intFromEnv(env, 'BULK_GREYLIST_DEADLINE_MS', 30 * 60_000),
+    },
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',
   };
 }

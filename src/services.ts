@@ -26,7 +26,7 @@ export interface ServiceDeps {
   /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
   email?: EmailOverrides;
   /** Pacing of bulk jobs (tests shorten the wait of a job paused for credits). */
-  bulk?: { sliceMs?: number; pausedCheckMs?: number; concurrency?: number; greylistRetryMs?: number; greylistDeadlineMs?: number };
+  bulk?: { pausedCheckMs?: number; concurrency?: number };
   /** Run background work (greylist re-checks, bulk validation jobs); false for a CLI command. Default true. */
   background?: boolean;
 }
@@ -85,6 +85,7 @@ export function createServices(deps: ServiceDeps): Services {
     validator: email,
     queue,
     onFinished: (job) => webhooks.jobFinished(job),
+    ...deps.config.bulk,
     ...deps.bulk,
   });
   // Workers only where background work runs (the server); a CLI command queues jobs for it.

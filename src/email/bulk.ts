@@ -59,8 +59,10 @@ export interface BulkValidationOptions {
   queue: JobQueue;
   /** Addresses of one job validated at once (default 50); the engine still paces each mail host. */
   concurrency?: number;
-  /** How long one run of a job works before handing over to a queued continuation, so that no run outlives a queue lease (default 30 s). */
+  /** How long one run of a job works before handing over to a queued continuation, so that no run outlives a queue lease (default 20 s). */
   sliceMs?: number;
+  /** The queue claim's lease (default 60 s): renewed while a run works (the embedded queue), it must outlast a slice where it is not (pg-boss). */
+  leaseMs?: number;
   /** How long a greylisted address waits before it is asked again (default 5 min). */
   greylistRetryMs?: number;
   /** From a job's start, how long greylisted addresses are asked again; after it their answer is unknown (default 30 min). */
@@ -96,6 +98,7 @@ export class BulkValidationService {
   private readonly now: () => number;
   private readonly concurrency: number;
   private readonly sliceMs: number;
+  private readonly leaseMs: number;
   private readonly pausedCheckMs: number;
   private readonly greylistRetryMs: number;
   private readonly greylistDeadlineMs: number;
@@ -104,7 +107,8 @@ export class BulkValidationService {
     this.db = options.db;
     this.now = options.now ?? Date.now;
     this.concurrency = options.concurrency ?? 50;
-    this.sliceMs = options.sliceMs ?? 30_000;
+    this.sliceMs = options.sliceMs ?? 20_000;
+    this.leaseMs = Math.max(options.leaseMs ?? 60_000, this.sliceMs + 1000);
     this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
     this.greylistRetryMs = options.greylistRetryMs ?? 5 * 60_000;
     this.greylistDeadlineMs = options.greylistDeadlineMs ?? 30 * 60_000;
@@ -114,7 +118,7 @@ export class BulkValidationService {
   async startWorker(workerConcurrency = 2): Promise<void> {
     await this.options.queue.work<BulkQueueData>(BULK_QUEUE, (job, signal) => this.run(job, signal), {
       concurrency: workerConcurrency,
-      leaseMs: this.sliceMs * 4,
+      leaseMs: this.leaseMs,
     });
   }
 

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { dbTargets } from '../support/db.ts';
 import { until } from '../support/until.ts';
+import { loadConfig } from '../../src/config.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
 
 interface Job {
@@ -34,7 +35,11 @@ for (const target of dbTargets) {
       await world.domain('grey.test', { mailboxes: ['ted'], greylist: true, greylistMs: 200 });
       t = await startTestApp(target, {
         credits: 100,
-        deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 }, bulk: { pausedCheckMs: 100, greylistRetryMs: 300 } },
+        deps: {
+          config: loadConfig({ BULK_GREYLIST_RETRY_MS: '300' }),
+          email: { ...world.emailConfig, recheckPollMs: 60_000 },
+          bulk: { pausedCheckMs: 100 },
+        },
       });
       receiver = createServer((request, response) => {
         let body = '';
