@@ -20,6 +20,8 @@ export interface Config {
   importLockWaitMs: number;
   /** Every EMAIL_* setting of the validation engine (docs/email.md). */
   email: EmailConfig;
+  /** The background queue: pg-boss (PostgreSQL only) or the embedded queue in the application database (QUEUE_BACKEND). */
+  queue: { backend: 'pg-boss' | 'database'; pgBossSchema: string };
   /** Bulk validation jobs (docs/email.md, "Bulk lists"). */
   bulk: {
     /** How long one run of a job works before it hands over to a queued continuation (BULK_SLICE_MS). */
@@ -45,6 +47,14 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+function queueFromEnv(env: NodeJS.ProcessEnv): Config['queue'] {
+  const postgres = /^postgres(ql)?:/.test(env.DATABASE_URL ?? '');
+  const backend = env.QUEUE_BACKEND || (postgres ? 'pg-boss' : 'database');
+  if (backend !== 'pg-boss' && backend !== 'database') throw new Error(`QUEUE_BACKEND must be pg-boss or database, got "${backend}"`);
+  if (backend === 'pg-boss' && !postgres) throw new Error('QUEUE_BACKEND=pg-boss needs a postgres:// DATABASE_URL');
+  return { backend, pgBossSchema: env.QUEUE_PGBOSS_SCHEMA || 'pgboss' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: intFromEnv(env, 'PORT', 3000),
@@ -59,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqliteBusyTimeoutMs: intFromEnv(env, 'SQLITE_BUSY_TIMEOUT_MS', 5000),
     importLockWaitMs: intFromEnv(env, 'IMPORT_LOCK_WAIT_MS', 60_000),
     email: loadEmailConfig(env),
+    queue: queueFromEnv(env),
     bulk: {
       sliceMs: Math.max(100, intFromEnv(env, 'BULK_SLICE_MS', 20_000)),
       leaseMs: Math.max(1000, intFromEnv(env, 'BULK_LEASE_MS', 60_000)),

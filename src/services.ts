@@ -13,6 +13,7 @@ import type { EmailOverrides } from './email/config.ts';
 import { IdempotencyStore } from './billing/idempotency.ts';
 import { checkHealth, type Health } from './health.ts';
 import { DatabaseQueue } from './queue/database-queue.ts';
+import { PgBossQueue } from './queue/pgboss-queue.ts';
 import type { JobQueue } from './queue/types.ts';
 import { BulkValidationService } from './email/bulk.ts';
 import { WebhookSender } from './email/bulk-webhooks.ts';
@@ -25,6 +26,8 @@ export interface ServiceDeps {
   logger?: Logger;
   /** Overrides of the EMAIL_* settings (tests: fake DNS server, SMTP port, loopback allowed). */
   email?: EmailOverrides;
+  /** The background queue (tests give pg-boss a schema of their own); built from the config otherwise. */
+  queue?: JobQueue;
   /** Pacing of bulk jobs (tests shorten the wait of a job paused for credits). */
   bulk?: { pausedCheckMs?: number; concurrency?: number };
   /** Run background work (greylist re-checks, bulk validation jobs); false for a CLI command. Default true. */
@@ -45,7 +48,7 @@ export interface Services {
   email: EmailValidationService;
   /** Bulk validation jobs, worked by the queue. */
   bulk: BulkValidationService;
-  /** Background work: the embedded queue in the application database. */
+  /** Background work: pg-boss on PostgreSQL, the embedded queue in the application database otherwise. */
   queue: JobQueue;
   idempotency: IdempotencyStore;
   /** Whether the database and Redis answer now (for /readyz); never throws. */
@@ -67,11 +70,13 @@ export function createServices(deps: ServiceDeps): Services {
     recheckWorker: deps.background,
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });
-  const queue = new DatabaseQueue({
-    db: deps.db,
-    onError: (error) =>
-      deps.logger?.warn({ err: { message: (error as Error).message } }, 'background queue: database unreachable, retrying'),
-  });
+  const queueError = (error: unknown) =>
+    deps.logger?.warn({ err: { message: (error as Error).message } }, 'background queue: database unreachable, retrying');
+  const queue =
+    deps.queue ??
+    (deps.config.queue.backend === 'pg-boss'
+      ? new PgBossQueue({ connectionString: deps.config.databaseUrl, schema: deps.config.queue.pgBossSchema, onError: queueError })
+      : new DatabaseQueue({ db: deps.db, onError: queueError }));
   const keys = new KeyService(deps.db, { authCacheTtlMs: deps.config.authCacheTtlMs });
   const webhooks = new WebhookSender({
     queue,

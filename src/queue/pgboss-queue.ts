@@ -32,6 +32,7 @@ export class PgBossQueue implements JobQueue {
   private readonly created = new Map<string, Promise<void>>();
   private readonly cancelCheckMs: number;
   private readonly running = new Set<AbortController>();
+  private starting?: Promise<void>;
 
   constructor(options: PgBossQueueOptions) {
     this.boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema, schedule: false });
@@ -40,16 +41,27 @@ export class PgBossQueue implements JobQueue {
     this.cancelCheckMs = options.cancelCheckMs ?? 1000;
   }
 
-  async start(): Promise<void> {
-    await this.boss.start();
+  /** Connects pg-boss (once); every other call waits for it, so a caller need not start the queue first. */
+  start(): Promise<void> {
+    this.starting ??= this.boss.start().then(
+      () => {},
+      (error: unknown) => {
+        this.starting = undefined;
+        throw error;
+      },
+    );
+    return this.starting;
   }
 
   async stop(): Promise<void> {
+    if (!this.starting) return;
     for (const controller of this.running) controller.abort();
+    await this.starting.catch(() => {});
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 
   async send<T>(queue: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    await this.start();
     await this.ensure(queue);
     const retryDelayMs = options.retryDelayMs ?? DEFAULTS.retryDelayMs;
     return this.boss.send(queue, data ?? {}, {
@@ -63,6 +75,7 @@ export class PgBossQueue implements JobQueue {
   }
 
   async work<T>(queue: string, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
+    await this.start();
     await this.ensure(queue, options.leaseMs);
     const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
     const pollingIntervalSeconds = Math.max(0.5, (options.pollMs ?? DEFAULTS.pollMs) / 1000);
@@ -89,10 +102,12 @@ export class PgBossQueue implements JobQueue {
   }
 
   async cancel(queue: string, id: string): Promise<void> {
+    await this.start();
     await this.boss.cancel(queue, id);
   }
 
   async state(queue: string, id: string): Promise<JobState | null> {
+    await this.start();
     const job = await this.boss.getJobById(queue, id, { includeArchive: true });
     return job ? (STATES[job.state] ?? null) : null;
   }

@@ -4,7 +4,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
-import { dbTargets } from '../support/db.ts';
+import pg from 'pg';
+import { dbTargets, POSTGRES_URL, type TestDatabase } from '../support/db.ts';
+import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
+import type { JobQueue } from '../../src/queue/types.ts';
 import { until } from '../support/until.ts';
 import { loadConfig } from '../../src/config.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
@@ -20,10 +23,18 @@ interface Job {
   credits_consumed: number;
 }
 
-for (const target of dbTargets) {
-  describe(`bulk validation jobs (${target.name})`, { skip: target.skip }, () => {
+/** Each storage mode with its queue; on PostgreSQL also the embedded queue, which works there too. */
+const setups = [
+  ...dbTargets.map((target) => ({ target, queue: target.name === 'postgres' ? ('pg-boss' as const) : ('database' as const) })),
+  ...dbTargets.filter((target) => target.name === 'postgres').map((target) => ({ target, queue: 'database' as const })),
+];
+
+for (const { target, queue } of setups) {
+  describe(`bulk validation jobs (${target.name}, ${queue} queue)`, { skip: target.skip }, () => {
     let world: MailWorld;
     let t: TestApp;
+    let database: TestDatabase;
+    let pgBossSchema: string | undefined;
     let receiver: Server;
     const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 
@@ -33,9 +44,17 @@ for (const target of dbTargets) {
       await world.domain('anything.test', { acceptAll: true });
       await world.domain('slow.test', { mailboxes: [], tarpitMs: 30 });
       await world.domain('grey.test', { mailboxes: ['ted'], greylist: true, greylistMs: 200 });
+      database = await target.open();
+      let jobQueue: JobQueue | undefined;
+      if (queue === 'pg-boss') {
+        pgBossSchema = `pgboss_${database.pgSchema!}`;
+        jobQueue = new PgBossQueue({ connectionString: POSTGRES_URL!, schema: pgBossSchema, cancelCheckMs: 100 });
+      }
       t = await startTestApp(target, {
         credits: 100,
+        database,
         deps: {
+          queue: jobQueue,
           config: loadConfig({ BULK_GREYLIST_RETRY_MS: '300' }),
           email: { ...world.emailConfig, recheckPollMs: 60_000 },
           bulk: { pausedCheckMs: 100 },
@@ -53,6 +72,13 @@ for (const target of dbTargets) {
     });
     after(async () => {
       await t.close();
+      await database.destroy();
+      if (pgBossSchema) {
+        const admin = new pg.Client({ connectionString: POSTGRES_URL });
+        await admin.connect();
+        await admin.query(`drop schema if exists ${pgBossSchema} cascade`);
+        await admin.end();
+      }
       await world.close();
       receiver.close();
     });
@@ -112,6 +138,25 @@ for (const target of dbTargets) {
         150,
       );
       assert.ok(charges.every((u) => u.request_id?.startsWith(`${job.id}:`)));
+      if (pgBossSchema) {
+        // The slices went through pg-boss, not the embedded queue.
+        const admin = new pg.Client({ connectionString: POSTGRES_URL });
+        await admin.connect();
+        const { rows: jobs } = await admin.query<{ n: string }>(`select count(*) as n from ${pgBossSchema}.job where name = 'email-bulk'`);
+        await admin.end();
+        assert.ok(Number(jobs[0].n) > 0);
+        assert.equal(
+          Number(
+            (
+              await database.db
+                .selectFrom('queue_jobs')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirst()
+            )?.n,
+          ),
+          0,
+        );
+      }
     });
 
     it('reads a CSV list, keeps its other columns and answers CSV when asked', async () => {
