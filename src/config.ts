@@ -28,6 +28,8 @@ export interface Config {
     sliceMs: number;
     /** How long a claimed job holds without renewal: after a kill -9 another instance resumes it this much later (BULK_LEASE_MS). */
     leaseMs: number;
+    /** Addresses of one job validated at once (BULK_CONCURRENCY); the engine still paces each mail host. */
+    concurrency: number;
     /** How long a greylisted address waits before it is asked again (BULK_GREYLIST_RETRY_MS). */
     greylistRetryMs: number;
     /** From a job's start, how long greylisted addresses are asked again (BULK_GREYLIST_DEADLINE_MS). */
@@ -71,8 +73,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     email: loadEmailConfig(env),
     queue: queueFromEnv(env),
     bulk: {
-      sliceMs: Math.max(100, intFromEnv(env, 'BULK_SLICE_MS', 20_000)),
-      leaseMs: Math.max(1000, intFromEnv(env, 'BULK_LEASE_MS', 60_000)),
+      sliceMs: Math.max(100, intFromEnv(env, 'BULK_SLICE_MS', 60_000)),
+      leaseMs: Math.max(1000, intFromEnv(env, 'BULK_LEASE_MS', 120_000)),
+      concurrency: Math.max(1, intFromEnv(env, 'BULK_CONCURRENCY', 200)),
       greylistRetryMs: intFromEnv(env, 'BULK_GREYLIST_RETRY_MS', 5 * 60_000),
       greylistDeadlineMs: intFromEnv(env, 'BULK_GREYLIST_DEADLINE_MS', 30 * 60_000),
     },

@@ -13,6 +13,11 @@ export interface PgBossQueueOptions {
   connectionString: string;
   /** pg-boss's schema (default "pgboss"). */
   schema?: string;
+  /**
+   * How often pg-boss looks for jobs whose lease ran out (their worker died) and fails them into a
+   * retry (default 30 s; pg-boss's own default is 2 minutes).
+   */
+  maintenanceIntervalSeconds?: number;
   /** How often a running job's state is read, so a cancel reaches its handler (default 1 s). */
   cancelCheckMs?: number;
   onError?: (error: unknown) => void;
@@ -35,7 +40,12 @@ export class PgBossQueue implements JobQueue {
   private starting?: Promise<void>;
 
   constructor(options: PgBossQueueOptions) {
-    this.boss = new PgBoss({ connectionString: options.connectionString, schema: options.schema, schedule: false });
+    this.boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: options.schema,
+      schedule: false,
+      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+    });
     // A lost database is reported, never thrown from a timer: pg-boss keeps retrying.
     this.boss.on('error', options.onError ?? (() => {}));
     this.cancelCheckMs = options.cancelCheckMs ?? 1000;

@@ -230,6 +230,18 @@ for (const { target, queue } of setups) {
       assert.equal(await t.services.billing.ledgerBalance(poor.id), 900);
     });
 
+    it('stores a long list (more rows than one statement can bind)', async () => {
+      const emails = Array.from({ length: 12_000 }, (_, i) => `n${i}@dead.test`);
+      const res = await t.post('/email-validate/bulk', { emails });
+      assert.equal(res.statusCode, 202, res.body);
+      const { id, total } = res.json<Job>();
+      assert.equal(total, 12_000);
+      assert.equal(
+        (await t.inject({ method: 'DELETE', url: `/email-validate/bulk/${id}`, headers: { 'x-api-key': t.key } })).statusCode,
+        200,
+      );
+    });
+
     it('cancelling stops the job: nothing more is charged', async () => {
       const res = await t.post('/email-validate/bulk', { emails: Array.from({ length: 300 }, (_, i) => `user${i}@slow.test`) });
       const { id } = res.json<Job>();

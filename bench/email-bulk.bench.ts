@@ -1,0 +1,215 @@
+// A bulk list at scale (issue 14): a simulated list through POST /email-validate/bulk, the queue and
+// the engine, against the lower bound the mail hosts' politeness limits and reply times set.
+//   npm run bench -- email-bulk                      100,000 addresses
+//   npm run bench -- email-bulk --addresses=N
+// The list: 60% on three big providers' hosts (a Google-like host taking 100 recipients per
+// transaction, a Microsoft-like host answering one recipient per session, a Proofpoint-fronted
+// host), 100 domains each; 40% over 2,000 small domains on shared hosting (10 ordinary hosts, 2
+// catch-all, 2 greylisting, and 100 domains with no DNS at all). Half of the addresses exist.
+// Every host allows 5 connections, greets a new connection after 100 ms (the fake SMTP server's
+// early-talker pause) and answers each RCPT 20 ms late, one command at a time per connection; a
+// greylisting host refuses an address's first RCPT and takes it after 1 s.
+// Lower bound, per host, over its 5 connections: every RCPT it must be asked (each address, once
+// more when greylisted, and one catch-all probe per domain) at 20 ms, plus a greeting for every
+// session it must open: one per connection, and one per address on the one-recipient-per-session
+// host. The list's bound is the slowest host's, plus the greylist retry delay on the greylisting
+// hosts. DNS, HTTP, the database and the other SMTP replies are not in the bound.
+import { loadConfig } from '../src/config.ts';
+import { startTestApp } from '../test/support/app.ts';
+import { startMailWorld, type FakeMx, type MailDomainOptions } from '../test/support/fake-smtp.ts';
+import { fmt, ratio } from './support/stats.ts';
+
+const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const N = arg('addresses', 100_000);
+const CONNECTIONS = 5;
+const REPLY_MS = 20;
+const GREYLIST_MS = 1000;
+const GREYLIST_RETRY_MS = 2000;
+const GREETING_MS = 100;
+
+type Truth = 'valid' | 'invalid' | 'catch_all';
+interface HostPlan {
+  name: string;
+  options: MailDomainOptions;
+  mxHost: string;
+  domains: string[];
+  share: number;
+  truth: (exists: boolean) => Truth;
+  greylisting?: boolean;
+}
+
+const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+const ordinary = (exists: boolean): Truth => (exists ? 'valid' : 'invalid');
+const plans: HostPlan[] = [
+  {
+    name: 'google-like',
+    options: { maxRcptsPerTransaction: 100 },
+    mxHost: 'aspmx.l.google.com',
+    domains: range(100, (i) => `g${i}.bench`),
+    share: 0.2,
+    truth: ordinary,
+  },
+  {
+    name: 'microsoft-like',
+    options: { oneRcptPerSession: true },
+    mxHost: 'bench.mail.protection.outlook.com',
+    domains: range(100, (i) => `m${i}.bench`),
+    share: 0.2,
+    truth: ordinary,
+  },
+  {
+    name: 'proofpoint-fronted',
+    options: {},
+    mxHost: 'mx0a-0001.pphosted.com',
+    domains: range(100, (i) => `p${i}.bench`),
+    share: 0.2,
+    truth: ordinary,
+  },
+  ...range(10, (h) => `host${h}`).map((name, h) => ({
+    name: `small ${name}`,
+    options: {},
+    mxHost: `mx.${name}.hosting.bench`,
+    domains: range(140, (i) => `s${h}-${i}.bench`),
+    share: (0.4 * (1400 / 2000)) / 10,
+    truth: ordinary,
+  })),
+  ...range(2, (h) => `catchall${h}`).map((name, h) => ({
+    name: `small ${name}`,
+    options: { acceptAll: true },
+    mxHost: `mx.${name}.hosting.bench`,
+    domains: range(150, (i) => `c${h}-${i}.bench`),
+    share: (0.4 * (300 / 2000)) / 2,
+    truth: (): Truth => 'catch_all',
+  })),
+  ...range(2, (h) => `grey${h}`).map((name, h) => ({
+    name: `small ${name}`,
+    options: { greylist: true, greylistMs: GREYLIST_MS },
+    mxHost: `mx.${name}.hosting.bench`,
+    domains: range(100, (i) => `y${h}-${i}.bench`),
+    share: (0.4 * (200 / 2000)) / 2,
+    truth: ordinary,
+    greylisting: true,
+  })),
+];
+const DEAD_DOMAINS = range(100, (i) => `dead${i}.bench`);
+
+// The list, interleaved as a real export is (sorted by nothing in particular), and its truth.
+const list: string[] = [];
+const truth = new Map<string, Truth>();
+const asked = new Map<HostPlan, number>();
+let n = 0;
+function add(domains: string[], count: number, truthOf: (exists: boolean) => Truth, plan?: HostPlan) {
+  for (let i = 0; i < count; i++) {
+    const exists = n % 2 === 0;
+    const email = `${exists ? 'v' : 'x'}${n++}@${domains[i % domains.length]}`;
+    list.push(email);
+    truth.set(email, truthOf(exists));
+  }
+  if (plan) asked.set(plan, count);
+}
+for (const plan of plans) add(plan.domains, Math.round(N * plan.share), plan.truth, plan);
+add(DEAD_DOMAINS, N - list.length, () => 'invalid');
+// Fisher-Yates with a small seeded generator (mulberry32): the same order on every run.
+let seed = 42;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+};
+for (let i = list.length - 1; i > 0; i--) {
+  const j = Math.floor(random() * (i + 1));
+  [list[i], list[j]] = [list[j], list[i]];
+}
+
+const bounds = plans.map((plan) => {
+  const addresses = asked.get(plan)!;
+  // A catch-all host is asked once per domain; every other address is answered from that verdict.
+  const rcpts = plan.options.acceptAll ? plan.domains.length : addresses * (plan.greylisting ? 2 : 1) + plan.domains.length;
+  const sessions = plan.options.oneRcptPerSession ? rcpts : CONNECTIONS;
+  const ms = Math.ceil((rcpts * REPLY_MS + sessions * GREETING_MS) / CONNECTIONS) + (plan.greylisting ? GREYLIST_RETRY_MS : 0);
+  return { plan, ms };
+});
+const bound = Math.max(...bounds.map((b) => b.ms));
+const slowest = bounds.find((b) => b.ms === bound)!.plan.name;
+
+const world = await startMailWorld();
+const servers = new Map<HostPlan, FakeMx>();
+const validLocals = list.filter((e) => e.startsWith('v')).map((e) => e.slice(0, e.indexOf('@')));
+for (const plan of plans) {
+  const [first, ...rest] = plan.domains;
+  servers.set(plan, await world.domain(first, { ...plan.options, mailboxes: validLocals, tarpitMs: REPLY_MS, mxHost: plan.mxHost }));
+  for (const domain of rest) world.dns.mx(domain, [{ exchange: plan.mxHost, priority: 10 }]);
+}
+
+const t = await startTestApp(undefined, {
+  credits: N,
+  deps: {
+    config: loadConfig({ BULK_GREYLIST_RETRY_MS: String(GREYLIST_RETRY_MS) }),
+    email: {
+      ...world.emailConfig,
+      maxSessionsPerMxHost: CONNECTIONS,
+      domainSessionsPerMinute: 1_000_000,
+      rcptsPerTransaction: 100,
+      recheckPollMs: 3_600_000,
+    },
+  },
+});
+
+console.log(
+  `email bulk: ${N} addresses (${plans.length} mail hosts, ${plans.reduce((s, p) => s + p.domains.length, 0) + DEAD_DOMAINS.length} domains), ` +
+    `${CONNECTIONS} connections per host, RCPT answered ${REPLY_MS} ms late; lower bound ${fmt(bound)} ms (${slowest})`,
+);
+try {
+  const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
+  const created = await t.post('/email-validate/bulk', { emails: list });
+  if (created.statusCode !== 202) throw new Error(`POST answered ${created.statusCode}: ${created.body}`);
+  const { id } = created.json<{ id: string }>();
+  console.log(`list accepted (202) after ${fmt(performance.now() - started)} ms`);
+  const timeline: string[] = [];
+  const sampler = setInterval(() => {
+    timeline.push(
+      plans
+        .slice(0, 3)
+        .map((p) => servers.get(p)!.connections() + '/' + servers.get(p)!.rcpts.length)
+        .join(' '),
+    );
+  }, 5000);
+  let status: { status: string; processed: number; credits_consumed: number };
+  for (;;) {
+    status = (await t.get(`/email-validate/bulk/${id}`)).json();
+    if (status.status === 'done' || status.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const ms = performance.now() - started;
+  clearInterval(sampler);
+  if (process.env.BENCH_TIMELINE) console.log(timeline.join('\n'));
+  const cpu = process.cpuUsage(cpuAtStart);
+  console.log(
+    `benchmark process CPU ${fmt((cpu.user + cpu.system) / 1000)} ms (${fmt(((cpu.user + cpu.system) / 1000 / ms) * 100)}% of one core)`,
+  );
+  const rows = (await t.get(`/email-validate/bulk/${id}/results`)).body.trim().split('\n');
+  let correct = 0;
+  const wrong = new Map<string, number>();
+  for (const line of rows) {
+    const row = JSON.parse(line) as { email: string; email_status: string };
+    const expected = truth.get(row.email);
+    if (row.email_status === expected) correct += 1;
+    else wrong.set(`${expected}→${row.email_status}`, (wrong.get(`${expected}→${row.email_status}`) ?? 0) + 1);
+  }
+  const charged = [...truth.values()].filter((v) => v !== 'catch_all').length * 0.05;
+  console.log(`completed in ${fmt(ms)} ms: ${ratio(ms, bound)} of the lower bound; ${fmt((N / ms) * 1000)} addresses/s`);
+  console.log(
+    `correct ${correct}/${N} (${rows.length} results)${wrong.size ? `; wrong: ${[...wrong].map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ` +
+      `credits ${status.credits_consumed} (truth: ${fmt(charged)})`,
+  );
+  for (const { plan, ms: hostBound } of bounds.slice(0, 3)) {
+    console.log(
+      `  ${plan.name.padEnd(20)} bound ${fmt(hostBound)} ms, ${servers.get(plan)!.transactions()} transactions, ${servers.get(plan)!.connections()} connections`,
+    );
+  }
+} finally {
+  await t.close();
+  await world.close();
+}
