@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
@@ -94,13 +95,22 @@ export function createServices(deps: ServiceDeps): Services {
     ...deps.bulk,
   });
   // Workers only where background work runs (the server); a CLI command queues jobs for it.
-  const working =
-    deps.background === false
-      ? Promise.resolve()
-      : Promise.all([bulk.startWorker(), webhooks.startWorker()]).then(
-          () => {},
-          (error: unknown) => deps.logger?.error({ err: { message: (error as Error).message } }, 'background workers did not start'),
-        );
+  const closing = new AbortController();
+  const working = deps.background === false ? Promise.resolve() : startWorkers([() => bulk.startWorker(), () => webhooks.startWorker()]);
+  /** Starts each worker once; one that cannot start (the database unreachable) is tried again until close. */
+  async function startWorkers(starts: (() => Promise<void>)[]): Promise<void> {
+    for (const start of starts) {
+      for (let attempt = 1; !closing.signal.aborted; attempt++) {
+        try {
+          await start();
+          break;
+        } catch (error) {
+          deps.logger?.error({ err: { message: (error as Error).message }, attempt }, 'a background worker did not start; trying again');
+          await sleep(Math.min(30_000, 1000 * attempt), undefined, { signal: closing.signal }).catch(() => {});
+        }
+      }
+    }
+  }
   return {
     db: deps.db,
     dialect: deps.dialect,
@@ -117,6 +127,7 @@ export function createServices(deps: ServiceDeps): Services {
     health: () => checkHealth({ db: deps.db, redis: deps.redis, logger: deps.logger }),
     people: new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl }),
     close: async () => {
+      closing.abort();
       await working;
       // Running bulk slices are aborted and put back for the next start; then the engine's timers.
       await queue.stop();

@@ -19,7 +19,7 @@ const DELIVERY_ATTEMPTS = 14;
 const FIRST_RETRY_MS = 10_000;
 const TIMEOUT_MS = 10_000;
 
-interface Delivery {
+export interface Delivery {
   keyId: number;
   url: string;
   body: string;
@@ -79,7 +79,7 @@ export class WebhookSender {
   }
 
   /** One delivery attempt; a throw (refused address, no answer, a non-2xx answer) is retried by the queue. */
-  private async deliver(delivery: Delivery): Promise<void> {
+  async deliver(delivery: Delivery): Promise<void> {
     const secret = await this.options.secretOf(delivery.keyId);
     const signature = signWebhook(secret, delivery.body, Math.floor(Date.now() / 1000));
     const url = new URL(delivery.url);

@@ -461,6 +461,18 @@ export class BulkValidationService {
       .executeTakeFirst();
     if (!Number(ended.numUpdatedRows) || !this.options.onFinished) return;
     const row = (await this.load(jobId))!;
-    await this.options.onFinished({ ...view(row), keyId: Number(row.key_id), webhookUrl: row.webhook_url, resultsUrl: row.results_url });
+    try {
+      await this.options.onFinished({ ...view(row), keyId: Number(row.key_id), webhookUrl: row.webhook_url, resultsUrl: row.results_url });
+    } catch (error) {
+      // The webhook could not be queued: the job goes back to running and this run fails, so the
+      // queue's retry finishes it again (a webhook is sent at least once, never lost).
+      await this.db
+        .updateTable('email_bulk_jobs')
+        .set({ status: 'running', finished_at: null })
+        .where('id', '=', jobId)
+        .where('status', '=', 'done')
+        .execute();
+      throw error;
+    }
   }
 }

@@ -38,6 +38,8 @@ export class PgBossQueue implements JobQueue {
   private readonly cancelCheckMs: number;
   private readonly running = new Set<AbortController>();
   private starting?: Promise<void>;
+  /** The last queue creation: the next one waits for it. */
+  private creating: Promise<void> = Promise.resolve();
 
   constructor(options: PgBossQueueOptions) {
     this.boss = new PgBoss({
@@ -126,22 +128,35 @@ export class PgBossQueue implements JobQueue {
    * pg-boss queues exist before jobs are sent to them. "stately" allows one queued and one active
    * job per singleton key, the nearest of its policies to "one queued or active job per key" (a
    * second job of a key is taken while the first runs).
+   *
+   * Creating a queue attaches a partition to pg-boss's job table, and two creations at once can
+   * deadlock: this instance creates one queue at a time, and a creation that fails (another
+   * instance's at the same moment) is tried again after looking whether the queue exists by then.
    */
   private ensure(queue: string, leaseMs?: number): Promise<void> {
     let created = this.created.get(queue);
     if (!created) {
-      created = this.boss.getQueue(queue).then((existing) =>
-        existing
-          ? undefined
-          : this.boss.createQueue(queue, {
-              name: queue,
-              policy: 'stately',
-              expireInSeconds: Math.ceil((leaseMs ?? DEFAULTS.leaseMs) / 1000),
-            }),
-      );
+      created = this.creating = this.creating.catch(() => {}).then(() => this.createQueue(queue, leaseMs));
       this.created.set(queue, created);
       created.catch(() => this.created.delete(queue));
     }
     return created;
+  }
+
+  private async createQueue(queue: string, leaseMs?: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (await this.boss.getQueue(queue)) return;
+      try {
+        await this.boss.createQueue(queue, {
+          name: queue,
+          policy: 'stately',
+          expireInSeconds: Math.ceil((leaseMs ?? DEFAULTS.leaseMs) / 1000),
+        });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   }
 }

@@ -83,8 +83,18 @@ for (const { target, queue } of setups) {
       receiver.close();
     });
 
+    /** What the queue holds of webhook deliveries (for a failure's message). */
+    const deliveries = async () => {
+      if (!pgBossSchema)
+        return JSON.stringify(await database.db.selectFrom('queue_jobs').selectAll().where('queue', '=', 'email-bulk-webhook').execute());
+      const admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+      const { rows } = await admin.query(`select state, retry_count, output from ${pgBossSchema}.job where name = 'email-bulk-webhook'`);
+      await admin.end();
+      return JSON.stringify(rows);
+    };
     const status = async (id: string, key = t.key) => (await t.get(`/email-validate/bulk/${id}`, { 'x-api-key': key })).json<Job>();
-    const finished = (id: string, key = t.key) => until(async () => (await status(id, key)).status === 'done', 15_000, 50);
+    const finished = (id: string, key = t.key) => until(async () => (await status(id, key)).status === 'done', 30_000, 50);
     const balance = async () => (await t.get('/credits')).json<{ credits: number }>().credits;
 
     it('validates a JSON list once per address, charges each result at the single price and serves them in order', async () => {
@@ -231,7 +241,7 @@ for (const { target, queue } of setups) {
     });
 
     it('stores a long list (more rows than one statement can bind)', async () => {
-      const emails = Array.from({ length: 12_000 }, (_, i) => `n${i}@dead.test`);
+      const emails = Array.from({ length: 12_000 }, (_, i) => `n${i}@anything.test`);
       const res = await t.post('/email-validate/bulk', { emails });
       assert.equal(res.statusCode, 202, res.body);
       const { id, total } = res.json<Job>();
@@ -278,7 +288,9 @@ for (const { target, queue } of setups) {
       const res = await t.post('/email-validate/bulk', { emails: ['max@acme.test'], webhook_url: url });
       assert.equal(res.statusCode, 202, res.body);
       const { id } = res.json<Job>();
-      await until(() => received.some((r) => r.body.includes(id)), 15_000, 50);
+      await until(() => received.some((r) => r.body.includes(id)), 30_000, 50).catch(async () =>
+        assert.fail(`no webhook; the job: ${JSON.stringify(await status(id))}; the deliveries: ${await deliveries()}`),
+      );
       const delivery = received.find((r) => r.body.includes(id))!;
       const body = JSON.parse(delivery.body) as Record<string, unknown>;
       assert.equal(body.status, 'done');

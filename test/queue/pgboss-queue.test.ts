@@ -24,6 +24,19 @@ describe('pg-boss queue (postgres)', { skip: PG_SKIP }, () => {
     await admin.end();
   });
 
+  it('creates several new queues at once without a deadlock (each creation attaches a partition)', async () => {
+    const started = await Promise.allSettled([
+      queue.work('fresh-a', async () => {}),
+      queue.work('fresh-b', async () => {}),
+      queue.send('fresh-c', {}),
+      queue.send('fresh-d', {}),
+    ]);
+    assert.deepEqual(
+      started.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok')),
+      ['ok', 'ok', 'ok', 'ok'],
+    );
+  });
+
   it('runs each job once with its data', async () => {
     const seen: number[] = [];
     await queue.work<{ n: number }>('once', async (job) => void seen.push(job.data.n), { concurrency: 3, pollMs: 500 });
