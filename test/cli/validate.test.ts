@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { mailWorldEnv, startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { runLeadbase } from '../support/cli.ts';
 
 describe('leadbase validate', () => {
@@ -22,9 +22,7 @@ describe('leadbase validate', () => {
       DATABASE_URL: `sqlite:${join(dir, 'v.sqlite')}`,
       REDIS_URL: '',
       LOG_LEVEL: 'silent',
-      EMAIL_DNS_SERVERS: world.emailConfig.dnsServers.join(','),
-      EMAIL_SMTP_PORT: String(world.emailConfig.smtpPort),
-      EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY: '1',
+      ...mailWorldEnv(world),
       EMAIL_HELO_NAME: 'probe.leadbase.test',
       EMAIL_GREYLIST_RECHECK_MS: '0',
     };

@@ -9,19 +9,11 @@ import { dbTargets, POSTGRES_URL, type TestDatabase } from '../support/db.ts';
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import { until } from '../support/until.ts';
+import type { BulkJobView } from '../../src/email/bulk.ts';
 import { loadConfig } from '../../src/config.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
 
-interface Job {
-  id: string;
-  status: string;
-  total: number;
-  duplicates: number;
-  refused: number;
-  processed: number;
-  counts: Record<string, number>;
-  credits_consumed: number;
-}
+type Job = BulkJobView;
 
 /** Each storage mode with its queue; on PostgreSQL also the embedded queue, which works there too. */
 const setups = [

@@ -7,20 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
-import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { mailWorldEnv, startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { until } from '../support/until.ts';
+import type { BulkJobView } from '../../src/email/bulk.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PG_SKIP, POSTGRES_URL } from '../support/db.ts';
 
-interface Job {
-  id: string;
-  status: string;
-  total: number;
-  processed: number;
-  counts: Record<string, number>;
-  credits_consumed: number;
-}
+type Job = BulkJobView;
 
 const storages = [
   { name: 'sqlite, embedded queue', skip: false as const },
@@ -54,9 +48,7 @@ for (const storage of storages) {
       env = {
         DATABASE_URL: databaseUrl,
         REDIS_URL: '',
-        EMAIL_DNS_SERVERS: world.emailConfig.dnsServers.join(','),
-        EMAIL_SMTP_PORT: String(world.emailConfig.smtpPort),
-        EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY: '1',
+        ...mailWorldEnv(world),
         BULK_LEASE_MS: '2000',
         BULK_SLICE_MS: '1000',
         STARTER_CREDITS: '1000',

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
-import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { mailWorldEnv, startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { IdempotencyStore, IN_FLIGHT_LEASE_MS, LeaseLostError } from '../../src/billing/idempotency.ts';
 import { BillingService } from '../../src/billing/service.ts';
@@ -26,9 +26,7 @@ describe('a retry after its first attempt’s instance was killed', { timeout: 1
     env = {
       DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
       REDIS_URL: '',
-      EMAIL_DNS_SERVERS: world.emailConfig.dnsServers.join(','),
-      EMAIL_SMTP_PORT: String(world.emailConfig.smtpPort),
-      EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY: '1',
+      ...mailWorldEnv(world),
     };
     first = await startServerProcess(env);
   });

@@ -232,6 +232,15 @@ export interface MailWorld {
   close(): Promise<void>;
 }
 
+/** The environment a `leadbase serve` child process needs to reach this world's DNS and MX hosts. */
+export function mailWorldEnv(world: MailWorld): NodeJS.ProcessEnv {
+  return {
+    EMAIL_DNS_SERVERS: world.emailConfig.dnsServers.join(','),
+    EMAIL_SMTP_PORT: String(world.emailConfig.smtpPort),
+    EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY: '1',
+  };
+}
+
 /** A fake DNS server plus any number of fake MX hosts (127.0.0.2, .3, …) on one shared port. */
 export async function startMailWorld(): Promise<MailWorld> {
   const dns = await startFakeDns();
