@@ -12,7 +12,7 @@ import type { EmailValidation } from '../contract/email.ts';
 import { CliError, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
 import { positiveInt } from './arguments.ts';
-import { csvLine, emailColumnOf, headerKey } from '../email/list-csv.ts';
+import { CSV_READ_OPTIONS, csvLine, emailColumnOf, headerKey } from '../email/list-csv.ts';
 
 /** The result fields added to each row, after the input's own columns. */
 const RESULT_COLUMNS = [
@@ -31,7 +31,7 @@ const RESULT_COLUMNS = [
 ] as const satisfies readonly (keyof EmailValidation)[];
 
 function readCsv(path: string): AsyncIterable<string[]> {
-  return createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true })) as AsyncIterable<string[]>;
+  return createReadStream(path).pipe(parse(CSV_READ_OPTIONS)) as AsyncIterable<string[]>;
 }
 
 /** Data rows of the input (the header excluded). */

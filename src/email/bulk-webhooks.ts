@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { JobQueue } from '../queue/types.ts';
 import type { FinishedBulkJob } from './bulk.ts';
@@ -83,6 +83,10 @@ export class WebhookSender {
     const secret = await this.options.secretOf(delivery.keyId);
     const signature = signWebhook(secret, delivery.body, Math.floor(Date.now() / 1000));
     const url = new URL(delivery.url);
+    // An IP literal is not looked up (publicOnlyLookup never sees it): checked here, before connecting.
+    const literal = url.hostname.replace(/^\[|\]$/g, '');
+    if (!this.options.allowPrivate && isIP(literal) && !isPublicAddress(literal))
+      throw new Error(`webhook address ${literal} is not public`);
     const status = await new Promise<number>((resolve, reject) => {
       const request = (url.protocol === 'https:' ? https : http).request(
         url,
@@ -99,12 +103,6 @@ export class WebhookSender {
       );
       request.on('timeout', () => request.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));
       request.on('error', reject);
-      // An IP literal is not looked up: check it here.
-      const literal = url.hostname.replace(/^\[|\]$/g, '');
-      if (!this.options.allowPrivate && /^[\d.]+$|:/.test(literal) && !isPublicAddress(literal)) {
-        request.destroy(new Error(`webhook address ${literal} is not public`));
-        return;
-      }
       request.end(delivery.body);
     });
     if (status < 200 || status >= 300) throw new Error(`webhook answered ${status}`);

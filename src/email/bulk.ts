@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { chunk, chunkForParameters } from '../db/chunks.ts';
 import { recordCharge } from '../billing/ledger.ts';
+import { unitsToCredits } from '../billing/units.ts';
 import type { JobQueue, QueueJob } from '../queue/types.ts';
 import { EMAIL_STATUSES, type EmailStatus } from '../contract/email.ts';
 import type { EmailValidation } from '../contract/email.ts';
@@ -87,7 +88,7 @@ function view(row: EmailBulkJobTable): BulkJobView {
     refused: Number(row.refused),
     processed: Number(row.processed),
     counts: { ...emptyCounts(), ...(JSON.parse(row.counts) as Record<EmailStatus, number>) },
-    credits_consumed: Number(row.credits_consumed) / 1000,
+    credits_consumed: unitsToCredits(Number(row.credits_consumed)),
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
@@ -134,7 +135,9 @@ export class BulkValidationService {
     entries: readonly BulkEntry[],
     options: { columns?: string[]; webhookUrl?: string; resultsUrl?: (id: string) => string } = {},
   ): Promise<BulkJobView> {
-    if (entries.length > MAX_BULK_ADDRESSES) throw new BulkInputError(`A list holds at most ${MAX_BULK_ADDRESSES} addresses.`);
+    if (entries.length > MAX_BULK_ADDRESSES) {
+      throw new BulkInputError(`A list holds at most ${MAX_BULK_ADDRESSES} addresses; this one has ${entries.length}.`);
+    }
     const seen = new Set<string>();
     const items: { email: string; input: string }[] = [];
     let duplicates = 0;
@@ -186,20 +189,20 @@ export class BulkValidationService {
           .execute();
       }
     });
-    await this.options.queue.send<BulkQueueData>(BULK_QUEUE, { jobId: id }, { maxAttempts: 20, retryDelayMs: 5_000 });
+    await this.queueRun(id);
     return (await this.get(keyId, id))!;
   }
 
   /** The job as its key sees it; null for another key's job or no job. */
   async get(keyId: number, id: string): Promise<BulkJobView | null> {
-    const row = await this.load(id);
-    return row && Number(row.key_id) === keyId ? view(row) : null;
+    const row = await this.owned(keyId, id);
+    return row ? view(row) : null;
   }
 
   /** Cancels a job that has not ended: nothing more is validated or charged. Null as get. */
   async cancel(keyId: number, id: string): Promise<BulkJobView | null> {
-    const row = await this.load(id);
-    if (!row || Number(row.key_id) !== keyId) return null;
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
     if (!FINISHED.includes(row.status)) {
       await this.db
         .updateTable('email_bulk_jobs')
@@ -213,8 +216,8 @@ export class BulkValidationService {
 
   /** The job's other columns (CSV header) and its charged results in list order, read a page at a time. */
   async results(keyId: number, id: string): Promise<{ columns: string[]; rows: AsyncIterable<BulkResultRow> } | null> {
-    const row = await this.load(id);
-    if (!row || Number(row.key_id) !== keyId) return null;
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
     return { columns: JSON.parse(row.columns) as string[], rows: this.chargedRows(id) };
   }
 
@@ -234,12 +237,27 @@ export class BulkValidationService {
         yield {
           ...(JSON.parse(item.input) as object),
           ...(JSON.parse(item.result!) as object),
-          credits_consumed: Number(item.cost) / 1000,
+          credits_consumed: unitsToCredits(Number(item.cost)),
         };
       }
       if (page.length < 1000) return;
       after = Number(page[page.length - 1].seq);
     }
+  }
+
+  /** Queues a run of the job: the first, a continuation, or a later look (greylisting, paused). A failed run is retried. */
+  private async queueRun(jobId: string, startAfterMs = 0): Promise<void> {
+    await this.options.queue.send<BulkQueueData>(
+      BULK_QUEUE,
+      { jobId },
+      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 5_000 },
+    );
+  }
+
+  /** The job, when it is this key's. */
+  private async owned(keyId: number, id: string): Promise<EmailBulkJobTable | undefined> {
+    const row = await this.load(id);
+    return row && Number(row.key_id) === keyId ? row : undefined;
   }
 
   private load(id: string): Promise<EmailBulkJobTable | undefined> {
@@ -291,7 +309,7 @@ export class BulkValidationService {
         await drain();
         settled = await this.settle(jobId, keyId);
         if (settled !== 'ok') continue;
-        await this.options.queue.send<BulkQueueData>(BULK_QUEUE, { jobId }, { maxAttempts: 20, retryDelayMs: 5_000 });
+        await this.queueRun(jobId);
         return;
       }
       if (!listEnd && inFlight < this.concurrency) {
@@ -339,11 +357,7 @@ export class BulkValidationService {
       .where('result', 'is', null)
       .executeTakeFirst();
     if (waiting?.next === null || waiting?.next === undefined) return this.finish(jobId);
-    await this.options.queue.send<BulkQueueData>(
-      BULK_QUEUE,
-      { jobId },
-      { startAfterMs: Math.max(0, Number(waiting.next) - this.now()), maxAttempts: 20, retryDelayMs: 5_000 },
-    );
+    await this.queueRun(jobId, Number(waiting.next) - this.now());
   }
 
   /** Validates one address and stores its answer at once, or when greylisted the instant to ask again. */
@@ -445,11 +459,7 @@ export class BulkValidationService {
       .where('id', '=', jobId)
       .where('status', 'not in', FINISHED)
       .execute();
-    await this.options.queue.send<BulkQueueData>(
-      BULK_QUEUE,
-      { jobId },
-      { startAfterMs: this.pausedCheckMs, maxAttempts: 20, retryDelayMs: 5_000 },
-    );
+    await this.queueRun(jobId, this.pausedCheckMs);
   }
 
   private async finish(jobId: string): Promise<void> {

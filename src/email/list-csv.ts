@@ -1,6 +1,9 @@
 // Lists of addresses as CSV, shared by `leadbase validate` and the bulk API: which column holds the
 // address, and how a row is written back.
 
+/** How a list is read: a byte-order mark skipped, rows of any length, blank lines ignored. */
+export const CSV_READ_OPTIONS = { bom: true, relax_column_count: true, skip_empty_lines: true };
+
 /** Headers read as the address column ("Email", "E-mail", "Email Address", "work_email"…), compared without case, spaces, hyphens or underscores. */
 const EMAIL_HEADERS = new Set(['email', 'emailaddress', 'mail', 'workemail']);
 

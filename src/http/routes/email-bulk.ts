@@ -8,8 +8,8 @@ import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, routeOptions } from '../operations.ts';
 import { EmailValidateResponse } from '../../contract/email.ts';
-import { BulkInputError, MAX_BULK_ADDRESSES, type BulkEntry } from '../../email/bulk.ts';
-import { csvLine, emailColumnOf } from '../../email/list-csv.ts';
+import { BulkInputError, type BulkEntry } from '../../email/bulk.ts';
+import { CSV_READ_OPTIONS, csvLine, emailColumnOf } from '../../email/list-csv.ts';
 import { webhookUrlProblem } from '../../email/bulk-webhooks.ts';
 
 /** A million addresses with names or a few other columns. */
@@ -47,8 +47,7 @@ function listFromJson(body: unknown): ParsedList & { webhookUrl?: unknown } {
 function listFromCsv(text: string): ParsedList {
   let rows: string[][];
   try {
-    const options = { bom: true, relax_column_count: true, skip_empty_lines: true };
-    rows = parseCsv(text, options);
+    rows = parseCsv(text, CSV_READ_OPTIONS);
   } catch (error) {
     throw new InvalidRequestError(`The CSV list cannot be read: ${(error as Error).message}`);
   }
@@ -91,9 +90,6 @@ export default async function emailBulkRoutes(fastify: FastifyInstance): Promise
       if (webhookUrl !== undefined && webhookUrl !== null) {
         const problem = typeof webhookUrl === 'string' ? webhookUrlProblem(webhookUrl) : 'webhook_url must be a string';
         if (problem) throw new InvalidRequestError(`${problem}.`, [{ field: '/webhook_url', message: problem }]);
-      }
-      if (list.entries.length > MAX_BULK_ADDRESSES) {
-        throw new InvalidRequestError(`A list holds at most ${MAX_BULK_ADDRESSES} addresses; this one has ${list.entries.length}.`);
       }
       const origin = `${request.protocol}://${request.host}`;
       try {
