@@ -35,6 +35,33 @@ export interface Config {
     /** From a job's start, how long greylisted addresses are asked again (BULK_GREYLIST_DEADLINE_MS). */
     greylistDeadlineMs: number;
   };
+  /** Scheduled crawls of registered sources (docs/sources.md). */
+  crawl: {
+    /** Run due crawls in the background of `serve` and `worker` (`serve --no-crawl` turns it off). */
+    enabled: boolean;
+    /** Sent with every crawl and discovery request; name your contact (CRAWL_USER_AGENT). */
+    userAgent: string;
+    /** Sources run at once per instance (CRAWL_CONCURRENCY). */
+    concurrency: number;
+    /** Between the starts of two fetches to one host, across instances (CRAWL_HOST_INTERVAL_MS). */
+    hostIntervalMs: number;
+    /** One fetch, headers and body (CRAWL_TIMEOUT_MS). */
+    timeoutMs: number;
+    /** Largest body read (CRAWL_MAX_BYTES). */
+    maxBytes: number;
+    /** How often an instance looks for due sources (CRAWL_TICK_MS). */
+    tickMs: number;
+    /** A reserved or running source's lease; a crashed instance's sources are run again after it (CRAWL_LEASE_MS). */
+    leaseMs: number;
+    /** First retry delay after a failure, doubled per failure (CRAWL_RETRY_MS). */
+    retryBaseMs: number;
+    /** Longest retry delay (CRAWL_RETRY_CAP_MS). */
+    retryCapMs: number;
+    /** Consecutive failures after which a source is paused (CRAWL_PAUSE_AFTER). */
+    pauseAfterFailures: number;
+  };
+  /** Bearer token of the operators' /admin API; unset, the admin API answers 404 (ADMIN_TOKEN). */
+  adminToken: string | undefined;
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
   profileBaseUrl: string;
 }
@@ -79,6 +106,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       greylistRetryMs: intFromEnv(env, 'BULK_GREYLIST_RETRY_MS', 5 * 60_000),
       greylistDeadlineMs: intFromEnv(env, 'BULK_GREYLIST_DEADLINE_MS', 30 * 60_000),
     },
+    crawl: {
+      enabled: env.CRAWL_ENABLED !== '0' && env.CRAWL_ENABLED !== 'false',
+      userAgent: env.CRAWL_USER_AGENT || 'leadbase-crawler/0.1 (operator contact not set: CRAWL_USER_AGENT)',
+      concurrency: Math.max(1, intFromEnv(env, 'CRAWL_CONCURRENCY', 8)),
+      hostIntervalMs: intFromEnv(env, 'CRAWL_HOST_INTERVAL_MS', 1000),
+      timeoutMs: Math.max(100, intFromEnv(env, 'CRAWL_TIMEOUT_MS', 15_000)),
+      maxBytes: Math.max(1024, intFromEnv(env, 'CRAWL_MAX_BYTES', 50 * 1024 * 1024)),
+      tickMs: Math.max(20, intFromEnv(env, 'CRAWL_TICK_MS', 5000)),
+      leaseMs: Math.max(1000, intFromEnv(env, 'CRAWL_LEASE_MS', 300_000)),
+      retryBaseMs: Math.max(1, intFromEnv(env, 'CRAWL_RETRY_MS', 60_000)),
+      retryCapMs: Math.max(1, intFromEnv(env, 'CRAWL_RETRY_CAP_MS', 6 * 3_600_000)),
+      pauseAfterFailures: Math.max(1, intFromEnv(env, 'CRAWL_PAUSE_AFTER', 10)),
+    },
+    adminToken: env.ADMIN_TOKEN || undefined,
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',
   };
 }

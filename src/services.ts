@@ -18,6 +18,12 @@ import { PgBossQueue } from './queue/pgboss-queue.ts';
 import type { JobQueue } from './queue/types.ts';
 import { BulkValidationService } from './email/bulk.ts';
 import { WebhookSender } from './email/bulk-webhooks.ts';
+import { HttpClient } from './net/http-client.ts';
+import { RobotsRules } from './net/robots.ts';
+import { HostPoliteness } from './sources/politeness.ts';
+import { SourceRegistry } from './sources/registry.ts';
+import { SourceRunner } from './sources/runner.ts';
+import { CrawlScheduler } from './sources/scheduler.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -31,8 +37,10 @@ export interface ServiceDeps {
   queue?: JobQueue;
   /** Pacing of bulk jobs (tests shorten the wait of a job paused for credits). */
   bulk?: { pausedCheckMs?: number; concurrency?: number };
-  /** Run background work (greylist re-checks, bulk validation jobs); false for a CLI command. Default true. */
+  /** Run background work (greylist re-checks, bulk validation jobs, due crawls); false for a CLI command. Default true. */
   background?: boolean;
+  /** TEST ONLY: hosts (`host:port`) crawls and discovery may reach on loopback or private addresses. */
+  crawlAllowPrivateHosts?: readonly string[];
 }
 
 /** Everything the HTTP layer and the CLI call. Each domain adds its service here. */
@@ -52,6 +60,8 @@ export interface Services {
   /** Background work: pg-boss on PostgreSQL, the embedded queue in the application database otherwise. */
   queue: JobQueue;
   idempotency: IdempotencyStore;
+  /** The sources registry and the crawls that keep them fresh. */
+  sources: { registry: SourceRegistry; scheduler: CrawlScheduler; http: HttpClient; robots: RobotsRules };
   /** Whether the database and Redis answer now (for /readyz); never throws. */
   health(): Promise<Health>;
   /** Stops background work (timers, queues) before the database closes. */
@@ -94,9 +104,38 @@ export function createServices(deps: ServiceDeps): Services {
     ...deps.config.bulk,
     ...deps.bulk,
   });
-  // Workers only where background work runs (the server); a CLI command queues jobs for it.
+  const jobs = new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } });
+  const crawl = deps.config.crawl;
+  const http = new HttpClient({
+    userAgent: crawl.userAgent,
+    timeoutMs: crawl.timeoutMs,
+    maxBytes: crawl.maxBytes,
+    allowPrivateHosts: deps.crawlAllowPrivateHosts,
+  });
+  const robots = new RobotsRules(http);
+  const scheduler = new CrawlScheduler({
+    db: deps.db,
+    queue,
+    logger: deps.logger,
+    settings: crawl,
+    runner: new SourceRunner({
+      http,
+      robots,
+      politeness: new HostPoliteness({ db: deps.db, minIntervalMs: crawl.hostIntervalMs, holdMs: crawl.timeoutMs * 4 }),
+      jobs,
+      companies,
+    }),
+  });
+  const registry = new SourceRegistry({
+    db: deps.db,
+    companyIdByDomain: async (domain) => (await companies.findByDomain(domain))?.id ?? null,
+  });
+  // Workers only where background work runs (the server, `leadbase worker`); a CLI command queues jobs for it.
   const closing = new AbortController();
-  const working = deps.background === false ? Promise.resolve() : startWorkers([() => bulk.startWorker(), () => webhooks.startWorker()]);
+  const working =
+    deps.background === false
+      ? Promise.resolve()
+      : startWorkers([() => bulk.startWorker(), () => webhooks.startWorker(), ...(crawl.enabled ? [() => scheduler.start()] : [])]);
   /** Starts each worker once; one that cannot start (the database unreachable) is tried again until close. */
   async function startWorkers(starts: (() => Promise<void>)[]): Promise<void> {
     for (const start of starts) {
@@ -119,7 +158,8 @@ export function createServices(deps: ServiceDeps): Services {
     billing: new BillingService(deps.db),
     lookups: new LookupService(deps.db),
     companies,
-    jobs: new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } }),
+    jobs,
+    sources: { registry, scheduler, http, robots },
     email,
     bulk,
     queue,
@@ -129,9 +169,12 @@ export function createServices(deps: ServiceDeps): Services {
     close: async () => {
       closing.abort();
       await working;
+      await scheduler.stop();
       // Running bulk slices are aborted and put back for the next start; then the engine's timers.
       await queue.stop();
       await email.close();
+      await jobs.close();
+      await http.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import { registerServe } from './commands/serve.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerCredits } from './commands/credits.ts';
+import { registerWorker } from './commands/worker.ts';
 
 // Every command group lives in its own file and loads its heavy modules (the server, the storage,
 // the importers) only when it runs, so `leadbase --help` and the key commands start fast.
@@ -42,6 +43,9 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   registerKeys(program);
   registerCredits(program);
   (await import('./validate.ts')).registerValidate(program);
+  (await import('./sources.ts')).registerSources(program);
+  (await import('./discover.ts')).registerDiscover(program);
+  registerWorker(program);
   await registerImport(program, argv);
   return program;
 }

@@ -76,6 +76,19 @@ export class CompanyRepository {
     return (await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
+  /** Companies with a domain, in id order after `afterId` (a page of them). */
+  async withDomains(afterId: number, limit: number): Promise<{ id: number; name: string; domain: string }[]> {
+    const rows = await this.db
+      .selectFrom('companies')
+      .select(['id', 'name', 'domain'])
+      .where('domain', 'is not', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, domain: r.domain! }));
+  }
+
   /** Company ids of many normalized domains in a few statements (importers resolving a batch). */
   async idsByNormalizedDomains(domains: string[]): Promise<Map<string, number>> {
     return idsByNormalizedDomains(this.db, this.pg, domains);

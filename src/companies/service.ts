@@ -83,6 +83,16 @@ export class CompanyService {
     return null;
   }
 
+  /** Every company with a domain, page by page (discovery over the company store). */
+  async *withDomains(pageSize = 1000): AsyncIterable<{ id: number; name: string; domain: string }> {
+    for (let after = 0; ;) {
+      const page = await this.repository.withDomains(after, pageSize);
+      yield* page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1].id;
+    }
+  }
+
   async getById(id: number): Promise<CompanyRow | null> {
     return this.repository.getById(id);
   }

@@ -12,6 +12,7 @@ import * as companiesDomainlessNames from './migrations/0009_companies_domainles
 import * as idempotencyOwner from './migrations/0010_idempotency_owner.ts';
 import * as queue from './migrations/0011_queue.ts';
 import * as emailBulk from './migrations/0012_email_bulk.ts';
+import * as sources from './migrations/0013_sources.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0010_idempotency_owner': idempotencyOwner,
   '0011_queue': queue,
   '0012_email_bulk': emailBulk,
+  '0013_sources': sources,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -6,5 +6,6 @@ import type { EmailTables } from '../email/tables.ts';
 import type { JobTables } from '../jobs/tables.ts';
 import type { PeopleTables } from '../people/tables.ts';
 import type { QueueTables } from '../queue/tables.ts';
+import type { SourceTables } from '../sources/tables.ts';
 
-export interface Database extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables {}
+export interface Database extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables, SourceTables {}

@@ -3,14 +3,12 @@
 // "<t>.<body>">`), retried through the queue with doubling delays for about a day. The receiver is
 // reached only on a public address, checked on the very address we connect to (no DNS rebinding).
 import { createHmac } from 'node:crypto';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { Logger } from 'pino';
 import type { JobQueue } from '../queue/types.ts';
 import type { FinishedBulkJob } from './bulk.ts';
-import { isPublicAddress } from './ssrf.ts';
+import { ipLiteralOf, isPublicAddress, publicOnlyLookup } from '../net/ssrf.ts';
 
 export const WEBHOOK_QUEUE = 'email-bulk-webhook';
 export const SIGNATURE_HEADER = 'leadbase-signature';
@@ -84,9 +82,8 @@ export class WebhookSender {
     const signature = signWebhook(secret, delivery.body, Math.floor(Date.now() / 1000));
     const url = new URL(delivery.url);
     // An IP literal is not looked up (publicOnlyLookup never sees it): checked here, before connecting.
-    const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.options.allowPrivate && isIP(literal) && !isPublicAddress(literal))
-      throw new Error(`webhook address ${literal} is not public`);
+    const literal = ipLiteralOf(url.hostname);
+    if (!this.options.allowPrivate && literal && !isPublicAddress(literal)) throw new Error(`webhook address ${literal} is not public`);
     const status = await new Promise<number>((resolve, reject) => {
       const request = (url.protocol === 'https:' ? https : http).request(
         url,
@@ -109,14 +106,3 @@ export class WebhookSender {
     this.options.logger?.info({ url: url.origin, status }, 'bulk job webhook delivered');
   }
 }
-
-/** dns.lookup that fails unless every address it finds is public. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) return callback(new Error(`webhook host ${hostname} resolves to ${refused.address}, not a public address`), '', 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};

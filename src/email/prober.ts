@@ -7,7 +7,7 @@ import type { DnsClient } from './dns.ts';
 import { classifyRcptReply, type RcptReason, type RcptVerdict } from './classify.ts';
 import { DeadlineError, type DomainBuckets, type HostSemaphores } from './politeness.ts';
 import type { HostRefusals } from './refusals.ts';
-import { isPublicAddress } from './ssrf.ts';
+import { isPublicAddress } from '../net/ssrf.ts';
 import { SmtpError, SmtpSession, type SmtpReply, type SocksProxy } from './smtp-session.ts';
 import { TtlCache } from './ttl-cache.ts';
 

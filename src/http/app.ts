@@ -11,6 +11,7 @@ import rateLimitPlugin from './plugins/rate-limit.ts';
 import idempotencyPlugin from './plugins/idempotency.ts';
 import billingPlugin from './plugins/billing.ts';
 import metricsPlugin, { createMetrics } from './plugins/metrics.ts';
+import { registerSourceMetrics } from './plugins/source-metrics.ts';
 import docsPlugin from './plugins/docs.ts';
 import { routes } from './routes/index.ts';
 import { AppError } from './errors.ts';
@@ -18,7 +19,7 @@ import { createLogger, type Logger } from '../logger.ts';
 import { AccessLogController } from './access-log.ts';
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'> & Partial<Pick<Config, 'adminToken'>>;
   services: Services;
   /** Redis key namespace for shared rate limits (tests isolate themselves with their own). */
   rateLimitNamespace?: string;
@@ -76,6 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ajv: { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: true } },
   });
   app.decorate('services', options.services);
+  app.decorate('adminToken', options.config.adminToken);
 
   // JSON only: an empty body is "no body" (so POST /credits needs none), and non-JSON types get 415.
   app.removeAllContentTypeParsers();
@@ -95,6 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const metrics = createMetrics();
+  registerSourceMetrics(metrics.registry, options.services.sources);
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { metrics });
   await app.register(docsPlugin);

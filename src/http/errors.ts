@@ -26,7 +26,11 @@ export type ErrorCode =
   | 'unavailable'
   // The delivery webhooks (operator endpoints, not part of the client contract).
   | 'invalid_webhook_token'
-  | 'invalid_signature';
+  | 'invalid_signature'
+  // The admin API (operators, docs/sources.md).
+  | 'missing_admin_token'
+  | 'invalid_admin_token'
+  | 'source_busy';
 
 export class AppError extends Error {
   constructor(

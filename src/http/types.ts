@@ -29,6 +29,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     services: Services;
+    /** The operators' bearer token for /admin (ADMIN_TOKEN); undefined turns the admin API off. */
+    adminToken: string | undefined;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAddress, parseAddressFully } from '../../src/email/syntax.ts';
 import { identifyMx, registrableDomain } from '../../src/email/providers.ts';
-import { isPublicAddress } from '../../src/email/ssrf.ts';
+import { isPublicAddress } from '../../src/net/ssrf.ts';
 import { isFreeMailDomain } from '../../src/email/free-mail.ts';
 import { emailValidationCost } from '../../src/email/service.ts';
 import { DomainBuckets, HostSemaphores } from '../../src/email/politeness.ts';

@@ -40,7 +40,7 @@ export interface TestAppOptions {
 export async function startTestApp(target?: DbTarget, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (target ? await target.open() : await openSqlite());
   const ownsDatabase = !options.database;
-  const config = { ...loadConfig({}), logLevel: 'silent' };
+  const config = { ...(options.deps?.config ?? loadConfig({})), logLevel: 'silent' };
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
     : undefined;

@@ -11,12 +11,14 @@ export function registerServe(program: Command): void {
     .option('--first-key', 'on an empty database, create a first key with STARTER_CREDITS (default 100) and print it once')
     .option('-p, --port <port>', 'port to listen on (overrides PORT)')
     .option('-H, --host <host>', 'address to bind (overrides HOST)')
-    .action(async (opts: { firstKey?: boolean; port?: string; host?: string }) => {
+    .option('--no-crawl', 'do not run scheduled crawls in this instance (run them in `leadbase worker`)')
+    .action(async (opts: { firstKey?: boolean; port?: string; host?: string; crawl: boolean }) => {
       const { loadConfig } = await import('../../config.ts');
       const { startServer } = await import('../../server.ts');
       const config = loadConfig();
       if (opts.port !== undefined) config.port = positiveId(opts.port);
       if (opts.host !== undefined) config.host = opts.host;
+      if (!opts.crawl) config.crawl.enabled = false;
       // Signals are handled from the start, so a stop during start-up is clean too.
       let server: RunningServer | undefined;
       let pendingSignal: string | undefined;

@@ -13,6 +13,7 @@ import sesWebhook from './webhooks-ses.ts';
 import sendgridWebhook from './webhooks-sendgrid.ts';
 import postmarkWebhook from './webhooks-postmark.ts';
 import mailgunWebhook from './webhooks-mailgun.ts';
+import adminSources from './admin-sources.ts';
 
 /** Every route plugin of the API, registered by buildApp in this order. */
 export const routes: FastifyPluginAsync[] = [
@@ -30,4 +31,5 @@ export const routes: FastifyPluginAsync[] = [
   sendgridWebhook,
   postmarkWebhook,
   mailgunWebhook,
+  adminSources,
 ];

@@ -1,0 +1,113 @@
+// The operators' API for the sources registry (docs/sources.md): under /admin, with the
+// ADMIN_TOKEN as a bearer token, never an API key. Without ADMIN_TOKEN the admin API is off (404).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, InvalidRequestError } from '../errors.ts';
+import { SourceInputError, viewOf, type SourceInput } from '../../sources/registry.ts';
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function requireAdmin(app: FastifyInstance, request: FastifyRequest): void {
+  const token = app.adminToken;
+  if (!token) throw new AppError(404, 'not_found', 'The admin API is off on this server (set ADMIN_TOKEN).');
+  const header = request.headers.authorization ?? '';
+  const given = header.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  if (!given) throw new AppError(401, 'missing_admin_token', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>.');
+  if (!sameToken(given, token)) throw new AppError(401, 'invalid_admin_token', 'The admin token is not valid.');
+}
+
+function idOf(params: unknown): number {
+  const id = Number((params as { id?: string }).id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidRequestError('The source id must be a positive whole number.');
+  return id;
+}
+
+function asInput(value: unknown, where: string): SourceInput {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InvalidRequestError(`${where} must be a JSON object.`);
+  return value as SourceInput;
+}
+
+export default async function adminSourcesRoutes(app: FastifyInstance): Promise<void> {
+  const registry = () => app.services.sources.registry;
+  const found = async (id: number) => {
+    const row = await registry().get(id);
+    if (!row) throw new AppError(404, 'not_found', `No source with id ${id}.`);
+    return row;
+  };
+  const hidden = { schema: { hide: true } };
+
+  app.register(async (admin) => {
+    admin.addHook('onRequest', async (request) => requireAdmin(app, request));
+
+    admin.get('/admin/sources', hidden, async (request) => {
+      const query = request.query as { status?: string; type?: string };
+      if (query.status && !['active', 'paused', 'held'].includes(query.status))
+        throw new InvalidRequestError('status must be active, paused or held.');
+      const now = Date.now();
+      const rows = await registry().list({ status: query.status as 'active' | undefined, type: query.type });
+      return { sources: rows.map((row) => viewOf(row, now)) };
+    });
+
+    // One source (201 when new, 200 when it was registered already), or {"sources": [...]} for many.
+    admin.post('/admin/sources', hidden, async (request, reply) => {
+      const body = request.body as Record<string, unknown> | undefined;
+      if (body && Array.isArray(body.sources)) {
+        if (body.sources.length > 10_000) throw new InvalidRequestError('At most 10,000 sources per request.');
+        const entries = body.sources.map((value, i) =>
+          value && typeof value === 'object' && !Array.isArray(value)
+            ? { line: i + 1, input: value as SourceInput }
+            : { line: i + 1, error: 'not a JSON object' },
+        );
+        return registry().addMany(entries);
+      }
+      try {
+        const { source, created } = await registry().add(asInput(body, 'The body'));
+        reply.status(created ? 201 : 200);
+        return { ...viewOf(source), created };
+      } catch (error) {
+        if (error instanceof SourceInputError) throw new InvalidRequestError(error.message);
+        throw error;
+      }
+    });
+
+    admin.get('/admin/sources/:id', hidden, async (request) => {
+      const id = idOf(request.params);
+      const view = viewOf(await found(id));
+      const runs = await registry().history(id, 50);
+      return { ...view, runs };
+    });
+
+    admin.delete('/admin/sources/:id', hidden, async (request) => {
+      const id = idOf(request.params);
+      await found(id);
+      await registry().remove(id);
+      return { id, removed: true };
+    });
+
+    admin.post('/admin/sources/:id/pause', hidden, async (request) => {
+      const id = idOf(request.params);
+      await found(id);
+      return viewOf((await registry().pause(id))!);
+    });
+
+    admin.post('/admin/sources/:id/resume', hidden, async (request) => {
+      const id = idOf(request.params);
+      await found(id);
+      return viewOf((await registry().resume(id))!);
+    });
+
+    // Runs the source now and answers with what the run did (409 while another instance runs it).
+    admin.post('/admin/sources/:id/run', hidden, async (request) => {
+      const id = idOf(request.params);
+      await found(id);
+      const query = request.query as { allow_mass_expiry?: string };
+      const result = await app.services.sources.scheduler.runNow(id, { allowMassExpiry: query.allow_mass_expiry === 'true' });
+      if (!result) throw new AppError(409, 'source_busy', `Source ${id} is being run by another instance right now.`);
+      return { source: id, ...result };
+    });
+  });
+}

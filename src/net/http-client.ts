@@ -1,0 +1,161 @@
+// One HTTP client for everything we fetch from addresses others choose (scheduled crawls,
+// discovery): a timeout on the whole exchange, a cap on the body, redirects followed by hand (at
+// most a few, each hop checked), and only public addresses, checked on the address connected to.
+import { Agent, request, type Dispatcher } from 'undici';
+import { ipLiteralOf, isPublicAddress, NotPublicError, publicOnlyLookup } from './ssrf.ts';
+
+export interface HttpClientOptions {
+  /** Sent on every request; names the operator's contact (CRAWL_USER_AGENT). */
+  userAgent: string;
+  /** The whole exchange, headers and body (default 15 s). */
+  timeoutMs?: number;
+  /** Largest body read (default 10 MiB); a larger one fails the fetch. */
+  maxBytes?: number;
+  /** Redirects followed at most (default 5). */
+  maxRedirects?: number;
+  /** TEST ONLY: these hosts (`host:port`) may be loopback or private; every other target must be public. */
+  allowPrivateHosts?: readonly string[];
+}
+
+export interface FetchOptions {
+  accept?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Overrides the client's body cap for this fetch. */
+  maxBytes?: number;
+}
+
+export interface FetchResult {
+  /** The URL that answered, after redirects. */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** A fetch that failed before an answer: refused target, too many redirects, timeout, body too large. */
+export class FetchError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'not_public' | 'redirects' | 'timeout' | 'too_large' | 'network' | 'scheme',
+  ) {
+    super(message);
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export class HttpClient {
+  private readonly guarded: Dispatcher;
+  private readonly open: Dispatcher;
+  readonly userAgent: string;
+  private readonly timeoutMs: number;
+  private readonly maxBytes: number;
+  private readonly maxRedirects: number;
+  private readonly allowPrivate: Set<string>;
+
+  constructor(options: HttpClientOptions) {
+    this.userAgent = options.userAgent;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.maxRedirects = options.maxRedirects ?? 5;
+    this.allowPrivate = new Set(options.allowPrivateHosts ?? []);
+    this.guarded = new Agent({ connect: { lookup: publicOnlyLookup }, connections: 16 });
+    this.open = new Agent({ connections: 16 });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.guarded.close(), this.open.close()]);
+  }
+
+  /** GET `url`, following redirects; any HTTP status is an answer (the caller decides), a refused or failed exchange throws FetchError. */
+  async get(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, AbortSignal.timeout(this.timeoutMs)])
+      : AbortSignal.timeout(this.timeoutMs);
+    let current = new URL(url);
+    for (let hop = 0; ; hop++) {
+      const dispatcher = this.dispatcherFor(current);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(current, {
+          method: 'GET',
+          dispatcher,
+          signal,
+          headers: { accept: options.accept ?? '*/*', 'user-agent': this.userAgent, ...options.headers },
+        });
+      } catch (error) {
+        throw this.failure(error, current, signal);
+      }
+      const headers = flatten(response.headers);
+      if (REDIRECTS.has(response.statusCode) && headers.location) {
+        await response.body.dump().catch(() => {});
+        if (hop >= this.maxRedirects) throw new FetchError(`${url}: more than ${this.maxRedirects} redirects`, 'redirects');
+        current = new URL(headers.location, current);
+        continue;
+      }
+      const body = await this.readBody(response, current, options.maxBytes ?? this.maxBytes, signal);
+      return { url: current.toString(), status: response.statusCode, headers, body };
+    }
+  }
+
+  /** The guarded dispatcher, after checking what the lookup never sees (the scheme, an IP literal). */
+  private dispatcherFor(url: URL): Dispatcher {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new FetchError(`${url.protocol} URLs are not fetched (${url})`, 'scheme');
+    if (this.allowPrivate.has(url.host)) return this.open;
+    const literal = ipLiteralOf(url.hostname);
+    if (literal && !isPublicAddress(literal)) throw new FetchError(`${url.origin}: ${literal} is not a public address`, 'not_public');
+    return this.guarded;
+  }
+
+  private async readBody(response: Dispatcher.ResponseData, url: URL, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+    // Destroying a body we stop reading emits an abort error nobody else would listen to.
+    response.body.on('error', () => {});
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      response.body.destroy();
+      throw new FetchError(`${url}: body of ${declared} bytes is larger than the ${maxBytes}-byte cap`, 'too_large');
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          response.body.destroy();
+          throw new FetchError(`${url}: body larger than the ${maxBytes}-byte cap`, 'too_large');
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      throw this.failure(error, url, signal);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private failure(error: unknown, url: URL, signal: AbortSignal): FetchError {
+    if (error instanceof FetchError) return error;
+    if (signal.aborted) return new FetchError(`${url.origin}: no complete answer within ${this.timeoutMs} ms`, 'timeout');
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    if (cause instanceof NotPublicError || (error as Error).message?.includes('not a public address'))
+      return new FetchError(`${url.origin}: ${(cause as Error).message}`, 'not_public');
+    return new FetchError(`${url.origin}: ${(cause as Error).message ?? String(cause)}`, 'network');
+  }
+}
+
+function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/** Seconds or an HTTP date in Retry-After, as milliseconds from now (null when absent or unreadable). */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header.trim());
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}

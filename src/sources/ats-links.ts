@@ -1,0 +1,77 @@
+// Recognises a link to a supported applicant-tracking system's public board and names the board:
+// what discovery looks for on a company's site, and what `sources add` accepts in place of a token.
+
+export interface BoardRef {
+  /** The job connector that reads the board. */
+  type: string;
+  /** Board token, company slug or identifier, as the connector's API wants it. */
+  board: string;
+}
+
+/** Path segments that are an ATS's own pages, never a board. */
+const NOT_BOARDS = new Set(['embed', 'api', 'v0', 'v1', 'j', 'jobs', 'static', 'assets', 'favicon.ico', 'robots.txt', 'sitemap.xml']);
+/** Subdomains that are an ATS's own sites, never a company's. */
+const OWN_SUBDOMAINS = new Set(['www', 'app', 'api', 'jobs', 'careers', 'help', 'support', 'blog', 'docs', 'status', 'boards']);
+
+const TOKEN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+function firstSegment(url: URL): string | null {
+  const segment = decodeURIComponent(url.pathname.split('/').filter(Boolean)[0] ?? '');
+  return segment && TOKEN.test(segment) && !NOT_BOARDS.has(segment.toLowerCase()) ? segment : null;
+}
+
+function segmentAfter(url: URL, path: string[]): string | null {
+  const segments = url.pathname.split('/').filter(Boolean);
+  const at = segments.findIndex((_, i) => path.every((p, k) => segments[i + k]?.toLowerCase() === p));
+  const segment = at < 0 ? undefined : segments[at + path.length];
+  return segment && TOKEN.test(decodeURIComponent(segment)) ? decodeURIComponent(segment) : null;
+}
+
+function subdomainOf(host: string, suffix: string): string | null {
+  if (!host.endsWith(suffix)) return null;
+  const label = host.slice(0, -suffix.length);
+  return /^[a-z0-9][a-z0-9-]{0,62}$/.test(label) && !OWN_SUBDOMAINS.has(label) ? label : null;
+}
+
+/** The board a URL points at, or null when it is not a supported ATS board (or cannot be told). */
+export function boardOfUrl(text: string): BoardRef | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  const ref = (type: string, board: string | null): BoardRef | null => (board ? { type, board } : null);
+  switch (host) {
+    case 'boards.greenhouse.io':
+    case 'job-boards.greenhouse.io':
+      // The embed script and iframe name the board in a query parameter.
+      return ref('greenhouse', url.searchParams.get('for') ?? firstSegment(url));
+    case 'boards-api.greenhouse.io':
+      return ref('greenhouse', segmentAfter(url, ['v1', 'boards']));
+    case 'jobs.lever.co':
+      return ref('lever', firstSegment(url));
+    case 'api.lever.co':
+      return ref('lever', segmentAfter(url, ['v0', 'postings']));
+    case 'jobs.ashbyhq.com':
+      return ref('ashby', firstSegment(url));
+    case 'api.ashbyhq.com':
+      return ref('ashby', segmentAfter(url, ['job-board']));
+    case 'apply.workable.com':
+      return ref('workable', segmentAfter(url, ['accounts']) ?? firstSegment(url));
+    case 'careers.smartrecruiters.com':
+    case 'jobs.smartrecruiters.com':
+      return ref('smartrecruiters', firstSegment(url));
+    case 'api.smartrecruiters.com':
+      return ref('smartrecruiters', segmentAfter(url, ['companies']));
+  }
+  const recruitee = subdomainOf(host, '.recruitee.com');
+  if (recruitee) return { type: 'recruitee', board: recruitee };
+  const personio = subdomainOf(host, '.jobs.personio.de') ?? subdomainOf(host, '.jobs.personio.com');
+  if (personio) return { type: 'personio', board: personio };
+  const workable = subdomainOf(host, '.workable.com');
+  if (workable) return { type: 'workable', board: workable };
+  return null;
+}

@@ -1,0 +1,348 @@
+// The sources registry: what the scheduler fetches, how often, and how it went. Adding the same
+// source twice finds the first; every field a caller gives is checked, with an error naming it.
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { JOB_SOURCES } from '../ingest/jobs/index.ts';
+import { normalizeDomain } from '../companies/normalize.ts';
+import { boardOfUrl } from './ats-links.ts';
+import type { SourceStatus, SourceTable } from './tables.ts';
+import type { Selectable } from 'kysely';
+
+export type SourceRow = Selectable<SourceTable>;
+
+/** Every kind of source: the job-board connectors, RSS/Atom feeds and SEC Form D data sets. */
+export const SOURCE_TYPES = [...JOB_SOURCES, 'feed', 'formd'] as const;
+
+/** SEC's quarterly Form D data sets; `{year}` and `{quarter}` name the quarter. */
+export const FORM_D_URL_PATTERN = 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip';
+
+const HOUR = 3_600_000;
+/** How often each kind is fetched unless the source says otherwise. */
+export const DEFAULT_INTERVAL_MS: Record<string, number> = { feed: HOUR, formd: 24 * HOUR };
+const BOARD_INTERVAL_MS = 6 * HOUR;
+/** A source failing for longer than this is marked in listings. */
+export const FAILING_MARK_MS = 24 * HOUR;
+
+/** A source the caller described wrongly: the message names the field. */
+export class SourceInputError extends Error {}
+
+export interface SourceInput {
+  type: string;
+  /** Board token (or a link to the board), careers-page or feed URL, Form D URL pattern (default SEC's). */
+  locator?: string;
+  base_url?: string | null;
+  company_name?: string | null;
+  company_website?: string | null;
+  /** How often: milliseconds, or a duration such as 30m, 6h, 1d. */
+  every?: string | number | null;
+  discovered_from?: string | null;
+}
+
+/** What a run counted. */
+export interface RunCounts {
+  read: number;
+  inserted: number;
+  updated: number;
+  expired: number;
+  refused: number;
+}
+
+/** Parses 90s, 30m, 6h, 1d or a number of milliseconds. */
+export function parseEvery(value: string | number): number {
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value < 1000) throw new SourceInputError('every must be at least 1000 ms');
+    return value;
+  }
+  const m = value.trim().match(/^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/i);
+  if (!m) throw new SourceInputError(`every must be a duration such as 30m, 6h or 1d, got "${value}"`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: HOUR, d: 24 * HOUR }[(m[2] ?? 'ms').toLowerCase() as 'ms'];
+  return parseEvery(Math.round(Number(m[1]) * unit));
+}
+
+/** 90000 → "1.5m"; for listings. */
+export function formatEvery(ms: number): string {
+  for (const [unit, size] of [
+    ['d', 24 * HOUR],
+    ['h', HOUR],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const)
+    if (ms >= size) return `${Number((ms / size).toFixed(1))}${unit}`;
+  return `${ms}ms`;
+}
+
+function httpUrl(text: string, field: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new SourceInputError(`${field} must be an http or https URL, got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourceInputError(`${field} must be an http or https URL`);
+  if (url.username || url.password) throw new SourceInputError(`${field} must not carry credentials`);
+  url.hash = '';
+  return url;
+}
+
+/** The locator as stored, and the key two additions of one source share. */
+export function normalizeLocator(type: string, locator: string | undefined): { locator: string; key: string } {
+  const text = (locator ?? '').trim();
+  if (type === 'formd') {
+    const pattern = text || FORM_D_URL_PATTERN;
+    if (!pattern.includes('{year}') || !pattern.includes('{quarter}'))
+      throw new SourceInputError('a formd locator is a URL pattern with {year} and {quarter}');
+    httpUrl(pattern.replace('{year}', '2024').replace('{quarter}', '1'), 'locator');
+    return { locator: pattern, key: pattern };
+  }
+  if (!text)
+    throw new SourceInputError(
+      `a ${type} source needs a locator (${type === 'feed' || type === 'jsonld' ? 'its URL' : 'the board token'})`,
+    );
+  if (type === 'feed' || type === 'jsonld') {
+    const url = httpUrl(text, 'locator').toString();
+    return { locator: url, key: url.toLowerCase() };
+  }
+  // A board: its token, or a link to it.
+  let board = text;
+  if (/^https?:\/\//i.test(text)) {
+    const ref = boardOfUrl(text);
+    if (!ref || ref.type !== type) throw new SourceInputError(`${text} is not a link to a ${type} board`);
+    board = ref.board;
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(board)) throw new SourceInputError(`"${board}" is not a ${type} board token`);
+  return { locator: board, key: board.toLowerCase() };
+}
+
+/** A source as the CLI and the admin API show it. */
+export interface SourceView {
+  id: number;
+  type: string;
+  locator: string;
+  base_url: string | null;
+  company: { id: number | null; name: string | null; website: string | null } | null;
+  every: string;
+  interval_ms: number;
+  status: SourceStatus;
+  status_reason: string | null;
+  next_run_at: string | null;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  last_change_at: string | null;
+  consecutive_failures: number;
+  last_error: string | null;
+  last_counts: RunCounts | null;
+  /** Since the last successful fetch (or since the source was added, before any). */
+  age_ms: number;
+  /** Failing for more than a day. */
+  failing: boolean;
+  discovered_from: string | null;
+  created_at: string;
+}
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
+
+export function viewOf(row: SourceRow, now = Date.now()): SourceView {
+  const freshSince = Number(row.last_success_at ?? row.created_at);
+  return {
+    id: Number(row.id),
+    type: row.type,
+    locator: row.locator,
+    base_url: row.base_url,
+    company:
+      row.company_id != null || row.company_name || row.company_website
+        ? { id: row.company_id == null ? null : Number(row.company_id), name: row.company_name, website: row.company_website }
+        : null,
+    every: formatEvery(Number(row.interval_ms)),
+    interval_ms: Number(row.interval_ms),
+    status: row.status,
+    status_reason: row.status_reason,
+    next_run_at: row.status === 'active' ? iso(row.next_run_at) : null,
+    last_attempt_at: iso(row.last_attempt_at),
+    last_success_at: iso(row.last_success_at),
+    last_change_at: iso(row.last_change_at),
+    consecutive_failures: Number(row.consecutive_failures),
+    last_error: row.last_error,
+    last_counts: row.last_counts ? (JSON.parse(row.last_counts) as RunCounts) : null,
+    age_ms: Math.max(0, now - freshSince),
+    failing: Number(row.consecutive_failures) > 0 && now - freshSince > FAILING_MARK_MS,
+    discovered_from: row.discovered_from,
+    created_at: iso(row.created_at)!,
+  };
+}
+
+export interface RegistryDeps {
+  db: Db;
+  /** The company store, to link a source to its company by website. */
+  companyIdByDomain?: (domain: string) => Promise<number | null>;
+  now?: () => number;
+}
+
+export interface AddManySummary {
+  read: number;
+  added: number;
+  /** Registered before: left as they were. */
+  existing: number;
+  refused: { line: number; reason: string }[];
+}
+
+export interface ListFilter {
+  status?: SourceStatus;
+  type?: string;
+}
+
+export class SourceRegistry {
+  private readonly db: Db;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.db = deps.db;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Adds a source, or finds the same one added before (`created` false). Due at once when new. */
+  async add(input: SourceInput): Promise<{ source: SourceRow; created: boolean }> {
+    const type = String(input.type ?? '')
+      .trim()
+      .toLowerCase();
+    if (!(SOURCE_TYPES as readonly string[]).includes(type))
+      throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
+    const { locator, key } = normalizeLocator(type, input.locator);
+    const baseUrl = input.base_url ? httpUrl(input.base_url, 'base_url').toString().replace(/\/+$/, '') : null;
+    const website = input.company_website?.trim() || null;
+    const domain = website ? normalizeDomain(website) : null;
+    if (website && !domain) throw new SourceInputError(`company_website "${website}" is not a website`);
+    const interval = input.every == null || input.every === '' ? (DEFAULT_INTERVAL_MS[type] ?? BOARD_INTERVAL_MS) : parseEvery(input.every);
+    const existing = await this.byKey(type, key);
+    if (existing) return { source: existing, created: false };
+    const now = this.now();
+    const companyId = domain && this.deps.companyIdByDomain ? await this.deps.companyIdByDomain(domain) : null;
+    try {
+      const row = await this.db
+        .insertInto('sources')
+        .values({
+          type,
+          locator,
+          locator_key: key,
+          base_url: baseUrl,
+          company_id: companyId,
+          company_name: input.company_name?.trim() || null,
+          company_website: website,
+          interval_ms: interval,
+          status: 'active',
+          status_reason: null,
+          next_run_at: now,
+          claim_token: null,
+          claimed_until: null,
+          last_attempt_at: null,
+          last_success_at: null,
+          last_change_at: null,
+          validator_url: null,
+          etag: null,
+          last_modified: null,
+          last_error: null,
+          last_counts: null,
+          discovered_from: input.discovered_from ?? null,
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { source: row, created: true };
+    } catch (error) {
+      // Added at the same moment by another caller: theirs is the source.
+      const raced = await this.byKey(type, key);
+      if (raced) return { source: raced, created: false };
+      throw error;
+    }
+  }
+
+  /** Adds each entry of a list; what was added, found already registered, and refused (with the line and why). */
+  async addMany(entries: readonly ({ line: number; input: SourceInput } | { line: number; error: string })[]): Promise<AddManySummary> {
+    const summary: AddManySummary = { read: entries.length, added: 0, existing: 0, refused: [] };
+    for (const entry of entries) {
+      if ('error' in entry) {
+        summary.refused.push({ line: entry.line, reason: entry.error });
+        continue;
+      }
+      try {
+        const { created } = await this.add(entry.input);
+        if (created) summary.added++;
+        else summary.existing++;
+      } catch (error) {
+        if (!(error instanceof SourceInputError)) throw error;
+        summary.refused.push({ line: entry.line, reason: error.message });
+      }
+    }
+    return summary;
+  }
+
+  private byKey(type: string, key: string): Promise<SourceRow | undefined> {
+    return this.db.selectFrom('sources').selectAll().where('type', '=', type).where('locator_key', '=', key).executeTakeFirst();
+  }
+
+  async get(id: number): Promise<SourceRow | null> {
+    return (await this.db.selectFrom('sources').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  }
+
+  async list(filter: ListFilter = {}): Promise<SourceRow[]> {
+    let query = this.db.selectFrom('sources').selectAll().orderBy('id');
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.type) query = query.where('type', '=', filter.type);
+    return query.execute();
+  }
+
+  /** The source's last runs, newest first. */
+  async history(id: number, limit = 20) {
+    return this.db.selectFrom('source_runs').selectAll().where('source_id', '=', id).orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  /** Removes a source and its history; false when there was none. Listings it imported stay. */
+  async remove(id: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('source_runs').where('source_id', '=', id).execute();
+      const result = await trx.deleteFrom('sources').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  /** Stops scheduling a source (a run in progress finishes). */
+  async pause(id: number, reason = 'paused by the operator'): Promise<SourceRow | null> {
+    await this.db.updateTable('sources').set({ status: 'paused', status_reason: reason }).where('id', '=', id).execute();
+    return this.get(id);
+  }
+
+  /** Schedules a paused or held source again, due now, its failure count cleared. */
+  async resume(id: number): Promise<SourceRow | null> {
+    await this.db
+      .updateTable('sources')
+      .set({ status: 'active', status_reason: null, consecutive_failures: 0, next_run_at: this.now() })
+      .where('id', '=', id)
+      .execute();
+    return this.get(id);
+  }
+
+  /** Makes a source due now. */
+  async dueNow(id: number): Promise<void> {
+    await this.db.updateTable('sources').set({ next_run_at: this.now() }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Counts by status, and the oldest last successful fetch among active sources (a source never
+   * fetched counts from when it was added): its age is the stale-data alarm (/metrics).
+   */
+  async freshness(): Promise<{ byStatus: Record<string, number>; oldestSuccessAt: number | null }> {
+    const rows = await this.db
+      .selectFrom('sources')
+      .select(['status', sql<number>`count(*)`.as('n')])
+      .groupBy('status')
+      .execute();
+    const oldest = await this.db
+      .selectFrom('sources')
+      .select(sql<number | null>`min(coalesce(last_success_at, created_at))`.as('oldest'))
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+    return {
+      byStatus: Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])),
+      oldestSuccessAt: oldest?.oldest == null ? null : Number(oldest.oldest),
+    };
+  }
+}

@@ -1,0 +1,234 @@
+// One run of one source: fetch it (conditionally, politely, through the guarded client), read it
+// with its connector, and import it with the importers' safety rules: a payload of the wrong shape
+// or an error body fails the run and expires nothing; a board that would lose more than half of its
+// live listings at once is held for the operator.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import type { CompanyService } from '../companies/service.ts';
+import type { JobService } from '../jobs/service.ts';
+import { connectorFor } from '../ingest/jobs/index.ts';
+import type { HttpGet } from '../ingest/jobs/types.ts';
+import { importFeed } from '../ingest/companies/feed-import.ts';
+import { readFormD, FORM_D_FILES } from '../ingest/companies/formd.ts';
+import { runCompanyImport } from '../ingest/companies/runner.ts';
+import { retryAfterMs, type HttpClient } from '../net/http-client.ts';
+import type { RobotsRules } from '../net/robots.ts';
+import type { HostPoliteness } from './politeness.ts';
+import type { RunCounts, SourceRow } from './registry.ts';
+import type { RunOutcomeName } from './tables.ts';
+
+export interface RunResult {
+  outcome: RunOutcomeName;
+  counts: RunCounts;
+  /** The status of the source's first request, when one answered. */
+  httpStatus: number | null;
+  error: string | null;
+  /** The host asked us to wait this long (429 or 503 with Retry-After). */
+  retryAfterMs: number | null;
+  /** Validators for the next conditional request. */
+  validators: { url: string; etag: string | null; lastModified: string | null } | null;
+  /** Set when the run was held: why. */
+  heldReason?: string;
+}
+
+export interface RunOptions {
+  /** Expire even when more than half of a board vanished at once (the operator's decision). */
+  allowMassExpiry?: boolean;
+  signal?: AbortSignal;
+  now?: number;
+}
+
+export interface SourceRunnerDeps {
+  http: HttpClient;
+  robots: RobotsRules;
+  politeness: HostPoliteness;
+  jobs: JobService;
+  companies: CompanyService;
+}
+
+/** The source answered 304: nothing changed since the validators we sent. */
+class NotModified extends Error {}
+
+/** A non-2xx answer. */
+class StatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly retryAfterMs: number | null,
+    url: string,
+  ) {
+    super(`GET ${url} answered HTTP ${status}`);
+  }
+}
+
+/** Pages on companies' own sites honour robots.txt; the ATS APIs are published for programs to read. */
+const ROBOTS_TYPES = new Set(['jsonld', 'feed']);
+
+const ZERO: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
+
+/** The Form D data set of the last complete quarter before `now` (SEC publishes a quarter after it ends). */
+export function formDQuarter(now: number, back = 1): { year: number; quarter: number } {
+  const date = new Date(now);
+  let index = date.getUTCFullYear() * 4 + Math.floor(date.getUTCMonth() / 3) - back;
+  if (index < 0) index = 0;
+  return { year: Math.floor(index / 4), quarter: (index % 4) + 1 };
+}
+
+export class SourceRunner {
+  constructor(private readonly deps: SourceRunnerDeps) {}
+
+  async run(source: SourceRow, options: RunOptions = {}): Promise<RunResult> {
+    const fetches = new SourceFetches(this.deps, source, options.signal);
+    const result = (outcome: RunOutcomeName, counts: RunCounts, extra: Partial<RunResult> = {}): RunResult => ({
+      outcome,
+      counts,
+      httpStatus: fetches.firstStatus,
+      error: null,
+      retryAfterMs: null,
+      validators: fetches.validators,
+      ...extra,
+    });
+    try {
+      const counts = await this.read(source, fetches, options);
+      if ('held' in counts) return result('held', counts.counts, { heldReason: counts.held });
+      const changed = counts.inserted + counts.updated + counts.expired > 0;
+      return result(changed ? 'changed' : 'unchanged', counts);
+    } catch (error) {
+      if (error instanceof NotModified) return result('not_modified', ZERO, { httpStatus: 304, validators: null });
+      return result('failed', ZERO, {
+        error: (error as Error).message.slice(0, 2000),
+        retryAfterMs: error instanceof StatusError ? error.retryAfterMs : null,
+        validators: null,
+      });
+    }
+  }
+
+  private async read(
+    source: SourceRow,
+    fetches: SourceFetches,
+    options: RunOptions,
+  ): Promise<RunCounts | { held: string; counts: RunCounts }> {
+    const now = options.now ?? Date.now();
+    if (source.type === 'feed') {
+      const xml = (await fetches.get(source.locator, 'application/rss+xml, application/atom+xml, application/xml, text/xml')).toString(
+        'utf8',
+      );
+      const summary = await importFeed({
+        service: this.deps.companies,
+        xml,
+        url: source.locator,
+        companyDomain: source.company_website ?? undefined,
+        companyName: source.company_website ? undefined : (source.company_name ?? undefined),
+        source: 'rss',
+        seenAt: now,
+      });
+      return { read: summary.read, inserted: summary.inserted, updated: summary.updated, expired: 0, refused: summary.rejectedTotal };
+    }
+    if (source.type === 'formd') return this.readFormD(source, fetches, now);
+    const connector = connectorFor(source.type);
+    const listings = await connector.fetchBoard(fetches, { board: source.locator, baseUrl: source.base_url ?? undefined });
+    const company =
+      source.company_name || source.company_website
+        ? { name: source.company_name ?? source.company_website!, website: source.company_website }
+        : null;
+    const summary = await this.deps.jobs.importer.importBoard(listings, {
+      source: source.type,
+      board: source.locator,
+      now,
+      company,
+      expireMissing: true,
+      allowMassExpiry: options.allowMassExpiry,
+    });
+    const counts = {
+      read: summary.read,
+      inserted: summary.inserted,
+      updated: summary.updated,
+      expired: summary.expired ?? 0,
+      refused: summary.rejectedTotal,
+    };
+    if (summary.expiryHeld)
+      return {
+        held: `expiry held: ${summary.expiryHeld.vanished} of the board's ${summary.expiryHeld.live} live listings vanished at once (more often a broken fetch than an emptied board); nothing was expired. Run it with --allow-mass-expiry if the board really lost them, or resume it.`,
+        counts,
+      };
+    return counts;
+  }
+
+  /** The newest quarter's data set: unzipped into a temporary directory and imported. */
+  private async readFormD(source: SourceRow, fetches: SourceFetches, now: number): Promise<RunCounts> {
+    const { year, quarter } = formDQuarter(now);
+    const url = source.locator.replace('{year}', String(year)).replace('{quarter}', String(quarter));
+    const zip = await fetches.get(url, 'application/zip', 512 * 1024 * 1024);
+    const dir = mkdtempSync(join(tmpdir(), 'leadbase-formd-'));
+    try {
+      let files: Record<string, Uint8Array>;
+      try {
+        files = unzipSync(new Uint8Array(zip.buffer, zip.byteOffset, zip.byteLength), {
+          filter: (file) => FORM_D_FILES.some((name) => file.name.toUpperCase().endsWith(`${name}.TSV`)),
+        });
+      } catch (error) {
+        throw new Error(`${url}: not a zip archive (${(error as Error).message})`, { cause: error });
+      }
+      for (const [name, data] of Object.entries(files)) writeFileSync(join(dir, name.split('/').pop()!), data);
+      const formD = await readFormD(dir);
+      const summary = await runCompanyImport({ service: this.deps.companies, source: 'sec-formd', records: formD.records, seenAt: now });
+      return { read: summary.read, inserted: summary.inserted, updated: summary.updated, expired: 0, refused: summary.rejectedTotal };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * A run's requests, as the connectors' HttpGet: each in its host's turn, the first one conditional
+ * on the validators stored for its URL. Its status and validators are the run's.
+ */
+class SourceFetches implements HttpGet {
+  firstStatus: number | null = null;
+  validators: RunResult['validators'] = null;
+  private first = true;
+
+  constructor(
+    private readonly deps: SourceRunnerDeps,
+    private readonly source: SourceRow,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async getText(url: string, accept = 'application/json'): Promise<string> {
+    return (await this.get(url, accept)).toString('utf8');
+  }
+
+  async mapBounded<T, R>(items: T[], task: (item: T) => Promise<R>): Promise<R[]> {
+    // One host, one fetch at a time: the detail fetches of a board run in turn.
+    const out: R[] = [];
+    for (const item of items) out.push(await task(item));
+    return out;
+  }
+
+  async get(url: string, accept: string, maxBytes?: number): Promise<Buffer> {
+    const first = this.first;
+    this.first = false;
+    if (ROBOTS_TYPES.has(this.source.type) && !(await this.deps.robots.allows(url)))
+      throw new Error(`robots.txt of ${new URL(url).origin} does not allow ${url}`);
+    const headers: Record<string, string> = {};
+    if (first && this.source.validator_url === url) {
+      if (this.source.etag) headers['if-none-match'] = this.source.etag;
+      if (this.source.last_modified) headers['if-modified-since'] = this.source.last_modified;
+    }
+    const host = new URL(url).host;
+    const response = await this.deps.politeness.inTurn(host, this.signal, async () => {
+      const answer = await this.deps.http.get(url, { accept, headers, signal: this.signal, maxBytes });
+      const wait = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers['retry-after']) : null;
+      return { value: answer, retryAfterMs: wait };
+    });
+    if (first) this.firstStatus = response.status;
+    if (first && response.status === 304) throw new NotModified();
+    if (response.status < 200 || response.status >= 300) {
+      const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : null;
+      throw new StatusError(response.status, wait, url);
+    }
+    if (first) this.validators = { url, etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null };
+    return response.body;
+  }
+}
