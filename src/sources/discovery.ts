@@ -134,7 +134,14 @@ export class BoardDiscovery {
     const seen = new Set<string>();
     const boards = new Map<string, FoundBoard>();
     let sitemapRead = false;
-    while (queue.length && result.pagesRead.length < maxPages) {
+    while (result.pagesRead.length < maxPages) {
+      if (!queue.length) {
+        // The sitemap's job pages, once the site's own pages are read.
+        if (sitemapRead) break;
+        sitemapRead = true;
+        for (const page of await this.sitemapJobPages(origin, result, options.signal)) if (!seen.has(page)) queue.push(page);
+        continue;
+      }
       const url = queue.shift()!;
       if (seen.has(url)) continue;
       seen.add(url);
@@ -144,17 +151,15 @@ export class BoardDiscovery {
       const links = linksOf(html, url);
       for (const link of links.urls) {
         const ref = boardOfUrl(link);
-        if (ref && !boards.has(`${ref.type}:${ref.board.toLowerCase()}`))
-          boards.set(`${ref.type}:${ref.board.toLowerCase()}`, { ...ref, foundOn: url });
+        const key = ref && `${ref.type}:${ref.board.toLowerCase()}`;
+        if (ref && key && !boards.has(key)) boards.set(key, { ...ref, foundOn: url });
       }
       if (extractJobPostings(html).length) result.jsonLdPages.push(url);
       for (const next of links.careers) if (!seen.has(next)) queue.push(next);
-      // The sitemap's job pages, once the site's own pages are read.
-      if (!queue.length && !sitemapRead) {
-        sitemapRead = true;
-        for (const page of await this.sitemapJobPages(origin, result, options.signal)) if (!seen.has(page)) queue.push(page);
-      }
     }
+    // Boards a page redirected to were noted as they landed.
+    for (const landed of result.boards)
+      if (!boards.has(`${landed.type}:${landed.board.toLowerCase()}`)) boards.set(`${landed.type}:${landed.board.toLowerCase()}`, landed);
     result.boards = [...boards.values()];
     if (queue.length) result.notes.push(`stopped after ${maxPages} pages; ${queue.length} more were not read`);
     if (!result.boards.length && !result.jsonLdPages.length)
