@@ -5,6 +5,10 @@ import { createServices, type Services } from '../../src/services.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { GREENHOUSE_GA, GREENHOUSE_STRIPE, greenhouseBoard, startCrawlWorld, type CrawlWorld } from './crawl-world.ts';
 import { backoffMs } from '../../src/sources/scheduler.ts';
+import { formDQuarter } from '../../src/sources/runner.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
 
 const CRAWL_ENV = {
   CRAWL_TICK_MS: '50',
@@ -197,6 +201,41 @@ for (const target of dbTargets) {
       assert.equal(forced.outcome, 'changed');
       assert.equal(forced.counts.expired, count);
       assert.equal((await source(Number(s.id))).status, 'active');
+    });
+
+    it("reads a recorded feed into its company's news, and a Form D data set of the last quarter from its zip", async () => {
+      await services.companies.upsertCompany({ name: 'Guardian News & Media', domain: 'theguardian.com' }, 'test');
+      world.route('/us/rss', (_request, response) => {
+        response.setHeader('content-type', 'application/rss+xml');
+        response.setHeader('last-modified', 'Tue, 30 Jan 2018 12:00:00 GMT');
+        response.end(readFileSync('test/fixtures/real/companies/feeds/guardian-us.rss'));
+      });
+      world.route('/robots.txt', (_request, response) => void response.end('User-agent: *\nDisallow: /private\n'));
+      const feed = (await services.sources.registry.add({ type: 'feed', locator: `${world.origin}/us/rss` })).source;
+      const read = await run(Number(feed.id));
+      assert.equal(read.outcome, 'changed', read.error ?? '');
+      assert.ok(read.counts.inserted > 0);
+      assert.equal((await source(Number(feed.id))).last_modified, 'Tue, 30 Jan 2018 12:00:00 GMT');
+      const again = await run(Number(feed.id));
+      assert.equal(again.outcome, 'unchanged', 'the same items again change nothing');
+      assert.equal(world.log.filter((l) => l.path === '/us/rss').at(-1)!.ifModifiedSince, 'Tue, 30 Jan 2018 12:00:00 GMT');
+      const hidden = (await services.sources.registry.add({ type: 'feed', locator: `${world.origin}/private/rss` })).source;
+      const refused = await run(Number(hidden.id));
+      assert.match(refused.error!, /robots.txt .* does not allow/);
+
+      const { year, quarter } = formDQuarter(Date.now());
+      const dir = 'test/fixtures/companies/formd';
+      const zip = zipSync(Object.fromEntries(readdirSync(dir).map((f) => [`${year}q${quarter}_d/${f}`, readFileSync(join(dir, f))])));
+      world.route(`/formd/${year}q${quarter}_d.zip`, (_request, response) => void response.end(zip));
+      const formd = (await services.sources.registry.add({ type: 'formd', locator: `${world.origin}/formd/{year}q{quarter}_d.zip` }))
+        .source;
+      const imported = await run(Number(formd.id));
+      assert.equal(imported.outcome, 'changed', imported.error ?? '');
+      assert.ok(imported.counts.inserted > 0);
+      assert.ok(imported.counts.refused > 0, 'the pooled fund is refused, and counted');
+      world.route(`/formd/${year}q${quarter}_d.zip`, (_request, response) => void response.end('<html>Access denied</html>'));
+      const denied = await run(Number(formd.id));
+      assert.match(denied.error!, /not a zip archive/);
     });
 
     it('backoff doubles per failure, is capped by the interval, and is jittered', () => {
