@@ -49,4 +49,16 @@ describe('layering', () => {
       .flatMap((f) => f.imports.filter((i) => under(i, 'http') || under(i, 'cli')).map((i) => `${f.file} -> ${i}`));
     assert.deepEqual(offences, []);
   });
+
+  it('the sources registry and crawls never import the HTTP layer or the CLI; outbound safety (net) imports no domain', () => {
+    const offences = files.flatMap((f) => {
+      if (under(f.file, 'sources')) return f.imports.filter((i) => under(i, 'http') || under(i, 'cli')).map((i) => `${f.file} -> ${i}`);
+      if (under(f.file, 'net'))
+        return f.imports
+          .filter((i) => [...DOMAINS, 'http', 'cli', 'ingest', 'sources'].some((d) => under(i, d)))
+          .map((i) => `${f.file} -> ${i}`);
+      return [];
+    });
+    assert.deepEqual(offences, []);
+  });
 });
