@@ -26,7 +26,7 @@ const HOSTS = quick ? 20 : 100;
 const LATENCY_MS = 50;
 const FAILURE_RATE = 0.05;
 const HOST_INTERVAL_MS = 1000;
-const CONCURRENCY = 64;
+const CONCURRENCY = Number(process.argv.find((a) => a.startsWith('--concurrency='))?.split('=')[1] ?? 16);
 
 /** One posting per board, as Lever's postings endpoint returns it. */
 function leverBoard(board: string): string {
@@ -101,7 +101,11 @@ async function run(dialect: 'sqlite' | 'postgres', instances: number): Promise<v
     discovered_from: null,
     created_at: now,
   }));
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('sources').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('sources')
+      .values(rows.slice(i, i + 500))
+      .execute();
   const config = loadConfig({
     DATABASE_URL: dialect === 'postgres' ? process.env.DATABASE_URL : 'sqlite:x',
     CRAWL_CONCURRENCY: String(CONCURRENCY),
@@ -125,7 +129,6 @@ async function run(dialect: 'sqlite' | 'postgres', instances: number): Promise<v
       queue: pgBossSchema ? new PgBossQueue({ connectionString: process.env.DATABASE_URL!, schema: pgBossSchema }) : undefined,
     }),
   );
-  let tried = 0;
   let lastReport = 0;
   for (;;) {
     const row = await db
@@ -135,10 +138,12 @@ async function run(dialect: 'sqlite' | 'postgres', instances: number): Promise<v
         sql<number>`sum(case when last_success_at is not null then 1 else 0 end)`.as('ok'),
       ])
       .executeTakeFirstOrThrow();
-    tried = Number(row.tried);
+    const tried = Number(row.tried);
     if (Date.now() - lastReport > 10_000) {
       lastReport = Date.now();
-      console.log(`  … ${tried.toLocaleString('en')} of ${SOURCES.toLocaleString('en')} tried after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      console.log(
+        `  … ${tried.toLocaleString('en')} of ${SOURCES.toLocaleString('en')} tried after ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      );
     }
     if (tried >= SOURCES) break;
     await sleep(100);
@@ -147,9 +152,22 @@ async function run(dialect: 'sqlite' | 'postgres', instances: number): Promise<v
   const cpu = process.cpuUsage(cpuBefore);
   for (const s of services) await s.close();
   const succeeded = Number(
-    (await db.selectFrom('sources').select(sql<number>`count(*)`.as('n')).where('last_success_at', 'is not', null).executeTakeFirstOrThrow()).n,
+    (
+      await db
+        .selectFrom('sources')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('last_success_at', 'is not', null)
+        .executeTakeFirstOrThrow()
+    ).n,
   );
-  const runs = Number((await db.selectFrom('source_runs').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  const runs = Number(
+    (
+      await db
+        .selectFrom('source_runs')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
   const historyBytes =
     dialect === 'postgres'
       ? Number((await sql<{ n: number }>`select pg_total_relation_size('source_runs') as n`.execute(db)).rows[0].n)
@@ -178,6 +196,6 @@ async function run(dialect: 'sqlite' | 'postgres', instances: number): Promise<v
   rmSync(dir, { recursive: true, force: true });
 }
 
-await run('sqlite', 1);
+if (!process.argv.includes('--postgres-only')) await run('sqlite', 1);
 if (process.env.DATABASE_URL?.startsWith('postgres')) await run('postgres', 2);
 else console.log('crawl postgres: skipped (DATABASE_URL not set)');

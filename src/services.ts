@@ -118,6 +118,7 @@ export function createServices(deps: ServiceDeps): Services {
     queue,
     logger: deps.logger,
     settings: crawl,
+    mergeIndex: () => jobs.mergeStagedIndex(),
     runner: new SourceRunner({
       http,
       robots,

@@ -38,6 +38,11 @@ export interface RunOptions {
   allowMassExpiry?: boolean;
   signal?: AbortSignal;
   now?: number;
+  /**
+   * Leave a board's new listings staged for a later merge into the search index (the scheduler
+   * merges once for many runs: concurrent per-run merges contend for the same facet-count rows).
+   */
+  deferIndexMerge?: boolean;
 }
 
 export interface SourceRunnerDeps {
@@ -139,6 +144,7 @@ export class SourceRunner {
       company,
       expireMissing: true,
       allowMassExpiry: options.allowMassExpiry,
+      mergeIndex: !options.deferIndexMerge,
     });
     const counts = {
       read: summary.read,

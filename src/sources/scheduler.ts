@@ -48,6 +48,8 @@ export interface SchedulerDeps {
   db: Db;
   queue: JobQueue;
   runner: SourceRunner;
+  /** Makes listings that runs left staged searchable (JobService.mergeStagedIndex). */
+  mergeIndex: () => Promise<unknown>;
   settings: CrawlSettings;
   logger?: Logger;
   now?: () => number;
@@ -74,6 +76,8 @@ export class CrawlScheduler {
   private readonly stopping = new AbortController();
   private loop?: Promise<void>;
   private wake?: () => void;
+  private merging?: Promise<void>;
+  private mergeAgain = false;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.db = deps.db;
@@ -96,6 +100,33 @@ export class CrawlScheduler {
     this.stopping.abort();
     this.wake?.();
     await this.loop;
+    await this.merging;
+  }
+
+  /**
+   * Merges staged listings into the search index soon: one merge at a time per instance, run again
+   * when more runs finished meanwhile. Listings of a queued run become searchable a moment after it.
+   */
+  private mergeIndexSoon(): void {
+    if (this.merging) {
+      this.mergeAgain = true;
+      return;
+    }
+    this.merging = (async () => {
+      do {
+        this.mergeAgain = false;
+        try {
+          await this.deps.mergeIndex();
+        } catch (error) {
+          this.deps.logger?.warn(
+            { err: { message: (error as Error).message } },
+            'crawl: merging new listings into the search index failed; the next run merges them',
+          );
+        }
+      } while (this.mergeAgain);
+    })().finally(() => {
+      this.merging = undefined;
+    });
   }
 
   private async tickLoop(): Promise<void> {
@@ -167,7 +198,8 @@ export class CrawlScheduler {
   /** A queued run: runs the source if the reservation is still this job's. */
   private async runReserved(job: CrawlJob, signal: AbortSignal): Promise<void> {
     try {
-      await this.runClaimed(job.sourceId, job.token, { signal });
+      const result = await this.runClaimed(job.sourceId, job.token, { signal, deferIndexMerge: true });
+      if (result && result.counts.inserted + result.counts.updated > 0) this.mergeIndexSoon();
     } finally {
       this.wake?.(); // a slot is free: top the queue up now rather than at the next tick
     }
@@ -186,7 +218,7 @@ export class CrawlScheduler {
   private async runClaimed(
     id: number,
     token: string,
-    options: { allowMassExpiry?: boolean; signal?: AbortSignal },
+    options: { allowMassExpiry?: boolean; signal?: AbortSignal; deferIndexMerge?: boolean },
   ): Promise<RunResult | null> {
     const source = await this.db.selectFrom('sources').selectAll().where('id', '=', id).executeTakeFirst();
     if (!source || source.claim_token !== token) return null;

@@ -139,6 +139,22 @@ describe('leadbase sources (CLI)', () => {
     assert.match(refused.stderr, /header must name the fields.*not fields: name, url/);
   });
 
+  it('discover says what it could not tell about a site it cannot reach, and registers nothing', async () => {
+    const found = await runLeadbase(['discover', 'nowhere.invalid', '--json', '--max-pages', '3'], env);
+    assert.equal(found.status, 0, found.stderr);
+    const line = JSON.parse(found.stdout.trim());
+    assert.equal(line.site, 'nowhere.invalid');
+    assert.deepEqual(line.boards, []);
+    assert.deepEqual(line.registered, []);
+    assert.ok(
+      line.notes.some((n: string) => /no page of the site could be read/.test(n)),
+      line.notes.join('\n'),
+    );
+    const none = await runLeadbase(['discover'], env);
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /give one or more domains, or --from-companies/);
+  });
+
   it('runs a source now and fails clearly when its host is not a public address', async () => {
     const added = await runLeadbase(['sources', 'add', 'lever', 'localco', '--base-url', 'http://127.0.0.1:9', '--json'], env);
     const id = JSON.parse(added.stdout).id as number;

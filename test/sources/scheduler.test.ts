@@ -238,6 +238,29 @@ for (const target of dbTargets) {
       assert.match(denied.error!, /not a zip archive/);
     });
 
+    it("a run another instance holds is refused; once that instance's lease lapses (it crashed), the source runs", async () => {
+      greenhouseBoard(world, 'leased', () => GREENHOUSE_GA);
+      const s = await add('leased');
+      await database.db
+        .updateTable('sources')
+        .set({ claim_token: 'crashed-instance', claimed_until: Date.now() + 60_000 })
+        .where('id', '=', s.id)
+        .execute();
+      assert.equal(await services.sources.scheduler.runNow(Number(s.id)), null, 'held by another instance');
+      await services.sources.scheduler.tick();
+      assert.equal((await source(Number(s.id))).claim_token, 'crashed-instance', 'a tick never takes a live claim');
+      await database.db
+        .updateTable('sources')
+        .set({ claimed_until: Date.now() - 1 })
+        .where('id', '=', s.id)
+        .execute();
+      const result = await run(Number(s.id));
+      assert.equal(result.outcome, 'changed');
+      const row = await source(Number(s.id));
+      assert.equal(row.claim_token, null);
+      assert.equal(row.claimed_until, null);
+    });
+
     it('backoff doubles per failure, is capped by the interval, and is jittered', () => {
       const settings = { retryBaseMs: 1000, retryCapMs: 60_000 };
       assert.equal(
