@@ -90,7 +90,9 @@ export class CrawlScheduler {
     await this.deps.queue.work<CrawlJob>(CRAWL_QUEUE, (job, signal) => this.runReserved(job.data, signal), {
       concurrency: this.settings.concurrency,
       leaseMs: this.settings.leaseMs,
-      pollMs: Math.min(500, this.settings.tickMs),
+      // Runs are mostly queued by this instance's own tick, which wakes its workers; polling only
+      // catches runs another instance queued, so it need not be frequent.
+      pollMs: Math.min(2000, Math.max(200, this.settings.tickMs)),
     });
     this.loop ??= this.tickLoop();
   }

@@ -19,7 +19,7 @@ describe('frozen migrations', () => {
     const offences: string[] = [];
     for (const file of readdirSync(DIR).filter((f) => f.endsWith('.ts'))) {
       const text = readFileSync(join(DIR, file), 'utf8');
-      for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+      for (const [, spec] of text.matchAll(/\b(?:from|import)\s*\(?\s*'([^']+)'/g)) {
         if (spec !== 'kysely' && !/^\.\/[^/]+\.ts$/.test(spec)) offences.push(`${file} imports ${spec}`);
       }
     }

@@ -40,12 +40,13 @@ export interface TestAppOptions {
 export async function startTestApp(target?: DbTarget, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (target ? await target.open() : await openSqlite());
   const ownsDatabase = !options.database;
-  const config = { ...(options.deps?.config ?? loadConfig({})), logLevel: 'silent' };
+  // Scheduled crawls stay off unless a test's config turns them on (their suites build their own).
+  const config = { ...(options.deps?.config ?? loadConfig({ CRAWL_ENABLED: '0' })), logLevel: 'silent' };
   const redis = options.redisUrl
     ? new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
     : undefined;
   await redis?.connect();
-  const services = createServices({ db: database.db, dialect: database.dialect, config, redis, ...options.deps });
+  const services = createServices({ db: database.db, dialect: database.dialect, redis, ...options.deps, config });
   const app = await buildApp({
     config,
     services,
