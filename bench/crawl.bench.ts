@@ -19,6 +19,7 @@ import { createServices, type Services } from '../src/services.ts';
 import { PgBossQueue } from '../src/queue/pgboss-queue.ts';
 import { openBenchDatabase } from './support/bench-db.ts';
 import { seededRandom } from './support/random.ts';
+import { newSourceRow } from '../src/sources/registry.ts';
 
 const quick = process.argv.includes('--quick');
 const SOURCES = quick ? 1000 : 10_000;
@@ -26,7 +27,7 @@ const HOSTS = quick ? 20 : 100;
 const LATENCY_MS = 50;
 const FAILURE_RATE = 0.05;
 const HOST_INTERVAL_MS = 1000;
-const CONCURRENCY = Number(process.argv.find((a) => a.startsWith('--concurrency='))?.split('=')[1] ?? 16);
+const CONCURRENCY = Number(process.argv.find((a) => a.startsWith('--concurrency='))?.split('=')[1] ?? 32);
 
 /** One posting per board, as Lever's postings endpoint returns it. */
 function leverBoard(board: string): string {
@@ -76,31 +77,20 @@ async function run(dialect: 'sqlite' | 'postgres', instances: number): Promise<v
   const db = bench.handle.db;
   // The registry, written in bulk (registering is not what is measured).
   const now = Date.now();
-  const rows = Array.from({ length: SOURCES }, (_, i) => ({
-    type: 'lever',
-    locator: `board${i}`,
-    locator_key: `board${i}`,
-    base_url: hosts.origins[i % HOSTS],
-    company_id: null,
-    company_name: `Company ${i}`,
-    company_website: null,
-    interval_ms: 6 * 3_600_000,
-    status: 'active' as const,
-    status_reason: null,
-    next_run_at: now,
-    claim_token: null,
-    claimed_until: null,
-    last_attempt_at: null,
-    last_success_at: null,
-    last_change_at: null,
-    validator_url: null,
-    etag: null,
-    last_modified: null,
-    last_error: null,
-    last_counts: null,
-    discovered_from: null,
-    created_at: now,
-  }));
+  const rows = Array.from({ length: SOURCES }, (_, i) =>
+    newSourceRow({
+      type: 'lever',
+      locator: `board${i}`,
+      locator_key: `board${i}`,
+      base_url: hosts.origins[i % HOSTS],
+      company_id: null,
+      company_name: `Company ${i}`,
+      company_website: null,
+      interval_ms: 6 * 3_600_000,
+      discovered_from: null,
+      now,
+    }),
+  );
   for (let i = 0; i < rows.length; i += 500)
     await db
       .insertInto('sources')

@@ -6,7 +6,7 @@ import { JOB_SOURCES } from '../ingest/jobs/index.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
 import { boardOfUrl } from './ats-links.ts';
 import type { SourceStatus, SourceTable } from './tables.ts';
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 
 export type SourceRow = Selectable<SourceTable>;
 
@@ -170,6 +170,33 @@ export function viewOf(row: SourceRow, now = Date.now()): SourceView {
   };
 }
 
+type NewSourceFields = Pick<
+  SourceTable,
+  'type' | 'locator' | 'locator_key' | 'base_url' | 'company_id' | 'company_name' | 'company_website' | 'interval_ms' | 'discovered_from'
+>;
+
+/** A new source's row: active, due at `now`, never run. */
+export function newSourceRow(fields: NewSourceFields & { now: number }): Insertable<SourceTable> {
+  const { now, ...given } = fields;
+  return {
+    ...given,
+    status: 'active',
+    status_reason: null,
+    next_run_at: now,
+    claim_token: null,
+    claimed_until: null,
+    last_attempt_at: null,
+    last_success_at: null,
+    last_change_at: null,
+    validator_url: null,
+    etag: null,
+    last_modified: null,
+    last_error: null,
+    last_counts: null,
+    created_at: now,
+  };
+}
+
 export interface RegistryDeps {
   db: Db;
   /** The company store, to link a source to its company by website. */
@@ -219,31 +246,20 @@ export class SourceRegistry {
     try {
       const row = await this.db
         .insertInto('sources')
-        .values({
-          type,
-          locator,
-          locator_key: key,
-          base_url: baseUrl,
-          company_id: companyId,
-          company_name: input.company_name?.trim() || null,
-          company_website: website,
-          interval_ms: interval,
-          status: 'active',
-          status_reason: null,
-          next_run_at: now,
-          claim_token: null,
-          claimed_until: null,
-          last_attempt_at: null,
-          last_success_at: null,
-          last_change_at: null,
-          validator_url: null,
-          etag: null,
-          last_modified: null,
-          last_error: null,
-          last_counts: null,
-          discovered_from: input.discovered_from ?? null,
-          created_at: now,
-        })
+        .values(
+          newSourceRow({
+            type,
+            locator,
+            locator_key: key,
+            base_url: baseUrl,
+            company_id: companyId,
+            company_name: input.company_name?.trim() || null,
+            company_website: website,
+            interval_ms: interval,
+            discovered_from: input.discovered_from ?? null,
+            now,
+          }),
+        )
         .returningAll()
         .executeTakeFirstOrThrow();
       return { source: row, created: true };

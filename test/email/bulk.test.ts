@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import pg from 'pg';
-import { dbTargets, POSTGRES_URL, type TestDatabase } from '../support/db.ts';
+import { dbTargets, dropPgSchema, POSTGRES_URL, type TestDatabase } from '../support/db.ts';
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import { until } from '../support/until.ts';
@@ -65,12 +65,7 @@ for (const { target, queue } of setups) {
     after(async () => {
       await t.close();
       await database.destroy();
-      if (pgBossSchema) {
-        const admin = new pg.Client({ connectionString: POSTGRES_URL });
-        await admin.connect();
-        await admin.query(`drop schema if exists ${pgBossSchema} cascade`);
-        await admin.end();
-      }
+      if (pgBossSchema) await dropPgSchema(pgBossSchema);
       await world.close();
       receiver.close();
     });

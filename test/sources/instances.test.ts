@@ -1,11 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
-import { dbTargets, POSTGRES_URL, reopen, type TestDatabase } from '../support/db.ts';
+import { dbTargets, dropPgSchema, POSTGRES_URL, reopen, type TestDatabase } from '../support/db.ts';
 import { until } from '../support/until.ts';
 import { GREENHOUSE_GA, greenhouseBoard, startCrawlWorld, type CrawlWorld } from './crawl-world.ts';
 
@@ -46,12 +45,7 @@ for (const target of dbTargets) {
       for (const services of instances) await services.close();
       await second.close();
       await database.destroy();
-      if (pgBossSchema) {
-        const admin = new pg.Client({ connectionString: POSTGRES_URL });
-        await admin.connect();
-        await admin.query(`drop schema if exists ${pgBossSchema} cascade`);
-        await admin.end();
-      }
+      if (pgBossSchema) await dropPgSchema(pgBossSchema);
       await world.close();
     });
 

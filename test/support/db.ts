@@ -106,3 +106,14 @@ export function reopen(t: TestDatabase): TestDatabase {
   const handle = openDatabase(t.url, { pgSchema: t.pgSchema });
   return { ...handle, url: t.url, pgSchema: t.pgSchema, destroy: () => handle.close() };
 }
+
+/** Drops a schema a test made beside its database (pg-boss's, say), with its own connection. */
+export async function dropPgSchema(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  try {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await admin.end();
+  }
+}
