@@ -18,7 +18,7 @@ import {
   RoleFinderResponse,
 } from '../contract/people.ts';
 import { CreditsResponse, IdNameList, JobCountryList } from '../contract/lookups.ts';
-import { commonErrorResponses } from '../contract/common.ts';
+import { IdempotencyHeaders, responsesOf } from './responses.ts';
 
 /** How a charged operation is priced, in millicredits. */
 interface Charge {
@@ -222,21 +222,38 @@ export function isOperationId(value: string): value is OperationId {
 type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
 type ParamsOf<Id extends OperationId> = Operation<Id> extends { params: infer P extends TObject } ? P : undefined;
 
-export function routeOptions<const Id extends OperationId>(id: Id) {
+/** The OpenAPI operationId: the descriptor's id in camelCase, prefixed by the method when one descriptor serves several. */
+function operationIdOf(id: string, method?: string): string {
+  const camel = id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return method ? `${method.toLowerCase()}${camel[0].toUpperCase()}${camel.slice(1)}` : camel;
+}
+
+export function routeOptions<const Id extends OperationId>(id: Id, method?: OperationBase['methods'][number]) {
   const op: OperationBase = OPERATIONS[id];
+  // An operation served on several methods documents each one's answers (`method` picks it).
+  const as = method ?? op.methods[0];
   return {
     schema: {
+      // Stable names for generated clients: emailValidate, getCredits / postCredits.
+      operationId: operationIdOf(id, op.methods.length > 1 ? as : undefined),
       summary: op.summary,
       description: op.charge ? `Charge: ${op.charge.rule}.` : undefined,
       tags: [op.tag],
       // Only operations with a body declare one (Fastify warns about a GET with a body schema).
       ...((op.body ? { body: op.body } : {}) as { body: BodyOf<Id> }),
       ...((op.params ? { params: op.params } : {}) as { params: ParamsOf<Id> }),
-      // An accepted operation documents 202 in place of 200 (its handler sets the code).
-      response: {
-        ...((op.accepted ? { 202: op.response } : { 200: op.response }) as { 200: Operation<Id>['response'] }),
-        ...commonErrorResponses,
-      },
+      ...(as === 'POST' ? { headers: IdempotencyHeaders } : {}),
+      // Exactly the statuses the operation can answer with, their headers (an accepted operation
+      // documents 202 in place of 200; its handler sets the code).
+      response: responsesOf(op.response, {
+        method: as,
+        charged: Boolean(op.charge),
+        // An accepted operation reads its own body (a JSON or CSV list).
+        hasInput: Boolean(op.body || op.params || op.accepted),
+        byId: Boolean(op.params),
+        accepted: Boolean(op.accepted),
+        successDescription: op.accepted ? 'Accepted: the work is queued' : op.charge ? `The result. ${op.charge.rule}.` : 'The result',
+      }) as unknown as { 200: Operation<Id>['response'] },
     },
     config: { auth: true, operation: id, minimumCharge: op.charge?.minimum },
   };

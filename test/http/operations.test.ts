@@ -46,7 +46,12 @@ describe('operations', () => {
     }
     for (const path of LOOKUP_PATHS) assert.ok(doc.paths[path]?.get, `GET ${path}`);
     assert.ok(doc.paths['/credits'].get && doc.paths['/credits'].post);
-    assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    assert.deepEqual(doc.components.securitySchemes.apiKey, {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+      description: 'Your API key (leadbase keys create)',
+    });
     const jobs = doc.paths['/jobs-finder'].post.requestBody.content['application/json'].schema;
     assert.equal(jobs.properties.per_page.maximum, 50);
     assert.equal(doc.paths['/healthz'], undefined, 'operational routes are hidden');

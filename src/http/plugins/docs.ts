@@ -3,6 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 
+/** The docs page's wordmark. */
+const LOGO = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="150" height="32" viewBox="0 0 150 32">' +
+    '<text x="0" y="24" font-family="Helvetica, Arial, sans-serif" font-size="24" font-weight="700" fill="#ffffff">leadbase</text></svg>',
+);
+
+/** The tab's icon: an "l" on our colour. */
+const FAVICON = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f6feb"/>' +
+    '<text x="11" y="25" font-family="Helvetica, Arial, sans-serif" font-size="24" font-weight="700" fill="#ffffff">l</text></svg>',
+);
+
 /**
  * OpenAPI 3.1 generated from the routes' TypeBox schemas, served at /openapi.json, and a docs page
  * at /docs whose assets are served from node_modules (works with no internet).
@@ -14,13 +26,18 @@ async function docsPlugin(app: FastifyInstance): Promise<void> {
       info: {
         title: 'leadbase API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Prepaid-credit data API for B2B sales prospecting. Every data endpoint needs the X-API-Key header. ' +
           'Errors are {"error", "message", "details"?}. Charged responses carry X-Credits-Cost and X-Credits-Remaining; ' +
           'every authenticated response carries RateLimit-* headers. POST requests accept an Idempotency-Key header.',
       },
+      // Relative: the document describes the server that serves it.
+      servers: [{ url: '/', description: 'This leadbase server' }],
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key (leadbase keys create)' },
+        },
       },
       security: [{ apiKey: [] }],
     },
@@ -29,6 +46,12 @@ async function docsPlugin(app: FastifyInstance): Promise<void> {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: false, validatorUrl: null },
     staticCSP: true,
+    // Our name on the page, not the framework's logo.
+    logo: { type: 'image/svg+xml', content: LOGO, href: '/docs' },
+    theme: {
+      title: 'leadbase API',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON }],
+    },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

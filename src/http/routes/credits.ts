@@ -7,5 +7,6 @@ export default async function creditsRoutes(app: FastifyInstance): Promise<void>
   const handler = async (request: { apiKey?: { id: number } }) => ({
     credits: unitsToCredits(await app.services.billing.balance(request.apiKey!.id)),
   });
-  for (const method of OPERATIONS.credits.methods) app.route({ method, url: OPERATIONS.credits.path, ...routeOptions('credits'), handler });
+  for (const method of OPERATIONS.credits.methods)
+    app.route({ method, url: OPERATIONS.credits.path, ...routeOptions('credits', method), handler });
 }

@@ -1,0 +1,100 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { OPERATIONS } from '../../src/http/operations.ts';
+
+type Doc = {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        parameters?: { name: string; in: string }[];
+        responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
+      }
+    >
+  >;
+  servers: unknown[];
+  info: { license: unknown };
+};
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Doc;
+  let text: string;
+
+  before(async () => {
+    t = await startTestApp();
+    text = (await t.inject({ method: 'GET', url: '/openapi.json' })).body;
+    doc = JSON.parse(text) as Doc;
+  });
+  after(() => t.close());
+
+  it("passes Redocly's recommended rules with no problem at all", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: text, absoluteRef: '/openapi.json', config });
+    assert.deepEqual(
+      problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} (${p.location[0]?.pointer})`),
+      [],
+    );
+  });
+
+  it('lists exactly the statuses each operation can answer with, each described', () => {
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
+    assert.deepEqual(statuses('/job-types', 'get'), ['200', '401', '429', '500', '503'], 'a free lookup: no 400, 402 or 501');
+    assert.deepEqual(statuses('/credits', 'get'), ['200', '401', '429', '500', '503']);
+    assert.deepEqual(statuses('/credits', 'post'), ['200', '401', '409', '413', '415', '422', '429', '500', '503']);
+    assert.deepEqual(statuses('/role-finder', 'post'), ['200', '400', '401', '402', '409', '413', '415', '422', '429', '500', '503']);
+    assert.deepEqual(statuses('/email-validate/bulk', 'post'), ['202', '400', '401', '409', '413', '415', '422', '429', '500', '503']);
+    assert.deepEqual(statuses('/email-validate/bulk/{id}', 'get'), ['200', '400', '401', '404', '429', '500', '503']);
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        assert.ok(!('501' in operation.responses), `${method} ${path}: 501 is never answered`);
+        for (const [status, response] of Object.entries(operation.responses))
+          assert.ok(response.description && response.description !== 'Default Response', `${method} ${path} ${status} is described`);
+      }
+  });
+
+  it('documents the headers, the Idempotency-Key of every POST, operation ids, servers and licence', () => {
+    const funding = doc.paths['/company-funding'].post;
+    assert.deepEqual(Object.keys(funding.responses['200'].headers!).sort(), [
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Credits-Cost',
+      'X-Credits-Remaining',
+      'X-Request-Id',
+    ]);
+    assert.ok(funding.responses['429'].headers!['Retry-After']);
+    assert.ok(funding.responses['503'].headers!['Retry-After']);
+    assert.equal(doc.paths['/job-types'].get.responses['200'].headers!['X-Credits-Cost'], undefined, 'a free operation charges nothing');
+    const ids = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        ids.add(operation.operationId);
+        const idempotency = operation.parameters?.find((p) => p.name === 'idempotency-key' && p.in === 'header');
+        assert.equal(Boolean(idempotency), method === 'post', `${method} ${path}: Idempotency-Key documented on POST only`);
+      }
+    assert.equal(
+      ids.size,
+      Object.values(OPERATIONS).reduce((n, op) => n + op.methods.length, 0),
+      'one unique operationId per operation and method',
+    );
+    assert.ok(ids.has('emailValidate') && ids.has('getCredits') && ids.has('postCredits'));
+    assert.deepEqual(doc.servers, [{ url: '/', description: 'This leadbase server' }]);
+    assert.doesNotMatch(text, /decisions\.md|spec part|\.\.\/shared/, 'no pointer to a document outside the repository');
+  });
+
+  it("the docs page carries our name and logo, not the framework's", async () => {
+    const page = (await t.inject({ method: 'GET', url: '/docs' })).body;
+    assert.match(page, /<title>leadbase API<\/title>/);
+    assert.match(page, /href="[^"]*favicon\.svg"/);
+    assert.doesNotMatch(page, /favicon-(16|32)x(16|32)\.png/);
+    const initializer = (await t.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' })).body;
+    const logo = initializer.match(/data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/)?.[1];
+    assert.ok(logo, 'the logo is replaced');
+    assert.match(Buffer.from(logo, 'base64').toString('utf8'), />leadbase</);
+  });
+});
