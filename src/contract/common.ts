@@ -41,18 +41,3 @@ export const ErrorResponse = Type.Object(
 export const CreditsNumber = Type.Number({ description: 'Credits charged for this call', minimum: 0 });
 
 export const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
-
-/** Error responses every authenticated endpoint may answer with. */
-export const commonErrorResponses = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  402: ErrorResponse,
-  409: ErrorResponse,
-  413: ErrorResponse,
-  415: ErrorResponse,
-  422: ErrorResponse,
-  429: ErrorResponse,
-  500: ErrorResponse,
-  501: ErrorResponse,
-  503: ErrorResponse,
-};
