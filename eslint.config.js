@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'test/fixtures/', 'docs/'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'test/fixtures/', 'docs/', 'src/client/openapi-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,0 +1,114 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
+import { clientTypesSource, CLIENT_TYPES_FILE } from '../../scripts/client-types.mjs';
+
+describe('typed client (leadbase/client) against a live server', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  const sent: Request[] = [];
+
+  before(async () => {
+    t = await startTestApp(undefined, { credits: 10 });
+    baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => t.close());
+
+  const client = (apiKey = t.key) =>
+    createLeadbaseClient({
+      baseUrl,
+      apiKey,
+      fetch: (request) => {
+        sent.push(request.clone());
+        return fetch(request);
+      },
+    });
+
+  it('reads typed answers, and gives each POST an Idempotency-Key of its own', async () => {
+    const leadbase = client();
+    const { data: credits } = await leadbase.GET('/credits');
+    assert.equal(credits?.credits, 10);
+    const { data: types } = await leadbase.GET('/job-types');
+    assert.ok(types!.length > 0 && typeof types![0].name === 'string');
+    const { data: jobs } = await leadbase.POST('/jobs-finder', { body: { job_title: 'engineer' } });
+    assert.deepEqual(jobs?.results, []);
+    await leadbase.POST('/jobs-finder', { body: { job_title: 'engineer' } });
+    const posts = sent.filter((r) => r.method === 'POST');
+    const keys = posts.map((r) => r.headers.get('idempotency-key'));
+    assert.equal(keys.length, 2);
+    assert.match(keys[0]!, /^[0-9a-f-]{36}$/);
+    assert.notEqual(keys[0], keys[1], 'one key per call');
+    assert.ok(sent.filter((r) => r.method === 'GET').every((r) => !r.headers.has('idempotency-key')));
+    const given = await leadbase.POST('/jobs-finder', { body: { job_title: 'x' }, headers: { 'idempotency-key': 'my-own-key' } });
+    assert.ok(given.response.ok);
+    assert.equal(sent.at(-1)!.headers.get('idempotency-key'), 'my-own-key');
+  });
+
+  it('turns an error answer into a LeadbaseError with the envelope', async () => {
+    await assert.rejects(client('lb_nope').GET('/credits'), (error: unknown) => {
+      assert.ok(error instanceof LeadbaseError);
+      assert.equal(error.status, 401);
+      assert.equal(error.code, 'invalid_api_key');
+      assert.ok(error.requestId);
+      return true;
+    });
+    await assert.rejects(client().POST('/jobs-finder', { body: { per_page: 500 } as never }), (error: unknown) => {
+      assert.ok(error instanceof LeadbaseError);
+      assert.equal(error.code, 'invalid_request');
+      assert.ok(error.details?.some((d) => d.field === '/per_page'));
+      return true;
+    });
+  });
+});
+
+describe('typed client retries', () => {
+  let server: Server;
+  let baseUrl: string;
+  const seen: { at: number; key: string | undefined }[] = [];
+
+  before(async () => {
+    let calls = 0;
+    server = createServer((request, response) => {
+      seen.push({ at: Date.now(), key: request.headers['idempotency-key'] as string | undefined });
+      calls++;
+      response.setHeader('content-type', 'application/json');
+      if (calls === 1) {
+        response.statusCode = 429;
+        response.setHeader('retry-after', '1');
+        return void response.end('{"error":"rate_limited","message":"slow down"}');
+      }
+      if (calls === 2) {
+        response.statusCode = 503;
+        response.setHeader('retry-after', '0');
+        return void response.end('{"error":"unavailable","message":"database down"}');
+      }
+      response.end('{"results":[],"total":0,"page":1,"per_page":10,"credits_consumed":0}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => server.close());
+
+  it('retries 429 and 503 after their Retry-After, with the same Idempotency-Key', async () => {
+    const leadbase = createLeadbaseClient({ baseUrl, apiKey: 'k' });
+    const { data } = await leadbase.POST('/jobs-finder', { body: { job_title: 'x' } });
+    assert.deepEqual(data?.results, []);
+    assert.equal(seen.length, 3);
+    assert.ok(seen[1].at - seen[0].at >= 950, 'waited Retry-After: 1');
+    assert.equal(new Set(seen.map((s) => s.key)).size, 1, 'one key across the retries: never charged twice');
+  });
+});
+
+describe('generated client types', () => {
+  it(`${CLIENT_TYPES_FILE} is what the served OpenAPI document produces (npm run client:generate)`, async () => {
+    assert.equal(
+      readFileSync(CLIENT_TYPES_FILE, 'utf8'),
+      await clientTypesSource(),
+      `${CLIENT_TYPES_FILE} is stale: run npm run client:generate`,
+    );
+  });
+});
