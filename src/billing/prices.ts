@@ -6,4 +6,5 @@ export const PRICES = {
   roleFinderFound: 2000,
   profileEmailFound: 5000,
   mobileFinderFound: 5000,
+  emailFinderFound: 1000,
 } as const;

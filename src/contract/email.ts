@@ -76,3 +76,47 @@ export const EmailValidateResponse = Type.Object(
 export type EmailValidateResponse = Static<typeof EmailValidateResponse>;
 /** What the email domain service returns; the route adds credits_consumed. */
 export type EmailValidation = Omit<EmailValidateResponse, 'credits_consumed'>;
+
+export const EmailFinderBody = Type.Object(
+  {
+    first_name: Text({
+      description: "The person's first name (any script; accents and hyphens are handled)",
+      maxLength: 256,
+      minLength: 1,
+    }),
+    last_name: Text({ description: "The person's last name, with its particles (van, de la…)", maxLength: 256, minLength: 1 }),
+    domain: Type.Optional(Text({ description: "The company's domain (or website)", maxLength: 1024 })),
+    company_name: Type.Optional(
+      Text({ description: "The company's name, when its domain is not known: resolved through the company store", maxLength: 512 }),
+    ),
+  },
+  { title: 'EmailFinderRequest' },
+);
+export type EmailFinderBody = Static<typeof EmailFinderBody>;
+
+export const EMAIL_FINDER_STATUSES = ['valid', 'valid_catch_all', 'not_found'] as const;
+
+export const EmailFinderResponse = Type.Object(
+  {
+    email: Nullable(Type.String({ description: 'The work address found, or null' })),
+    status: Type.Union(
+      EMAIL_FINDER_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description:
+          'valid: the mail server accepts this address; valid_catch_all: the domain accepts every address and evidence points at this one; not_found: nothing found (no charge)',
+      },
+    ),
+    credits_consumed: CreditsNumber,
+    message: Type.String(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    domain: Nullable(Type.String()),
+    is_domain_catch_all: Type.Boolean(),
+    mx_record: Nullable(Type.String()),
+    mx_provider: Nullable(Type.String()),
+    mx_security_gateway: Type.Boolean(),
+    ...EmailCompanyFields,
+  },
+  { title: 'EmailFinderResult' },
+);
+export type EmailFinderResponse = Static<typeof EmailFinderResponse>;

@@ -5,7 +5,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { PRICES } from '../billing/prices.ts';
 import { emailValidationCost } from '../email/messages.ts';
-import { EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
+import { EmailFinderBody, EmailFinderResponse, EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
 import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-bulk.ts';
 import { CompanyFundingBody, CompanyFundingResponse } from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
@@ -97,6 +97,17 @@ export const OPERATIONS = {
     perMinute: 60,
     params: BulkJobParams,
     response: BulkJobResponse,
+  },
+  'email-finder': {
+    path: '/email-finder',
+    methods: ['POST'],
+    summary: "Find a person's work email from their name and company (1 credit when found)",
+    tag: 'email',
+    perMinute: 300,
+    body: EmailFinderBody,
+    response: EmailFinderResponse,
+    charge: found(PRICES.emailFinderFound, 'an email'),
+    messages: { found: 'Email found.', notFound: 'No email found.' },
   },
   'company-funding': {
     path: '/company-funding',
@@ -270,6 +281,7 @@ export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
 /** What an answer costs, by the operation's price rule (millicredits). */
 export const PRICE_OF = {
   'email-validate': (result: { email_status: EmailStatus }) => emailValidationCost(result.email_status),
+  'email-finder': (result: { status: string }) => (result.status === 'not_found' ? 0 : PRICES.emailFinderFound),
   'company-funding': (isFound: boolean) => (isFound ? PRICES.companyFundingFound : 0),
   'jobs-finder': (result: { results: unknown[] }) => PRICES.jobsFinderPerJob * result.results.length,
   'role-finder': (isFound: boolean) => (isFound ? PRICES.roleFinderFound : 0),

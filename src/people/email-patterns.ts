@@ -2,25 +2,26 @@
 // seen to use, and the candidate addresses for a person ranked by them.
 import { foldNamePart } from './names.ts';
 
-type Parts = { first: string; last: string };
+/** `initial`: the first name's initial, or its parts' initials for a hyphenated name ("jp" for Jean-Pierre). */
+type Parts = { first: string; last: string; initial: string };
 type Builder = (p: Parts) => string;
 
 /** Patterns in the order tried when a domain shows no evidence (most common across companies first). */
 export const PATTERNS: Record<string, Builder> = {
   'first.last': (p) => `${p.first}.${p.last}`,
   first: (p) => p.first,
-  flast: (p) => `${p.first[0]}${p.last}`,
+  flast: (p) => `${p.initial}${p.last}`,
   firstlast: (p) => `${p.first}${p.last}`,
-  'f.last': (p) => `${p.first[0]}.${p.last}`,
+  'f.last': (p) => `${p.initial}.${p.last}`,
   first_last: (p) => `${p.first}_${p.last}`,
   firstl: (p) => `${p.first}${p.last[0]}`,
   'first-last': (p) => `${p.first}-${p.last}`,
   last: (p) => p.last,
   'last.first': (p) => `${p.last}.${p.first}`,
   lastfirst: (p) => `${p.last}${p.first}`,
-  lastf: (p) => `${p.last}${p.first[0]}`,
+  lastf: (p) => `${p.last}${p.initial}`,
   'first.l': (p) => `${p.first}.${p.last[0]}`,
-  fl: (p) => `${p.first[0]}${p.last[0]}`,
+  fl: (p) => `${p.initial}${p.last[0]}`,
 };
 export type PatternName = keyof typeof PATTERNS;
 const PATTERN_NAMES = Object.keys(PATTERNS);
@@ -37,6 +38,18 @@ export function lastNameForms(last: string): string[] {
   return forms;
 }
 
+/** The first name's initial, then (for a hyphenated name) its parts' initials: "j", "jp" for Jean-Pierre. */
+function initialForms(first: string): string[] {
+  const parts = (first.trim().split(/\s+/)[0] ?? '')
+    .split('-')
+    .map(foldNamePart)
+    .filter(Boolean);
+  if (!parts.length) return [];
+  const forms = [parts[0][0]];
+  if (parts.length > 1) forms.push(parts.map((p) => p[0]).join(''));
+  return forms;
+}
+
 function firstNameForm(first: string): string {
   return foldNamePart(first.split(/\s+/)[0] ?? '');
 }
@@ -48,7 +61,9 @@ export function patternOf(localPart: string, first: string | null, last: string 
   const local = localPart.toLowerCase().replace(/\+.*$/, '');
   if (!f) return null;
   for (const l of lastNameForms(last)) {
-    for (const name of PATTERN_NAMES) if (PATTERNS[name]({ first: f, last: l }) === local) return name;
+    for (const initial of initialForms(first)) {
+      for (const name of PATTERN_NAMES) if (PATTERNS[name]({ first: f, last: l, initial }) === local) return name;
+    }
   }
   return null;
 }
@@ -80,15 +95,18 @@ export function rankedCandidates(
   if (!name.first || !name.last) return [];
   const first = firstNameForm(name.first);
   const lasts = lastNameForms(name.last);
-  if (!first || !lasts.length) return [];
+  const initials = initialForms(name.first);
+  if (!first || !lasts.length || !initials.length) return [];
   const order = [...PATTERN_NAMES].sort(
     (a, b) => (observed.get(b) ?? 0) - (observed.get(a) ?? 0) || PATTERN_NAMES.indexOf(a) - PATTERN_NAMES.indexOf(b),
   );
   const out: string[] = [];
   for (const pattern of order) {
     for (const last of lasts) {
-      const address = `${PATTERNS[pattern]({ first, last })}@${domain}`;
-      if (!out.includes(address)) out.push(address);
+      for (const initial of initials) {
+        const address = `${PATTERNS[pattern]({ first, last, initial })}@${domain}`;
+        if (!out.includes(address)) out.push(address);
+      }
     }
   }
   return out.slice(0, limit);

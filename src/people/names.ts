@@ -1,6 +1,7 @@
 // Person names: split a full name into parts (wrapping `parse-full-name`, which knows titles,
 // particles such as "de la" / "van", suffixes and "Last, First"), and fold name parts into the
 // ASCII tokens that email local parts are built from.
+import anyAscii from 'any-ascii';
 import { parseFullName } from 'parse-full-name';
 
 export interface PersonName {
@@ -52,13 +53,9 @@ export function parsePersonName(input: { full?: string | null; first?: string | 
 
 /** Lower-case ASCII letters and digits only: "José" → "jose", "O'Brien" → "obrien", "Anne-Marie" → "annemarie". */
 export function foldNamePart(part: string): string {
-  return part
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .replace(/[æÆ]/g, 'ae')
-    .replace(/[øØ]/g, 'o')
-    .replace(/[łŁ]/g, 'l')
+  // Any script to its usual ASCII spelling (Дмитрий → dmitriy, Þórsson → thorsson, ß → ss): mail
+  // domains whose addresses follow a name pattern write them in ASCII.
+  return anyAscii(part)
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
 }

@@ -6,6 +6,7 @@ import { PeopleRepository } from './repository.ts';
 import { findRoleHolder } from './role-finder.ts';
 import { findMobile, type MobileQuery } from './mobile-finder.ts';
 import { findProfileEmail, type EmailValidator } from './profile-email.ts';
+import { findEmail, type EmailFinderQuery, type EmailFinderResult, type FinderValidator } from './email-finder.ts';
 import { DEFAULT_PROFILE_BASE_URL, normalizeProfileId, profileUrlFor } from './profile.ts';
 import { mobileNumberOf } from './phones.ts';
 
@@ -14,8 +15,8 @@ export type { EmailValidator } from './profile-email.ts';
 export interface PeopleServiceDeps {
   db: Db;
   companies: Pick<CompanyService, 'resolve' | 'getById'> & Partial<Pick<CompanyService, 'leadersOf'>>;
-  /** The email validation engine; without it, profile-to-email serves only stored verified addresses. */
-  emailValidator?: EmailValidator | null;
+  /** The email validation engine; without it, profile-to-email serves only stored verified addresses and the finder finds nothing. */
+  emailValidator?: (EmailValidator & Partial<FinderValidator>) | null;
   /** Served profile URLs are this base plus the public identifier. */
   profileBaseUrl?: string;
   /** Candidate addresses checked per domain by profile-to-email. */
@@ -65,6 +66,14 @@ export class PeopleService {
   }
 
   /** A mobile (or possibly mobile) number, as digits with country code, or null. */
+  /** A person's work address from their name and company (the email finder). */
+  async findEmail(query: EmailFinderQuery): Promise<EmailFinderResult> {
+    const validator = this.deps.emailValidator;
+    if (!validator?.validate) throw new Error('the email finder needs the email validation engine');
+    const resolveDomain = async (name: string) => (await this.deps.companies.resolve({ company_name: name }))?.domain ?? null;
+    return findEmail(this.repository, resolveDomain, validator, query);
+  }
+
   async findMobile(query: MobileQuery): Promise<MobileFound | null> {
     const found = await findMobile(this.repository, query);
     if (!found) return null;

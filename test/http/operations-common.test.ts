@@ -10,6 +10,10 @@ import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/http/op
 /** A valid request of each charged operation, and a body with a wrong type in it. */
 const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrongType: Record<string, unknown> }> = {
   'email-validate': { body: { email: 'jane@mail.test' }, wrongType: { email: 42 } },
+  'email-finder': {
+    body: { first_name: 'Jane', last_name: 'Doe', domain: 'mail.test' },
+    wrongType: { first_name: 5, last_name: 'Doe', domain: 'mail.test' },
+  },
   'company-funding': { body: { company_domain: 'acme.test' }, wrongType: { company_domain: ['acme.test'] } },
   'jobs-finder': { body: { job_title: 'engineer' }, wrongType: { per_page: 'twenty' } },
   'role-finder': { body: { job_title: 'CEO', company_domain: 'acme.test' }, wrongType: { job_title: true } },
@@ -24,6 +28,8 @@ function expectedCost(id: ChargedOperationId, answer: Record<string, unknown>): 
       return PRICE_OF[id](answer as { email_status: 'valid' });
     case 'jobs-finder':
       return PRICE_OF[id](answer as { results: unknown[] });
+    case 'email-finder':
+      return PRICE_OF[id](answer as { status: string });
     default:
       return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
   }

@@ -4,6 +4,7 @@ import credits from './credits.ts';
 import lookups from './lookups.ts';
 import emailValidate from './email-validate.ts';
 import emailBulk from './email-bulk.ts';
+import emailFinder from './email-finder.ts';
 import companyFunding from './company-funding.ts';
 import jobsFinder from './jobs-finder.ts';
 import roleFinder from './role-finder.ts';
@@ -22,6 +23,7 @@ export const routes: FastifyPluginAsync[] = [
   lookups,
   emailValidate,
   emailBulk,
+  emailFinder,
   companyFunding,
   jobsFinder,
   roleFinder,

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { requireNonBlank, requireOneOf } from '../errors.ts';
+import { OPERATIONS, PRICE_OF, routeOptions } from '../operations.ts';
+
+const op = OPERATIONS['email-finder'];
+
+const NO_COMPANY = {
+  company_name: null,
+  company_industry: null,
+  company_size: null,
+  company_founded: null,
+  company_location: null,
+  company_prof_url: null,
+  company_prof_id: null,
+  company_social_a_url: null,
+  company_social_b_url: null,
+  company_type: null,
+};
+
+/** POST /email-finder: a person's work address from their name and company (1 credit when found, else 0). */
+export default async function emailFinderRoute(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.post(op.path, routeOptions('email-finder'), async (request, reply) => {
+    const first = requireNonBlank(request.body, 'first_name');
+    const last = requireNonBlank(request.body, 'last_name');
+    requireOneOf(request.body, ['domain', 'company_name']);
+    const found = await app.services.people.findEmail({ ...request.body, first_name: first, last_name: last });
+    const v = found.validation;
+    const body = {
+      email: found.email,
+      status: found.status,
+      message: found.message,
+      first_name: first,
+      last_name: last,
+      domain: found.domain,
+      is_domain_catch_all: v?.is_domain_catch_all ?? false,
+      mx_record: v?.mx_record ?? null,
+      mx_provider: v?.mx_provider ?? null,
+      mx_security_gateway: v?.mx_security_gateway ?? false,
+      ...NO_COMPANY,
+      ...(v ? Object.fromEntries(Object.keys(NO_COMPANY).map((k) => [k, v[k as keyof typeof NO_COMPANY]])) : {}),
+    };
+    return reply.settle(PRICE_OF['email-finder'](found), body);
+  });
+}
