@@ -40,10 +40,7 @@ export function lastNameForms(last: string): string[] {
 
 /** The first name's initial, then (for a hyphenated name) its parts' initials: "j", "jp" for Jean-Pierre. */
 function initialForms(first: string): string[] {
-  const parts = (first.trim().split(/\s+/)[0] ?? '')
-    .split('-')
-    .map(foldNamePart)
-    .filter(Boolean);
+  const parts = (first.trim().split(/\s+/)[0] ?? '').split('-').map(foldNamePart).filter(Boolean);
   if (!parts.length) return [];
   const forms = [parts[0][0]];
   if (parts.length > 1) forms.push(parts.map((p) => p[0]).join(''));
