@@ -35,8 +35,9 @@ export interface EmailFinderResult {
 
 /** Known addresses following one pattern needed before it counts as the domain's pattern on a catch-all domain. */
 const PATTERN_EVIDENCE = 2;
-/** Candidates checked per person at most (each is a RCPT in a pooled session). */
+/** Candidates checked per person at most (each is a RCPT in a pooled session); more when the domain shows no pattern. */
 const MAX_CANDIDATES = 8;
+const MAX_CANDIDATES_WITHOUT_PATTERN = 12;
 
 const CATCH_ALL = new Set(['catch_all', 'valid_catch_all']);
 
@@ -65,13 +66,20 @@ export async function findEmail(
     };
   }
   const observed = observedPatterns(await repository.emailSamplesAtDomain(domain));
-  const candidates = rankedCandidates({ first: query.first_name, last: query.last_name }, domain, observed, MAX_CANDIDATES);
+  const candidates = rankedCandidates(
+    { first: query.first_name, last: query.last_name },
+    domain,
+    observed,
+    observed.size ? MAX_CANDIDATES : MAX_CANDIDATES_WITHOUT_PATTERN,
+  );
   if (!candidates.length)
     return { email: null, status: 'not_found', message: 'The name has no letters an address could be made of.', domain, validation: null };
-  // All at once: the engine groups them into its sessions with the domain's mail host.
-  const answers = await Promise.all(
-    candidates.map((email) => validator.validate({ email, first_name: query.first_name, last_name: query.last_name })),
-  );
+  const ask = (emails: string[]) =>
+    Promise.all(emails.map((email) => validator.validate({ email, first_name: query.first_name, last_name: query.last_name })));
+  // When the domain's known addresses follow a pattern, its candidate alone first: usually the one.
+  // Then the others all at once: the engine groups them into its sessions with the mail host.
+  const answers = observed.size ? await ask(candidates.slice(0, 1)) : [];
+  if (answers[0]?.email_status !== 'valid') answers.push(...(await ask(candidates.slice(answers.length))));
   const valid = answers.find((a) => a.email_status === 'valid');
   if (valid) return { email: valid.email, status: 'valid', message: 'Email found.', domain, validation: valid };
   const withEvidence = answers.find((a) => a.email_status === 'valid_catch_all');
