@@ -208,7 +208,7 @@ await Promise.all(
     while (next < targets.length) {
       const target = targets[next++];
       const res = await t.post('/email-finder', { first_name: target.first, last_name: target.last, domain: target.domain.name });
-      const body = res.json() as { status: string; email: string | null };
+      const body = res.json<{ status: string; email: string | null }>();
       results.push({
         status: body.status,
         email: body.email,
