@@ -9,6 +9,7 @@ import { dbTargets, dropPgSchema, POSTGRES_URL, type TestDatabase } from '../sup
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import { until } from '../support/until.ts';
+import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
 import { loadConfig } from '../../src/config.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
@@ -154,6 +155,27 @@ for (const { target, queue } of setups) {
           0,
         );
       }
+    });
+
+    it('works through the typed client (leadbase/client) on a live server', async () => {
+      const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const leadbase = createLeadbaseClient({ baseUrl, apiKey: t.key });
+      // The list's body is read by the route itself (JSON or CSV): the document declares no schema for it.
+      const { data: job } = await leadbase.POST('/email-validate/bulk', {
+        body: { emails: ['ann@acme.test', 'max@acme.test', 'zed@acme.test'] } as never,
+      });
+      assert.ok(job?.id);
+      let status = job;
+      await until(async () => {
+        status = (await leadbase.GET('/email-validate/bulk/{id}', { params: { path: { id: job.id } } })).data!;
+        return status.status === 'done';
+      }, 20_000);
+      assert.equal(status.counts.valid, 2);
+      assert.equal(status.counts.invalid, 1);
+      await assert.rejects(
+        leadbase.GET('/email-validate/bulk/{id}', { params: { path: { id: 'no-such-job' } } }),
+        (error: unknown) => error instanceof LeadbaseError && error.status === 404 && error.code === 'not_found',
+      );
     });
 
     it('reads a CSV list, keeps its other columns and answers CSV when asked', async () => {

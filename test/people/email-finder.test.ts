@@ -8,6 +8,7 @@ import { startMailWorld, type FakeMx, type MailWorld } from '../support/fake-smt
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 import type { PersonInput } from '../../src/people/input.ts';
 import { until } from '../support/until.ts';
+import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
 
 const known = (domain: string, pattern: (first: string, last: string) => string, names: [string, string][]): PersonInput[] =>
   names.map(([first, last], i) => ({
@@ -146,6 +147,20 @@ for (const target of dbTargets) {
       assert.equal(first.status, 'not_found');
       assert.match(first.message, /try again later/);
       await until(async () => (await find({ first_name: 'Tom', last_name: 'Hardy', domain: 'grey.test' })).status === 'valid', 10_000, 100);
+    });
+
+    it('works through the typed client (leadbase/client) on a live server', async () => {
+      const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const leadbase = createLeadbaseClient({ baseUrl, apiKey: t.key });
+      const { data, response } = await leadbase.POST('/email-finder', {
+        body: { first_name: 'Bob', last_name: 'King', domain: 'strict.test' },
+      });
+      assert.deepEqual([data?.email, data?.status, data?.credits_consumed], ['bking@strict.test', 'valid', 1]);
+      assert.equal(response.headers.get('x-credits-cost'), '1');
+      await assert.rejects(
+        leadbase.POST('/email-finder', { body: { first_name: 'Bob', last_name: 'King' } }),
+        (error: unknown) => error instanceof LeadbaseError && error.code === 'invalid_request',
+      );
     });
 
     it('refuses a request without a domain or company name, and blank names, in the envelope', async () => {
