@@ -7,4 +7,7 @@ export const PRICES = {
   profileEmailFound: 5000,
   mobileFinderFound: 5000,
   emailFinderFound: 1000,
+  companySearchFound: 1000,
+  /** Employee finder: per employee returned (20 per credit). */
+  employeeFinderPerEmployee: 50,
 } as const;

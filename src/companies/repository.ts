@@ -76,6 +76,18 @@ export class CompanyRepository {
     return (await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
   }
 
+  /** Companies whose professional-network URL (lower case, without scheme) is one of `forms` (index companies_prof_url_lower). */
+  async findByProfUrlForms(forms: string[]): Promise<CompanyRow[]> {
+    if (!forms.length) return [];
+    return this.db
+      .selectFrom('companies')
+      .selectAll()
+      .where(sql<string>`lower(prof_url)`, 'in', forms)
+      .orderBy('id')
+      .limit(2)
+      .execute();
+  }
+
   /** Companies with a domain, in id order after `afterId` (a page of them). */
   async withDomains(afterId: number, limit: number): Promise<{ id: number; name: string; domain: string }[]> {
     const rows = await this.db

@@ -1,17 +1,25 @@
 // The companies domain as the rest of leadbase sees it: lookups by domain and name, upserts from
-// importers and other domains, email-validation enrichment, and the funding result.
+// importers and other domains, email-validation enrichment, the funding result and company search.
 import type { Db } from '../db/database.ts';
-import type { FundingResult } from '../contract/companies.ts';
+import type { CompanyProfile, FundingResult } from '../contract/companies.ts';
 import type { CompanyRow } from './tables.ts';
 import { normalizeCompanyName, normalizeDomain } from './normalize.ts';
 import { CompanyRepository, type UpsertResult } from './repository.ts';
 import { CompanyInputError, prepareArticle, prepareCompany, type ArticleInput, type CompanyInput, type PreparedCompany } from './input.ts';
 import { composeFunding, hasFundingData } from './funding.ts';
 import { toEnrichment, type CompanyEnrichment } from './enrichment.ts';
+import { profUrlForms, toCompanyProfile } from './profile.ts';
 
 export type { CompanyInput } from './input.ts';
 export type { CompanyEnrichment } from './enrichment.ts';
 export type { CompanyRow } from './tables.ts';
+
+/** How a request names a company: any of its domain, its professional-network page URL, its name. */
+export interface CompanyQuery {
+  company_name?: string | null;
+  company_domain?: string | null;
+  profile_url?: string | null;
+}
 
 export interface CompanyServiceDeps {
   db: Db;
@@ -73,14 +81,30 @@ export class CompanyService {
     return exact.length === 1 ? exact[0].company : null;
   }
 
-  /** A company by domain first, then by name (the usual "name and/or domain" request). */
-  async resolve(query: { company_name?: string | null; company_domain?: string | null }): Promise<CompanyRow | null> {
+  /** A company by domain first, then by its professional-network page URL, then by name (the usual "name and/or domain" request). */
+  async resolve(query: CompanyQuery): Promise<CompanyRow | null> {
     if (query.company_domain) {
       const byDomain = await this.findByDomain(query.company_domain);
       if (byDomain) return byDomain;
     }
+    if (query.profile_url) {
+      const byPage = await this.findByProfileUrl(query.profile_url);
+      if (byPage) return byPage;
+    }
     if (query.company_name) return this.matchByName(query.company_name);
     return null;
+  }
+
+  /** A company by its professional-network page URL, or null (also when two companies claim it). */
+  async findByProfileUrl(url: string): Promise<CompanyRow | null> {
+    const found = await this.repository.findByProfUrlForms(profUrlForms(url));
+    return found.length === 1 ? found[0] : null;
+  }
+
+  /** Company search: the profile of the company `resolve` finds, or null. */
+  async profile(query: CompanyQuery): Promise<CompanyProfile | null> {
+    const company = await this.resolve(query);
+    return company ? toCompanyProfile(company) : null;
   }
 
   /** Every company with a domain, page by page (discovery over the company store). */

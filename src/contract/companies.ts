@@ -96,3 +96,63 @@ export const CompanyFundingResponse = Type.Object(
   { title: 'CompanyFundingResult' },
 );
 export type CompanyFundingResponse = Static<typeof CompanyFundingResponse>;
+
+export const CompanySearchBody = Type.Object(
+  {
+    company_domain: Type.Optional(Text({ description: 'Company domain (a URL or an email also works)', maxLength: 512 })),
+    company_name: Type.Optional(Text({ description: 'Company name', maxLength: 512 })),
+    profile_url: Type.Optional(Text({ description: "The company's professional-network page URL", maxLength: 512 })),
+  },
+  { title: 'CompanySearchRequest', description: 'At least one of company_domain, company_name and profile_url is required.' },
+);
+export type CompanySearchBody = Static<typeof CompanySearchBody>;
+
+/** A company profile from the company store (null where unknown). */
+export const CompanyProfile = Type.Object(
+  {
+    company_name: Type.String(),
+    company_id: Nullable(Type.Integer({ description: "The company's professional-network numeric id" })),
+    description: Str,
+    industry: Str,
+    website_url: Str,
+    domain: Nullable(Type.String({ description: 'The primary domain' })),
+    employee_count: Nullable(Type.Integer()),
+    employee_count_range: Nullable(
+      Type.Object({ start: Type.Integer(), end: Nullable(Type.Integer({ description: 'null for the open range 10001+' })) }),
+    ),
+    follower_count: Nullable(Type.Integer()),
+    founded_on: Nullable(Type.Object({ year: Type.Integer(), month: Type.Null(), day: Type.Null() })),
+    company_type: Nullable(Type.String({ description: 'private, public, public_subsidiary, nonprofit, educational or government' })),
+    locations: Type.Array(
+      Type.Object({
+        country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 code' })),
+        city: Str,
+        geographic_area: Str,
+        postal_code: Str,
+        line1: Str,
+        line2: Str,
+        headquarter: Type.Boolean(),
+        latitude: Nullable(Type.Number()),
+        longitude: Nullable(Type.Number()),
+      }),
+    ),
+    universal_name: Nullable(Type.String({ description: "The last part of the company's professional-network page URL" })),
+    url: Nullable(Type.String({ description: "The company's professional-network page URL" })),
+  },
+  { title: 'CompanyProfile' },
+);
+export type CompanyProfile = Static<typeof CompanyProfile>;
+
+const nullableProfileFields = Object.fromEntries(Object.entries(CompanyProfile.properties).map(([k, v]) => [k, Nullable(v)])) as {
+  [K in keyof typeof CompanyProfile.properties]: ReturnType<typeof Nullable<(typeof CompanyProfile.properties)[K]>>;
+};
+
+export const CompanySearchResponse = Type.Object(
+  {
+    ...nullableProfileFields,
+    message: Type.String({ description: '"Company found." or "Company not found."' }),
+    credits_consumed: Type.Integer(),
+  },
+  { title: 'CompanySearchResult' },
+);
+export type CompanySearchResponse = Static<typeof CompanySearchResponse>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CreditsNumber, Nullable, Text } from './common.ts';
+import { BoundedInteger, CreditsNumber, Nullable, Text } from './common.ts';
 
 const Str = Nullable(Type.String());
 
@@ -70,3 +70,40 @@ export const ProfileEmailResponse = Type.Object(
 );
 export type ProfileEmailResponse = Static<typeof ProfileEmailResponse>;
 export type ProfileEmailFound = { profile_url: string; email: string };
+
+export const EmployeeFinderBody = Type.Object(
+  {
+    company_name: Type.Optional(Text({ maxLength: 512 })),
+    company_domain: Type.Optional(Text({ maxLength: 512 })),
+    page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100000, default: 1 })),
+    per_page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 50, default: 20 })),
+    limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 50, description: 'Another name for per_page' })),
+  },
+  { title: 'EmployeeFinderRequest', description: 'At least one of company_name and company_domain is required.' },
+);
+export type EmployeeFinderBody = Static<typeof EmployeeFinderBody>;
+
+export const Employee = Type.Object({
+  first_name: Str,
+  last_name: Str,
+  full_name: Type.String({ description: 'Extension' }),
+  title: Type.String(),
+  profile_url: Str,
+  website: Str,
+  company_name: Type.String(),
+});
+export type Employee = Static<typeof Employee>;
+
+export const EmployeeFinderResponse = Type.Object(
+  {
+    message: Type.String({ description: '"Data found for the given company." or "No employees found for the given company."' }),
+    total_count: Type.Integer({ description: 'Current employees known for the company' }),
+    returned_count: Type.Integer(),
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+    credits_consumed: CreditsNumber,
+    data: Type.Array(Employee),
+  },
+  { title: 'EmployeeFinderResult' },
+);
+export type EmployeeFinderResponse = Static<typeof EmployeeFinderResponse>;

@@ -13,6 +13,7 @@ import * as idempotencyOwner from './migrations/0010_idempotency_owner.ts';
 import * as queue from './migrations/0011_queue.ts';
 import * as emailBulk from './migrations/0012_email_bulk.ts';
 import * as sources from './migrations/0013_sources.ts';
+import * as companyProfileUrl from './migrations/0014_company_profile_url.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0011_queue': queue,
   '0012_email_bulk': emailBulk,
   '0013_sources': sources,
+  '0014_company_profile_url': companyProfileUrl,
 };
 
 class StaticProvider implements MigrationProvider {

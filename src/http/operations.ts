@@ -7,9 +7,11 @@ import { PRICES } from '../billing/prices.ts';
 import { emailValidationCost } from '../email/messages.ts';
 import { EmailFinderBody, EmailFinderResponse, EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
 import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-bulk.ts';
-import { CompanyFundingBody, CompanyFundingResponse } from '../contract/companies.ts';
+import { CompanyFundingBody, CompanyFundingResponse, CompanySearchBody, CompanySearchResponse } from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
 import {
+  EmployeeFinderBody,
+  EmployeeFinderResponse,
   MobileFinderBody,
   MobileFinderResponse,
   ProfileEmailBody,
@@ -120,6 +122,17 @@ export const OPERATIONS = {
     charge: found(PRICES.companyFundingFound, 'funding data'),
     messages: { found: 'Funding data found.', notFound: 'No funding data found for this company.' },
   },
+  'company-search': {
+    path: '/company-search',
+    methods: ['POST'],
+    summary: "A company's profile from its domain, name or professional-network page (1 credit when found)",
+    tag: 'companies',
+    perMinute: 300,
+    body: CompanySearchBody,
+    response: CompanySearchResponse,
+    charge: found(PRICES.companySearchFound, 'the company'),
+    messages: { found: 'Company found.', notFound: 'Company not found.' },
+  },
   'jobs-finder': {
     path: '/jobs-finder',
     methods: ['POST'],
@@ -140,6 +153,17 @@ export const OPERATIONS = {
     response: RoleFinderResponse,
     charge: found(PRICES.roleFinderFound, 'the role'),
     messages: { found: 'Role found.', notFound: 'Role not found.' },
+  },
+  'employee-finder': {
+    path: '/employee-finder',
+    methods: ['POST'],
+    summary: 'The people currently working at a company, most senior first (0.05 credits per employee returned)',
+    tag: 'people',
+    perMinute: 300,
+    body: EmployeeFinderBody,
+    response: EmployeeFinderResponse,
+    charge: { minimum: PRICES.employeeFinderPerEmployee, rule: '0.05 credits per returned employee' },
+    messages: { found: 'Data found for the given company.', notFound: 'No employees found for the given company.' },
   },
   'mobile-finder': {
     path: '/mobile-finder',
@@ -239,28 +263,40 @@ function operationIdOf(id: string, method?: string): string {
   return method ? `${method.toLowerCase()}${camel[0].toUpperCase()}${camel.slice(1)}` : camel;
 }
 
-export function routeOptions<const Id extends OperationId>(id: Id, method?: OperationBase['methods'][number]) {
+/**
+ * Another surface's route onto an operation (the LeadMagic v1 paths): its own body and response
+ * schemas and OpenAPI names, the operation's limits, prices and ledger.
+ */
+export interface AliasSurface {
+  operationId: string;
+  tag: string;
+  response: TSchema;
+  body?: TObject;
+}
+
+export function routeOptions<const Id extends OperationId>(id: Id, method?: OperationBase['methods'][number], alias?: AliasSurface) {
   const op: OperationBase = OPERATIONS[id];
   // An operation served on several methods documents each one's answers (`method` picks it).
   const as = method ?? op.methods[0];
+  const body = alias ? (alias.body ?? op.body) : op.body;
   return {
     schema: {
       // Stable names for generated clients: emailValidate, getCredits / postCredits.
-      operationId: operationIdOf(id, op.methods.length > 1 ? as : undefined),
+      operationId: alias?.operationId ?? operationIdOf(id, op.methods.length > 1 ? as : undefined),
       summary: op.summary,
       description: op.charge ? `Charge: ${op.charge.rule}.` : undefined,
-      tags: [op.tag],
+      tags: [alias?.tag ?? op.tag],
       // Only operations with a body declare one (Fastify warns about a GET with a body schema).
-      ...((op.body ? { body: op.body } : {}) as { body: BodyOf<Id> }),
+      ...((body && as !== 'GET' ? { body } : {}) as { body: BodyOf<Id> }),
       ...((op.params ? { params: op.params } : {}) as { params: ParamsOf<Id> }),
       ...(as === 'POST' ? { headers: IdempotencyHeaders } : {}),
       // Exactly the statuses the operation can answer with, their headers (an accepted operation
       // documents 202 in place of 200; its handler sets the code).
-      response: responsesOf(op.response, {
+      response: responsesOf(alias?.response ?? op.response, {
         method: as,
         charged: Boolean(op.charge),
         // An accepted operation reads its own body (a JSON or CSV list).
-        hasInput: Boolean(op.body || op.params || op.accepted),
+        hasInput: Boolean(body || op.params || op.accepted),
         byId: Boolean(op.params),
         accepted: Boolean(op.accepted),
         successDescription: op.accepted ? 'Accepted: the work is queued' : op.charge ? `The result. ${op.charge.rule}.` : 'The result',
@@ -278,12 +314,20 @@ export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
   return { ...Object.fromEntries(fields.map((k) => [k, null])), message: op.messages.notFound };
 }
 
+/** A charged operation's result before it is settled: its price (millicredits) and its body without credits_consumed. */
+export interface Answer<Body extends object = Record<string, unknown>> {
+  cost: number;
+  body: Body;
+}
+
 /** What an answer costs, by the operation's price rule (millicredits). */
 export const PRICE_OF = {
   'email-validate': (result: { email_status: EmailStatus }) => emailValidationCost(result.email_status),
   'email-finder': (result: { status: string }) => (result.status === 'not_found' ? 0 : PRICES.emailFinderFound),
   'company-funding': (isFound: boolean) => (isFound ? PRICES.companyFundingFound : 0),
+  'company-search': (isFound: boolean) => (isFound ? PRICES.companySearchFound : 0),
   'jobs-finder': (result: { results: unknown[] }) => PRICES.jobsFinderPerJob * result.results.length,
+  'employee-finder': (result: { data: unknown[] }) => PRICES.employeeFinderPerEmployee * result.data.length,
   'role-finder': (isFound: boolean) => (isFound ? PRICES.roleFinderFound : 0),
   'mobile-finder': (isFound: boolean) => (isFound ? PRICES.mobileFinderFound : 0),
   'b2b-profile-email': (isFound: boolean) => (isFound ? PRICES.profileEmailFound : 0),

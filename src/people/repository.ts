@@ -83,6 +83,16 @@ export interface RoleHolderRow {
   profile_id: string | null;
 }
 
+/** A person with a current position at a company (employee finder). */
+export interface EmployeeRow {
+  person_id: number;
+  full_name: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_id: string | null;
+  title: string;
+}
+
 /** A work address at a domain with its holder's name: evidence of the domain's email pattern. */
 export interface DomainEmailSample {
   email: string;
@@ -404,6 +414,40 @@ export class PeopleRepository {
         'p.last_name',
         'p.profile_id',
       ]);
+  }
+
+  /** How many people hold a current position at a company (index person_positions_company). */
+  async countCurrentEmployees(companyId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('person_positions')
+      .select((eb) => eb.fn.count<number | string>('person_id').distinct().as('n'))
+      .where('company_id', '=', companyId)
+      .where('is_current', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * A page of the people holding a current position at a company: the most senior role first,
+   * then by name (the person id keeps pages stable). One row per person, with one of their titles.
+   */
+  async currentEmployees(companyId: number, offset: number, limit: number): Promise<EmployeeRow[]> {
+    const rows = await this.db
+      .selectFrom('person_positions as pos')
+      .innerJoin('people as p', 'p.id', 'pos.person_id')
+      .leftJoin('person_roles as r', 'r.position_id', 'pos.id')
+      .select(['p.id as person_id', 'p.full_name', 'p.first_name', 'p.last_name', 'p.profile_id'])
+      .select((eb) => [eb.fn.min('pos.title').as('title'), eb.fn.coalesce(eb.fn.max('r.rank'), sql.lit(0)).as('rank')])
+      .where('pos.company_id', '=', companyId)
+      .where('pos.is_current', '=', 1)
+      .groupBy(['p.id', 'p.full_name', 'p.first_name', 'p.last_name', 'p.profile_id'])
+      .orderBy('rank', 'desc')
+      .orderBy('p.full_name')
+      .orderBy('p.id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({ ...r, person_id: Number(r.person_id), title: String(r.title) }));
   }
 
   /** Current holders at a company of any of the role keys (index person_roles_company_role). */

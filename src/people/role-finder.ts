@@ -15,7 +15,7 @@ export interface KnownLeader {
 export type RoleHolder = { holder: RoleHolderRow; company: CompanyRow } | { leader: KnownLeader; company: CompanyRow };
 
 export interface CompanyResolver {
-  resolve(query: { company_name?: string | null; company_domain?: string | null }): Promise<CompanyRow | null>;
+  resolve(query: { company_name?: string | null; company_domain?: string | null; profile_url?: string | null }): Promise<CompanyRow | null>;
   /** The company's known leadership: a CEO known for a company holds that role even when no person record says so. */
   leadersOf?(companyId: number): Promise<KnownLeader[]>;
 }
@@ -48,16 +48,25 @@ export function compareHolders(query: AnalyzedTitle) {
     a.person_id - b.person_id;
 }
 
+/** A title and the company to find it at (by any of domain, page URL, name). */
+export interface RoleQuery {
+  job_title: string;
+  company_name?: string | null;
+  company_domain?: string | null;
+  company_profile_url?: string | null;
+}
+
 export async function findRoleHolder(
   repository: PeopleRepository,
   companies: CompanyResolver,
-  query: { job_title: string; company_name?: string | null; company_domain?: string | null },
+  query: RoleQuery,
 ): Promise<RoleHolder | null> {
   const wanted = analyzeTitle(query.job_title);
   if (!wanted.roles.length) return null;
   const company = await companies.resolve({
     company_name: query.company_name?.trim() || null,
     company_domain: query.company_domain?.trim() || null,
+    profile_url: query.company_profile_url?.trim() || null,
   });
   if (!company) return null;
   const exactKeys = wanted.roles.filter((r) => r.level !== 'any').map((r) => r.key);

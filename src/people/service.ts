@@ -1,9 +1,9 @@
-// The people domain as the rest of leadbase sees it: the three finders and the store behind the importers.
+// The people domain as the rest of leadbase sees it: the finders, the employee list and the store behind the importers.
 import type { Db } from '../db/database.ts';
 import type { CompanyService } from '../companies/service.ts';
-import type { MobileFound, ProfileEmailFound, RoleFound } from '../contract/people.ts';
+import type { Employee, MobileFound, ProfileEmailFound, RoleFound } from '../contract/people.ts';
 import { PeopleRepository } from './repository.ts';
-import { findRoleHolder } from './role-finder.ts';
+import { findRoleHolder, type RoleQuery } from './role-finder.ts';
 import { findMobile, type MobileQuery } from './mobile-finder.ts';
 import { findProfileEmail, type EmailValidator } from './profile-email.ts';
 import { findEmail, type EmailFinderQuery, type EmailFinderResult, type FinderValidator } from './email-finder.ts';
@@ -37,7 +37,7 @@ export class PeopleService {
   }
 
   /** The best current holder of a title at a company (by domain, else unambiguous name), or null. */
-  async findRole(query: { job_title: string; company_name?: string | null; company_domain?: string | null }): Promise<RoleFound | null> {
+  async findRole(query: RoleQuery): Promise<RoleFound | null> {
     const found = await findRoleHolder(this.repository, this.deps.companies, query);
     if (!found) return null;
     const { company } = found;
@@ -62,6 +62,36 @@ export class PeopleService {
       first_name: holder.first_name,
       last_name: holder.last_name,
       ...companyFields,
+    };
+  }
+
+  /**
+   * Employee finder: a page of the people with a current position at the company (most senior
+   * first), and how many there are; null when the company is not known.
+   */
+  async employees(
+    query: { company_name?: string | null; company_domain?: string | null },
+    page: number,
+    perPage: number,
+  ): Promise<{ total: number; employees: Employee[] } | null> {
+    const company = await this.deps.companies.resolve(query);
+    if (!company) return null;
+    const [total, rows] = await Promise.all([
+      this.repository.countCurrentEmployees(company.id),
+      this.repository.currentEmployees(company.id, (page - 1) * perPage, perPage),
+    ]);
+    const website = company.website ?? (company.domain ? `https://${company.domain}` : null);
+    return {
+      total,
+      employees: rows.map((r) => ({
+        first_name: r.first_name,
+        last_name: r.last_name,
+        full_name: r.full_name,
+        title: r.title,
+        profile_url: this.profileUrl(r.profile_id),
+        website,
+        company_name: company.name,
+      })),
     };
   }
 

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 import { OPERATIONS } from '../../src/http/operations.ts';
 
 type Doc = {
@@ -71,17 +72,21 @@ describe('the OpenAPI document', () => {
     assert.ok(funding.responses['503'].headers!['Retry-After']);
     assert.equal(doc.paths['/job-types'].get.responses['200'].headers!['X-Credits-Cost'], undefined, 'a free operation charges nothing');
     const ids = new Set<string>();
+    let documented = 0;
     for (const [path, methods] of Object.entries(doc.paths))
       for (const [method, operation] of Object.entries(methods)) {
         ids.add(operation.operationId);
+        documented++;
         const idempotency = operation.parameters?.find((p) => p.name === 'idempotency-key' && p.in === 'header');
         assert.equal(Boolean(idempotency), method === 'post', `${method} ${path}: Idempotency-Key documented on POST only`);
       }
     assert.equal(
-      ids.size,
-      Object.values(OPERATIONS).reduce((n, op) => n + op.methods.length, 0),
-      'one unique operationId per operation and method',
+      documented,
+      Object.values(OPERATIONS).reduce((n, op) => n + op.methods.length, 0) + V1_ROUTES.length,
+      'every operation and method, and every LeadMagic v1 path',
     );
+    assert.equal(ids.size, documented, 'one unique operationId each');
+    assert.ok(ids.has('v1ValidateEmail') && ids.has('v1GetCredits'));
     assert.ok(ids.has('emailValidate') && ids.has('getCredits') && ids.has('postCredits'));
     assert.deepEqual(doc.servers, [{ url: '/', description: 'This leadbase server' }]);
     assert.doesNotMatch(text, /decisions\.md|spec part|\.\.\/shared/, 'no pointer to a document outside the repository');

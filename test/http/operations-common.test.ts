@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/http/operations.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 
 /** A valid request of each charged operation, and a body with a wrong type in it. */
 const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrongType: Record<string, unknown> }> = {
@@ -15,6 +16,8 @@ const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrong
     wrongType: { first_name: 5, last_name: 'Doe', domain: 'mail.test' },
   },
   'company-funding': { body: { company_domain: 'acme.test' }, wrongType: { company_domain: ['acme.test'] } },
+  'company-search': { body: { company_domain: 'acme.test' }, wrongType: { profile_url: 12 } },
+  'employee-finder': { body: { company_name: 'Acme' }, wrongType: { per_page: 500 } },
   'jobs-finder': { body: { job_title: 'engineer' }, wrongType: { per_page: 'twenty' } },
   'role-finder': { body: { job_title: 'CEO', company_domain: 'acme.test' }, wrongType: { job_title: true } },
   'mobile-finder': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: {} } },
@@ -30,12 +33,28 @@ function expectedCost(id: ChargedOperationId, answer: Record<string, unknown>): 
       return PRICE_OF[id](answer as { results: unknown[] });
     case 'email-finder':
       return PRICE_OF[id](answer as { status: string });
+    case 'employee-finder':
+      return PRICE_OF[id](answer as { data: unknown[] });
     default:
       return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
   }
 }
 
 const CHARGED = Object.keys(SAMPLES) as ChargedOperationId[];
+
+/** Every path of a charged operation: ours, and the LeadMagic v1 path onto it (the same rules hold). */
+const PATHS = [
+  ...CHARGED.map((id) => ({
+    id,
+    path: OPERATIONS[id].path,
+    label: `${OPERATIONS[id].methods.join('|')} ${OPERATIONS[id].path}`,
+  })),
+  ...V1_ROUTES.filter((r) => r.answer).map((r) => ({
+    id: r.operation as ChargedOperationId,
+    path: r.path,
+    label: `POST ${r.path}`,
+  })),
+];
 
 describe('rules every charged operation follows', () => {
   let world: MailWorld;
@@ -54,10 +73,10 @@ describe('rules every charged operation follows', () => {
     await world.close();
   });
 
-  for (const id of CHARGED) {
-    const op = OPERATIONS[id];
+  for (const { id, path, label } of PATHS) {
+    const op = { ...OPERATIONS[id], path };
     const sample = SAMPLES[id];
-    describe(`${op.methods.join('|')} ${op.path}`, () => {
+    describe(label, () => {
       it('401 without a key and with a wrong key, in the envelope', async () => {
         const none = await t.inject({
           method: 'POST',
@@ -91,7 +110,7 @@ describe('rules every charged operation follows', () => {
 
       it('charges what the price rule says, and an idempotent retry replays without a second charge', async () => {
         const key = await t.services.keys.create('idem', 100_000);
-        const headers = { 'x-api-key': key.key, 'idempotency-key': `common-${id}` };
+        const headers = { 'x-api-key': key.key, 'idempotency-key': `common-${path}` };
         const first = await t.post(op.path, sample.body, headers);
         assert.equal(first.statusCode, 200, first.body);
         const answer = first.json<Record<string, unknown> & { credits_consumed: number }>();

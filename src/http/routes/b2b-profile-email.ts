@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ProfileEmailBody } from '../../contract/people.ts';
+import type { Services } from '../../services.ts';
 import { requireNonBlank } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
 
 const op = OPERATIONS['b2b-profile-email'];
+
+export async function findProfileEmail(services: Services, request: ProfileEmailBody): Promise<Answer> {
+  const profile = requireNonBlank(request, 'profile_url');
+  const found = await services.people.findProfileEmail(profile);
+  if (!found) return { cost: PRICE_OF['b2b-profile-email'](false), body: notFoundBody('b2b-profile-email') };
+  return { cost: PRICE_OF['b2b-profile-email'](true), body: { ...found, message: op.messages.found } };
+}
 
 export default async function profileEmailRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(op.path, routeOptions('b2b-profile-email'), async (request, reply) => {
-    const profile = requireNonBlank(request.body, 'profile_url');
-    const found = await app.services.people.findProfileEmail(profile);
-    if (!found) return reply.settle(PRICE_OF['b2b-profile-email'](false), notFoundBody('b2b-profile-email'));
-    return reply.settle(PRICE_OF['b2b-profile-email'](true), { ...found, message: op.messages.found });
+    const { cost, body } = await findProfileEmail(app.services, request.body);
+    return reply.settle(cost, body);
   });
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { EmailFinderBody, EmailFinderResponse } from '../../contract/email.ts';
+import type { Services } from '../../services.ts';
 import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { OPERATIONS, PRICE_OF, routeOptions } from '../operations.ts';
+import { OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
 
 const op = OPERATIONS['email-finder'];
 
@@ -18,29 +20,37 @@ const NO_COMPANY = {
   company_type: null,
 };
 
+export async function findEmail(
+  services: Services,
+  request: EmailFinderBody,
+): Promise<Answer<Omit<EmailFinderResponse, 'credits_consumed'>>> {
+  const first = requireNonBlank(request, 'first_name');
+  const last = requireNonBlank(request, 'last_name');
+  requireOneOf(request, ['domain', 'company_name']);
+  const found = await services.people.findEmail({ ...request, first_name: first, last_name: last });
+  const v = found.validation;
+  const body = {
+    email: found.email,
+    status: found.status,
+    message: found.message,
+    first_name: first,
+    last_name: last,
+    domain: found.domain,
+    is_domain_catch_all: v?.is_domain_catch_all ?? false,
+    mx_record: v?.mx_record ?? null,
+    mx_provider: v?.mx_provider ?? null,
+    mx_security_gateway: v?.mx_security_gateway ?? false,
+    ...NO_COMPANY,
+    ...(v ? Object.fromEntries(Object.keys(NO_COMPANY).map((k) => [k, v[k as keyof typeof NO_COMPANY]])) : {}),
+  };
+  return { cost: PRICE_OF['email-finder'](found), body };
+}
+
 /** POST /email-finder: a person's work address from their name and company (1 credit when found, else 0). */
 export default async function emailFinderRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(op.path, routeOptions('email-finder'), async (request, reply) => {
-    const first = requireNonBlank(request.body, 'first_name');
-    const last = requireNonBlank(request.body, 'last_name');
-    requireOneOf(request.body, ['domain', 'company_name']);
-    const found = await app.services.people.findEmail({ ...request.body, first_name: first, last_name: last });
-    const v = found.validation;
-    const body = {
-      email: found.email,
-      status: found.status,
-      message: found.message,
-      first_name: first,
-      last_name: last,
-      domain: found.domain,
-      is_domain_catch_all: v?.is_domain_catch_all ?? false,
-      mx_record: v?.mx_record ?? null,
-      mx_provider: v?.mx_provider ?? null,
-      mx_security_gateway: v?.mx_security_gateway ?? false,
-      ...NO_COMPANY,
-      ...(v ? Object.fromEntries(Object.keys(NO_COMPANY).map((k) => [k, v[k as keyof typeof NO_COMPANY]])) : {}),
-    };
-    return reply.settle(PRICE_OF['email-finder'](found), body);
+    const { cost, body } = await findEmail(app.services, request.body);
+    return reply.settle(cost, body);
   });
 }

@@ -6,6 +6,8 @@ import emailValidate from './email-validate.ts';
 import emailBulk from './email-bulk.ts';
 import emailFinder from './email-finder.ts';
 import companyFunding from './company-funding.ts';
+import companySearch from './company-search.ts';
+import employeeFinder from './employee-finder.ts';
 import jobsFinder from './jobs-finder.ts';
 import roleFinder from './role-finder.ts';
 import mobileFinder from './mobile-finder.ts';
@@ -15,6 +17,7 @@ import sendgridWebhook from './webhooks-sendgrid.ts';
 import postmarkWebhook from './webhooks-postmark.ts';
 import mailgunWebhook from './webhooks-mailgun.ts';
 import adminSources from './admin-sources.ts';
+import v1 from './v1.ts';
 
 /** Every route plugin of the API, registered by buildApp in this order. */
 export const routes: FastifyPluginAsync[] = [
@@ -25,6 +28,8 @@ export const routes: FastifyPluginAsync[] = [
   emailBulk,
   emailFinder,
   companyFunding,
+  companySearch,
+  employeeFinder,
   jobsFinder,
   roleFinder,
   mobileFinder,
@@ -34,4 +39,5 @@ export const routes: FastifyPluginAsync[] = [
   postmarkWebhook,
   mailgunWebhook,
   adminSources,
+  v1,
 ];

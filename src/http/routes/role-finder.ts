@@ -1,21 +1,37 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { RoleFinderBody } from '../../contract/people.ts';
+import type { Services } from '../../services.ts';
 import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
 
 const op = OPERATIONS['role-finder'];
+
+/**
+ * The role finder's answer. `companyFields` are the ways the request may name the company (the
+ * LeadMagic v1 request also takes the company's page URL, company_profile_url).
+ */
+export async function findRole(
+  services: Services,
+  request: RoleFinderBody & { company_profile_url?: string },
+  companyFields = ['company_name', 'company_domain'],
+): Promise<Answer> {
+  const jobTitle = requireNonBlank(request, 'job_title');
+  requireOneOf(request, companyFields);
+  const found = await services.people.findRole({
+    job_title: jobTitle,
+    company_name: request.company_name?.trim() || null,
+    company_domain: request.company_domain?.trim() || null,
+    company_profile_url: request.company_profile_url?.trim() || null,
+  });
+  if (!found) return { cost: PRICE_OF['role-finder'](false), body: notFoundBody('role-finder') };
+  return { cost: PRICE_OF['role-finder'](true), body: { ...found, message: op.messages.found } };
+}
 
 export default async function roleFinderRoute(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.post(op.path, routeOptions('role-finder'), async (request, reply) => {
-    const jobTitle = requireNonBlank(request.body, 'job_title');
-    requireOneOf(request.body, ['company_name', 'company_domain']);
-    const found = await app.services.people.findRole({
-      job_title: jobTitle,
-      company_name: request.body.company_name?.trim() || null,
-      company_domain: request.body.company_domain?.trim() || null,
-    });
-    if (!found) return reply.settle(PRICE_OF['role-finder'](false), notFoundBody('role-finder'));
-    return reply.settle(PRICE_OF['role-finder'](true), { ...found, message: op.messages.found });
+    const { cost, body } = await findRole(app.services, request.body);
+    return reply.settle(cost, body);
   });
 }

@@ -1,0 +1,233 @@
+// LeadMagic's v1 paths (docs/leadmagic-v1.md): a client written for LeadMagic's v1 API changes its
+// base URL and key, nothing else. Each path is one of our operations (the same service calls,
+// prices, per-minute limits and ledger rows) answered in the v1 shape (src/contract/v1.ts).
+// Paths whose answers need data we do not have (ads, technographics, personal emails) are absent.
+import type { FastifyInstance } from 'fastify';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Services } from '../../services.ts';
+import { unitsToCredits } from '../../billing/units.ts';
+import {
+  toV1,
+  V1_PLATFORMS,
+  V1CompanyFundingResponse,
+  V1CompanySearchResponse,
+  V1CreditsResponse,
+  V1EmailFinderResponse,
+  V1EmailValidationResponse,
+  V1EmployeeFinderResponse,
+  V1JobsFinderResponse,
+  V1MobileFinderResponse,
+  V1ProfileEmailResponse,
+  V1RoleFinderBody,
+  V1RoleFinderResponse,
+} from '../../contract/v1.ts';
+import { JobCountryList, IdNameList } from '../../contract/lookups.ts';
+import { OPERATIONS, routeOptions, type Answer, type OperationId } from '../operations.ts';
+import { validateEmail } from './email-validate.ts';
+import { findEmail } from './email-finder.ts';
+import { companyFunding } from './company-funding.ts';
+import { companySearch } from './company-search.ts';
+import { findJobs } from './jobs-finder.ts';
+import { findRole } from './role-finder.ts';
+import { findMobile } from './mobile-finder.ts';
+import { findProfileEmail } from './b2b-profile-email.ts';
+import { findEmployees } from './employee-finder.ts';
+
+type Body = Record<string, unknown>;
+
+/** One v1 path: the operation it is, and how its answer is made and shaped. */
+interface V1Route {
+  method: 'GET' | 'POST';
+  path: `/v1/${string}`;
+  operation: OperationId;
+  /** LeadMagic's operationId for the path. */
+  operationId: string;
+  response: TSchema;
+  /** The request body when it differs from the operation's. */
+  body?: TObject;
+  /** A charged path: our answer, then its v1 shape (toV1 unless said otherwise). */
+  answer?: (services: Services, body: never) => Promise<Answer<object>>;
+  shape?: (body: Body) => Body;
+  /** A free path: its whole answer. */
+  free?: (services: Services, keyId: number) => Promise<unknown>;
+}
+
+const asV1 = (body: Body) => toV1(body) as Body;
+
+/** "14155552671" (our digits) → "+14155552671" (v1 writes E.164). */
+function e164(body: Body): Body {
+  const v1 = asV1(body);
+  return { ...v1, mobile_number: typeof body.mobile_number === 'number' ? `+${body.mobile_number}` : null };
+}
+
+function profileEmail(body: Body): Body {
+  const email = typeof body.email === 'string' ? body.email : null;
+  return { ...asV1(body), work_email: email, status: email ? 'found' : 'not_found' };
+}
+
+/** Their document requires the email as a string: a finder that found nothing answers "" (status not_found says so). */
+function finderEmail(body: Body): Body {
+  return { ...asV1(body), email: typeof body.email === 'string' ? body.email : '' };
+}
+
+function jobListings(body: Body): Body {
+  const v1 = asV1(body);
+  const results = (v1.results as Body[]).map((job) => ({
+    ...job,
+    company: linkWithScheme(job.company as Body),
+    ...(typeof job.salary_min === 'number' ? { salary_min: String(job.salary_min) } : {}),
+    ...(typeof job.salary_max === 'number' ? { salary_max: String(job.salary_max) } : {}),
+    expired: null,
+  }));
+  return { ...v1, results };
+}
+
+/** A job's company page link as their document writes it, with its scheme. */
+function linkWithScheme(company: Body): Body {
+  const url = company.linkedin_url;
+  return typeof url === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? { ...company, linkedin_url: `https://${url}` } : company;
+}
+
+/** Their document types revenue and total funding as integers (whole dollars). */
+function funding(body: Body): Body {
+  const v1 = asV1(body);
+  const social = v1.socialMedia as { platform: string; url: string }[] | undefined;
+  const money = v1.financialInfo as Record<string, unknown> | undefined;
+  const whole = (n: unknown) => (typeof n === 'number' ? Math.round(n) : n);
+  return {
+    ...v1,
+    ...(social ? { socialMedia: social.map((s) => ({ ...s, platform: V1_PLATFORMS[s.platform] ?? s.platform })) } : {}),
+    ...(money ? { financialInfo: { ...money, revenue: whole(money.revenue), totalFunding: whole(money.totalFunding) } } : {}),
+  };
+}
+
+export const V1_ROUTES: readonly V1Route[] = [
+  {
+    method: 'GET',
+    path: '/v1/credits',
+    operation: 'credits',
+    operationId: 'getCredits',
+    response: V1CreditsResponse,
+    free: async (services, keyId) => ({ credits: unitsToCredits(await services.billing.balance(keyId)) }),
+  },
+  {
+    method: 'POST',
+    path: '/v1/people/email-validation',
+    operation: 'email-validate',
+    operationId: 'validateEmail',
+    response: V1EmailValidationResponse,
+    answer: validateEmail,
+  },
+  {
+    method: 'POST',
+    path: '/v1/people/email-finder',
+    operation: 'email-finder',
+    operationId: 'findEmail',
+    response: V1EmailFinderResponse,
+    answer: findEmail,
+    shape: finderEmail,
+  },
+  {
+    method: 'POST',
+    path: '/v1/people/role-finder',
+    operation: 'role-finder',
+    operationId: 'findRole',
+    response: V1RoleFinderResponse,
+    body: V1RoleFinderBody,
+    answer: (services, body: Parameters<typeof findRole>[1]) =>
+      findRole(services, body, ['company_name', 'company_domain', 'company_profile_url']),
+  },
+  {
+    method: 'POST',
+    path: '/v1/people/mobile-finder',
+    operation: 'mobile-finder',
+    operationId: 'findMobile',
+    response: V1MobileFinderResponse,
+    answer: findMobile,
+    shape: e164,
+  },
+  {
+    method: 'POST',
+    path: '/v1/people/b2b-profile-email',
+    operation: 'b2b-profile-email',
+    operationId: 'socialToWorkEmail',
+    response: V1ProfileEmailResponse,
+    answer: findProfileEmail,
+    shape: profileEmail,
+  },
+  {
+    method: 'POST',
+    path: '/v1/people/employee-finder',
+    operation: 'employee-finder',
+    operationId: 'findEmployees',
+    response: V1EmployeeFinderResponse,
+    answer: findEmployees,
+  },
+  {
+    method: 'POST',
+    path: '/v1/companies/company-search',
+    operation: 'company-search',
+    operationId: 'searchCompany',
+    response: V1CompanySearchResponse,
+    answer: companySearch,
+  },
+  {
+    method: 'POST',
+    path: '/v1/companies/company-funding',
+    operation: 'company-funding',
+    operationId: 'getCompanyFunding',
+    response: V1CompanyFundingResponse,
+    answer: companyFunding,
+    shape: funding,
+  },
+  {
+    method: 'POST',
+    path: '/v1/jobs/jobs-finder',
+    operation: 'jobs-finder',
+    operationId: 'findJobs',
+    response: V1JobsFinderResponse,
+    answer: findJobs,
+    shape: jobListings,
+  },
+  {
+    method: 'GET',
+    path: '/v1/jobs/job-types',
+    operation: 'job-types',
+    operationId: 'getJobTypes',
+    response: IdNameList,
+    free: (services) => services.lookups.list('job_types'),
+  },
+  {
+    method: 'GET',
+    path: '/v1/jobs/countries',
+    operation: 'job-country',
+    operationId: 'getJobCountries',
+    response: JobCountryList,
+    free: (services) => services.lookups.countries(),
+  },
+];
+
+/** Every v1 path: LeadMagic's operationId (prefixed v1) under the tag "leadmagic-v1". */
+export default async function v1Routes(app: FastifyInstance): Promise<void> {
+  for (const route of V1_ROUTES) {
+    const options = routeOptions(route.operation, route.method, {
+      operationId: `v1${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}`,
+      tag: 'leadmagic-v1',
+      response: route.response,
+      body: route.body,
+    });
+    const { answer, free } = route;
+    const shape = route.shape ?? asV1;
+    app.route({
+      ...options,
+      method: route.method,
+      url: route.path,
+      schema: { ...options.schema, summary: `${OPERATIONS[route.operation].summary} (LeadMagic v1)` },
+      handler: async (request, reply) => {
+        if (free) return free(app.services, request.apiKey!.id);
+        const { cost, body } = await answer!(app.services, request.body as never);
+        return reply.settle(cost, shape(body as Body));
+      },
+    });
+  }
+}

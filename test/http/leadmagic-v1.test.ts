@@ -1,0 +1,297 @@
+// The LeadMagic v1 paths: each answer validates against the response schema of LeadMagic's
+// published OpenAPI document (test/fixtures/real/leadmagic, with its origin), each accepts the
+// request their document's examples make, each charges what our own path charges on the same
+// ledger, and our own paths answer exactly as before.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { dbTargets } from '../support/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
+import { runPeopleImport } from '../../src/ingest/people/runner.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1.ts';
+
+interface DocumentPath {
+  legacyPath: string;
+  requestExample?: Record<string, unknown>;
+  response: Record<string, unknown>;
+}
+const DOCUMENT = JSON.parse(readFileSync(new URL('../fixtures/real/leadmagic/v1-schemas.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, DocumentPath>;
+  components: Record<string, unknown>;
+};
+const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));
+
+// Their document types employee-finder's credits_consumed as an integer while pricing it at 0.05
+// credits per employee: a page of 3 costs 0.15. We answer the price, a number.
+const employeeFinder = DOCUMENT.paths['POST /v1/people/employee-finder'].response as { properties: Record<string, unknown> };
+employeeFinder.properties.credits_consumed = { type: 'number' };
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+// The document's $refs point at #/components/schemas/…: one schema holding them resolves them.
+ajv.addSchema({ $id: 'leadmagic', components: { schemas: DOCUMENT.components } });
+const rewriteRefs = (schema: unknown): unknown =>
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"leadmagic#/components/schemas/'));
+const validators = new Map(Object.entries(DOCUMENT.paths).map(([key, p]) => [key, ajv.compile(rewriteRefs(p.response) as object)]));
+
+function assertMatchesDocument(key: string, body: unknown): void {
+  const validate = validators.get(key)!;
+  assert.ok(validate(body), `${key}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+}
+
+for (const target of dbTargets) {
+  describe(`LeadMagic v1 paths (${target.name})`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let world: MailWorld;
+
+    before(async () => {
+      world = await startMailWorld();
+      await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
+      t = await startTestApp(target, { credits: 1000, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
+      await t.services.companies.upsertCompany(
+        {
+          name: 'Acme Robotics, Inc.',
+          domain: 'acme-robotics.com',
+          industry: 'industrial automation',
+          size_label: '51-200',
+          employee_count: 140,
+          founded_year: 2015,
+          company_type: 'private',
+          followers: 5120,
+          revenue: 25_400_000.5,
+          location: { locality: 'Austin', region: 'Texas', country: 'United States', postal_code: '78701', geo: '30.27,-97.74' },
+          prof_url: 'https://www.linkedin.com/company/acme-robotics/',
+          prof_id: '1035',
+          social_b_url: 'https://twitter.com/acmerobotics',
+          funding_rounds: [{ round: 'Series A', date: '2021-05-01', amount: 12_000_000, investors: ['Sequoia'] }],
+          leadership: [
+            { role: 'ceo', first_name: 'Maria', last_name: 'de la Cruz', prof_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+          ],
+        },
+        'test',
+      );
+      await runPeopleImport({
+        db: t.database.db,
+        companies: t.services.companies,
+        source: 'jsonl',
+        records: readPeopleJsonl(peopleFixture).records,
+        defaultCountry: 'US',
+      });
+      const now = Date.now();
+      await t.services.jobs.importer.importBoard(
+        [
+          {
+            sourceId: 'J1',
+            title: 'Robotics Engineer',
+            location: 'Austin, TX',
+            employmentTypes: ['Full-time'],
+            publishedAt: now - 3_600_000,
+            descriptionHtml: '<p>Build robots.</p>',
+            applyUrl: 'https://jobs.example/j1',
+            salary: { min: 120_000, max: 150_000, currency: 'USD', period: 'year' },
+            company: {
+              name: 'Acme Robotics, Inc.',
+              website: 'https://acme-robotics.com',
+              prof_url: 'https://www.linkedin.com/company/acme-robotics',
+            },
+          },
+        ],
+        { source: 'greenhouse', board: 'acme', now },
+      );
+    });
+    after(async () => {
+      await t?.close();
+      await world?.close();
+    });
+
+    /** Calls a v1 path and the document's schema for it; returns the body. */
+    async function v1(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) {
+      const res = method === 'GET' ? await t.get(path) : await t.post(path, body ?? {});
+      assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+      const json = res.json<Record<string, unknown>>();
+      assertMatchesDocument(`${method} ${path}`, json);
+      return { json, res };
+    }
+
+    it('every v1 path of the document is served, and accepts the request its examples make', async () => {
+      assert.deepEqual(new Set(V1_ROUTES.map((r) => `${r.method} ${r.path}`)), new Set(Object.keys(DOCUMENT.paths)));
+      for (const [key, p] of Object.entries(DOCUMENT.paths)) {
+        const [method, path] = key.split(' ') as ['GET' | 'POST', string];
+        await v1(method, path, p.requestExample);
+      }
+    });
+
+    it('GET /v1/credits: the balance', async () => {
+      const { json } = await v1('GET', '/v1/credits');
+      assert.equal(typeof json.credits, 'number');
+      assert.deepEqual(Object.keys(json), ['credits']);
+    });
+
+    it('email-validation: company fields under their network names, unknown ones left out; our path unchanged', async () => {
+      const { json } = await v1('POST', '/v1/people/email-validation', { email: 'jane@acme-robotics.com' });
+      assert.equal(json.email_status, 'valid');
+      assert.equal(json.credits_consumed, 0.05);
+      assert.equal(json.company_name, 'Acme Robotics, Inc.');
+      assert.equal(json.company_linkedin_url, 'www.linkedin.com/company/acme-robotics');
+      assert.equal(json.company_linkedin_id, '1035');
+      assert.equal(json.company_twitter_url, 'https://twitter.com/acmerobotics');
+      assert.equal(json.company_facebook_url, null, 'nullable in their document: kept as null');
+      assert.equal((json.company_location as Record<string, unknown>).locality, 'austin');
+      assert.ok(
+        !('address_line_2' in (json.company_location as object)) ||
+          (json.company_location as { address_line_2: unknown }).address_line_2 === null,
+      );
+      assert.ok(!('company_prof_url' in json));
+      const ours = (await t.post('/email-validate', { email: 'jane@acme-robotics.com' })).json<Record<string, unknown>>();
+      assert.equal(ours.company_prof_url, 'www.linkedin.com/company/acme-robotics');
+      assert.ok(!('company_linkedin_url' in ours));
+    });
+
+    it('email-finder: found and not found', async () => {
+      const found = await v1('POST', '/v1/people/email-finder', { first_name: 'Jane', last_name: 'Roe', domain: 'acme-robotics.com' });
+      assert.equal(found.json.status, 'valid');
+      assert.equal(found.json.email, 'jane@acme-robotics.com');
+      assert.equal(found.json.credits_consumed, 1);
+      assert.equal(found.json.company_linkedin_id, '1035');
+      const none = await v1('POST', '/v1/people/email-finder', { first_name: 'Nobody', last_name: 'Here', domain: 'acme-robotics.com' });
+      assert.equal(none.json.status, 'not_found');
+      assert.equal(none.json.credits_consumed, 0);
+      assert.equal(none.json.email, '', 'their document requires a string: "" when none');
+    });
+
+    it('company-search: the profile from the company store, by domain, page URL or name; 1 credit', async () => {
+      const byDomain = await v1('POST', '/v1/companies/company-search', { company_domain: 'acme-robotics.com' });
+      assert.deepEqual(
+        { ...byDomain.json },
+        {
+          company_name: 'Acme Robotics, Inc.',
+          company_id: 1035,
+          industry: 'industrial automation',
+          website_url: 'https://acme-robotics.com',
+          domain: 'acme-robotics.com',
+          employee_count: 140,
+          employee_count_range: { start: 51, end: 200 },
+          follower_count: 5120,
+          founded_on: { year: 2015, month: null, day: null },
+          company_type: 'private',
+          locations: [
+            {
+              country: 'US',
+              city: 'austin',
+              geographic_area: 'texas',
+              postal_code: '78701',
+              line2: null,
+              headquarter: true,
+              latitude: 30.27,
+              longitude: -97.74,
+            },
+          ],
+          universal_name: 'acme-robotics',
+          url: 'https://www.linkedin.com/company/acme-robotics',
+          message: 'Company found.',
+          credits_consumed: 1,
+        },
+      );
+      const byPage = await v1('POST', '/v1/companies/company-search', { profile_url: 'linkedin.com/company/ACME-robotics?trk=x' });
+      assert.equal(byPage.json.company_name, 'Acme Robotics, Inc.');
+      const byName = await v1('POST', '/v1/companies/company-search', { company_name: 'Acme Robotics' });
+      assert.equal(byName.json.company_id, 1035);
+      const none = await v1('POST', '/v1/companies/company-search', { company_domain: 'nowhere.example' });
+      assert.deepEqual(none.json, { message: 'Company not found.', credits_consumed: 0 });
+      const ours = (await t.post('/company-search', { company_domain: 'nowhere.example' })).json<Record<string, unknown>>();
+      assert.equal(ours.company_name, null, 'our own path answers null fields');
+    });
+
+    it('employee-finder: current people at the company, most senior first; 0.05 credits each', async () => {
+      const { json } = await v1('POST', '/v1/people/employee-finder', { company_name: 'Acme Robotics', per_page: 3 });
+      const data = json.data as Record<string, unknown>[];
+      assert.equal(json.returned_count, 3);
+      assert.ok((json.total_count as number) >= 4);
+      assert.equal(json.credits_consumed, 0.15);
+      assert.equal(data[0].title, 'Co-Founder & CEO');
+      assert.equal(data[0].company_name, 'Acme Robotics, Inc.');
+      assert.equal(data[0].website, 'https://acme-robotics.com');
+      const next = await v1('POST', '/v1/people/employee-finder', { company_domain: 'acme-robotics.com', limit: 3, page: 2 });
+      const names = new Set(data.map((d) => d.full_name));
+      for (const person of next.json.data as Record<string, unknown>[]) assert.ok(!names.has(person.full_name), 'pages do not overlap');
+      const none = await v1('POST', '/v1/people/employee-finder', { company_name: 'Nobody Ltd' });
+      assert.equal(none.json.credits_consumed, 0);
+      assert.equal(none.json.message, 'No employees found for the given company.');
+    });
+
+    it('company-funding: renamed leadership links and social platforms, whole-dollar revenue', async () => {
+      const { json } = await v1('POST', '/v1/companies/company-funding', { company_domain: 'acme-robotics.com' });
+      assert.equal(json.credits_consumed, 4);
+      const ceo = (json.leadership as Record<string, Record<string, unknown>>).ceo;
+      assert.equal(ceo.linkedin, 'https://www.linkedin.com/in/maria-de-la-cruz');
+      assert.ok(!('prof' in ceo));
+      const platforms = (json.socialMedia as { platform: string }[]).map((s) => s.platform);
+      assert.ok(platforms.includes('linkedin') && platforms.includes('twitter'), platforms.join());
+      assert.equal(Number.isInteger((json.financialInfo as { revenue: number }).revenue), true);
+    });
+
+    it('jobs-finder: company links under their names, salaries as strings, expired null', async () => {
+      const { json } = await v1('POST', '/v1/jobs/jobs-finder', { company_name: 'Acme Robotics' });
+      const job = (json.results as Record<string, unknown>[])[0];
+      assert.equal(job.salary_min, '120000');
+      assert.equal(job.salary_max, '150000');
+      assert.equal(job.expired, null);
+      assert.equal((job.company as Record<string, unknown>).linkedin_url, 'https://www.linkedin.com/company/acme-robotics');
+      assert.equal(json.credits_consumed, 1);
+      const ours = (await t.post('/jobs-finder', { company_name: 'Acme Robotics' })).json<{ results: Record<string, unknown>[] }>();
+      assert.equal(ours.results[0].salary_min, 120000);
+    });
+
+    it('role-finder (also by the company page URL), mobile-finder (E.164 text) and b2b-profile-email (work_email, status)', async () => {
+      const role = await v1('POST', '/v1/people/role-finder', {
+        job_title: 'VP of Sales',
+        company_profile_url: 'https://linkedin.com/company/acme-robotics',
+      });
+      assert.equal(role.json.name, 'John Smith');
+      assert.equal(role.json.credits_consumed, 2);
+      const mobile = await v1('POST', '/v1/people/mobile-finder', { work_email: 'john.smith@acme-robotics.com' });
+      assert.equal(mobile.json.mobile_number, '+14155550199');
+      const noMobile = await v1('POST', '/v1/people/mobile-finder', { work_email: 'nobody@acme-robotics.com' });
+      assert.equal(noMobile.json.mobile_number, null);
+      const email = await v1('POST', '/v1/people/b2b-profile-email', { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' });
+      assert.equal(email.json.work_email, 'maria@acme-robotics.com');
+      assert.equal(email.json.status, 'found');
+      const noEmail = await v1('POST', '/v1/people/b2b-profile-email', { profile_url: 'https://www.linkedin.com/in/no-such-person' });
+      assert.deepEqual([noEmail.json.work_email, noEmail.json.status, noEmail.json.credits_consumed], [null, 'not_found', 0]);
+    });
+
+    it('a v1 call is charged on the same ledger and counted against the same per-minute limit as ours', async () => {
+      const key = await t.services.keys.create('shared', 10_000);
+      await t.services.keys.setRateLimit(key.id, 'company-search', 2);
+      const headers = { 'x-api-key': key.key };
+      assert.equal((await t.post('/company-search', { company_domain: 'acme-robotics.com' }, headers)).statusCode, 200);
+      assert.equal((await t.post('/v1/companies/company-search', { company_domain: 'acme-robotics.com' }, headers)).statusCode, 200);
+      const third = await t.post('/v1/companies/company-search', { company_domain: 'acme-robotics.com' }, headers);
+      assert.equal(third.statusCode, 429);
+      assert.equal(await t.services.billing.balance(key.id), 10_000 - 2 * 1000);
+      const rows = await t.database.db
+        .selectFrom('credit_ledger')
+        .select(['operation'])
+        .where('key_id', '=', key.id)
+        .where('operation', '=', 'company-search')
+        .execute();
+      assert.equal(rows.length, 2);
+    });
+
+    it('paths that need data we do not have are absent', async () => {
+      for (const path of [
+        '/v1/ads/google-ads-search',
+        '/v1/companies/technographics',
+        '/v1/people/personal-email-finder',
+        '/v1/people/profile-search',
+      ]) {
+        const res = await t.post(path, { company_domain: 'acme-robotics.com' });
+        assert.equal(res.statusCode, 404, path);
+        assert.equal(res.json<{ error: string }>().error, 'not_found');
+      }
+    });
+  });
+}
