@@ -4,6 +4,7 @@ import { registerMigrate } from './commands/migrate.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerCredits } from './commands/credits.ts';
 import { registerWorker } from './commands/worker.ts';
+import { registerMcp } from './commands/mcp.ts';
 
 // Every command group lives in its own file and loads its heavy modules (the server, the storage,
 // the importers) only when it runs, so `leadbase --help` and the key commands start fast.
@@ -46,6 +47,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   (await import('./sources.ts')).registerSources(program);
   (await import('./discover.ts')).registerDiscover(program);
   registerWorker(program);
+  registerMcp(program);
   await registerImport(program, argv);
   return program;
 }

@@ -21,6 +21,7 @@ import {
 } from '../contract/people.ts';
 import { CreditsResponse, IdNameList, JobCountryList } from '../contract/lookups.ts';
 import { IdempotencyHeaders, responsesOf } from './responses.ts';
+import { McpMessage } from '../contract/mcp.ts';
 
 /** How a charged operation is priced, in millicredits. */
 interface Charge {
@@ -35,6 +36,8 @@ interface OperationBase {
   methods: readonly ('GET' | 'POST' | 'DELETE')[];
   /** Answered with 202 Accepted: the work is queued. */
   accepted?: true;
+  /** The route writes its own answer on the raw socket (a protocol endpoint): no Idempotency-Key replay. */
+  rawAnswer?: true;
   /** Path parameters' schema (`:name` in the path). */
   params?: TObject;
   summary: string;
@@ -227,6 +230,15 @@ export const OPERATIONS = {
     perMinute: 1000,
     response: JobCountryList,
   },
+  mcp: {
+    path: '/mcp',
+    methods: ['POST'],
+    summary: "Model Context Protocol (Streamable HTTP, stateless): leadbase's operations as tools for AI assistants (docs/mcp.md)",
+    tag: 'mcp',
+    perMinute: 1000,
+    rawAnswer: true,
+    response: McpMessage,
+  },
   credits: {
     path: '/credits',
     methods: ['GET', 'POST'],
@@ -289,7 +301,7 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
       // Only operations with a body declare one (Fastify warns about a GET with a body schema).
       ...((body && as !== 'GET' ? { body } : {}) as { body: BodyOf<Id> }),
       ...((op.params ? { params: op.params } : {}) as { params: ParamsOf<Id> }),
-      ...(as === 'POST' ? { headers: IdempotencyHeaders } : {}),
+      ...(as === 'POST' && !op.rawAnswer ? { headers: IdempotencyHeaders } : {}),
       // Exactly the statuses the operation can answer with, their headers (an accepted operation
       // documents 202 in place of 200; its handler sets the code).
       response: responsesOf(alias?.response ?? op.response, {
@@ -302,7 +314,7 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
         successDescription: op.accepted ? 'Accepted: the work is queued' : op.charge ? `The result. ${op.charge.rule}.` : 'The result',
       }) as unknown as { 200: Operation<Id>['response'] },
     },
-    config: { auth: true, operation: id, minimumCharge: op.charge?.minimum },
+    config: { auth: true, operation: id, minimumCharge: op.charge?.minimum, ...(op.rawAnswer ? { rawAnswer: true } : {}) },
   };
 }
 

@@ -14,6 +14,8 @@ declare module 'fastify' {
      * engines on an empty key).
      */
     minimumCharge?: number;
+    /** The route writes its own answer on the raw socket: the idempotency plugin leaves it alone. */
+    rawAnswer?: boolean;
   }
   interface FastifyRequest {
     apiKey?: AuthenticatedKey;

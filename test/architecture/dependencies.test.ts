@@ -61,4 +61,13 @@ describe('layering', () => {
     });
     assert.deepEqual(offences, []);
   });
+
+  it('the MCP server reaches the data only through the API (its operations), never a domain, the database or the CLI', () => {
+    const offences = files
+      .filter((f) => under(f.file, 'mcp'))
+      .flatMap((f) =>
+        f.imports.filter((i) => [...DOMAINS, 'db', 'ingest', 'cli', 'sources'].some((d) => under(i, d))).map((i) => `${f.file} -> ${i}`),
+      );
+    assert.deepEqual(offences, []);
+  });
 });

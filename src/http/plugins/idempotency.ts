@@ -41,7 +41,7 @@ async function idempotencyPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preHandler', (request, reply, done) => {
     const header = request.headers['idempotency-key'];
     // Most requests carry no key: finish without a promise.
-    if (header === undefined || request.method !== 'POST' || !request.apiKey) return done();
+    if (header === undefined || request.method !== 'POST' || !request.apiKey || request.routeOptions.config.rawAnswer) return done();
     const idemKey = Array.isArray(header) ? header[0] : header;
     if (!idemKey || idemKey.length > MAX_KEY_LENGTH) {
       return done(

@@ -18,6 +18,7 @@ import postmarkWebhook from './webhooks-postmark.ts';
 import mailgunWebhook from './webhooks-mailgun.ts';
 import adminSources from './admin-sources.ts';
 import v1 from './v1.ts';
+import mcp from './mcp.ts';
 
 /** Every route plugin of the API, registered by buildApp in this order. */
 export const routes: FastifyPluginAsync[] = [
@@ -40,4 +41,5 @@ export const routes: FastifyPluginAsync[] = [
   mailgunWebhook,
   adminSources,
   v1,
+  mcp,
 ];

@@ -1,0 +1,37 @@
+// The MCP server: tools/list and tools/call over any transport (stdio for `leadbase mcp`,
+// Streamable HTTP for /mcp), built on the SDK's low-level Server because our tools' schemas are
+// JSON Schema already (the TypeBox contract), not zod.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isToolName, requestOf, toolDefinitions, type ApiCall } from './tools.ts';
+
+export const MCP_SERVER_INFO = { name: 'leadbase', version: '0.1.0' };
+
+const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
+
+/** An MCP server whose tool calls are made through `call` (with the caller's key). */
+export function createMcpServer(call: ApiCall): Server {
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      'leadbase: B2B prospecting data (email validation and finding, companies, funding, people, jobs) paid in prepaid credits. ' +
+      'Each tool description gives its price; check_credits and the list_* tools are free. ' +
+      'Pass idempotency_key when you may retry a charged call.',
+  });
+  const tools = toolDefinitions();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    if (!isToolName(name)) return { isError: true, content: text({ error: 'unknown_tool', message: `No tool named ${name}.` }) };
+    const answer = await call(requestOf(name, args));
+    if (!answer.ok) {
+      // The API's envelope, as the tool's error: the assistant reads what to change (a field, the balance).
+      return { isError: true, content: text({ error: answer.code, message: answer.message, status: answer.status }) };
+    }
+    const structured = Array.isArray(answer.body) ? { items: answer.body } : (answer.body as Record<string, unknown>);
+    return { content: text(structured), structuredContent: structured };
+  });
+  return server;
+}

@@ -1,0 +1,139 @@
+// leadbase's operations as MCP tools (docs/mcp.md): one tool per endpoint, its input schema the
+// operation's request schema, its output schema the operation's answer. A tool call is a call of
+// the API itself with the caller's key (ApiCall), so it is authenticated, limited, charged and
+// made idempotent exactly as the same request over HTTP: the same ledger rows, the same answers.
+import { OPERATIONS, type OperationId } from '../http/operations.ts';
+
+/** One API request a tool call makes, and its answer. */
+export interface ApiRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+  /** Sent as Idempotency-Key: a retried tool call with the same key is answered once, charged once. */
+  idempotencyKey?: string;
+}
+export type ApiAnswer = { ok: true; body: unknown } | { ok: false; status: number; code: string; message: string };
+/** How tool calls reach the API: in process for /mcp, over HTTP for `leadbase mcp`. */
+export type ApiCall = (request: ApiRequest) => Promise<ApiAnswer>;
+
+interface ToolSpec {
+  operation: OperationId;
+  description: string;
+}
+
+/** The tools, by name (names as assistants read them: a verb and what it acts on). */
+export const TOOLS = {
+  validate_email: {
+    operation: 'email-validate',
+    description:
+      'Validate an email address: syntax, MX records, an SMTP check, catch-all detection, and the company behind the domain. 0.05 credits for valid, valid_catch_all and invalid; 0 for catch_all and unknown.',
+  },
+  find_email: {
+    operation: 'email-finder',
+    description:
+      "Find a person's work email from their first and last name and their company's domain (or name), checked with the mail server. 1 credit when found, 0 when not.",
+  },
+  company_funding: {
+    operation: 'company-funding',
+    description: "A company's funding rounds, investors, financials, leadership and news, by domain or name. 4 credits when found.",
+  },
+  search_company: {
+    operation: 'company-search',
+    description:
+      "A company's profile (industry, size, founding year, locations, website) by domain, page URL or name. 1 credit when found.",
+  },
+  search_jobs: {
+    operation: 'jobs-finder',
+    description:
+      'Search live job listings by company, title, location, country, level, remote and posting date (ids of the filters from the list_* tools). 1 credit per listing returned; use per_page to bound the cost.',
+  },
+  find_role: {
+    operation: 'role-finder',
+    description: 'Find who holds a job title (CEO, Head of Sales…) at a company, by company domain or name. 2 credits when found.',
+  },
+  find_employees: {
+    operation: 'employee-finder',
+    description: 'List the people currently working at a company, most senior first, a page at a time. 0.05 credits per employee returned.',
+  },
+  find_mobile: {
+    operation: 'mobile-finder',
+    description: "Find a person's mobile number from their profile URL, work email or personal email. 5 credits when found.",
+  },
+  profile_to_work_email: {
+    operation: 'b2b-profile-email',
+    description: 'Find the work email of a professional profile URL. 5 credits when found.',
+  },
+  check_credits: { operation: 'credits', description: "The API key's credit balance. Free." },
+  list_job_types: { operation: 'job-types', description: 'Job types and their ids (for search_jobs job_type_id). Free.' },
+  list_job_countries: { operation: 'job-country', description: 'Countries and their codes (for search_jobs country_id). Free.' },
+  list_job_regions: { operation: 'job-regions', description: 'Regions and their ids (for search_jobs region_id). Free.' },
+  list_job_company_types: {
+    operation: 'job-company-types',
+    description: 'Company types and their ids (for search_jobs company_type_id). Free.',
+  },
+  list_job_industries: {
+    operation: 'job-industries',
+    description: 'Industries and their ids (for search_jobs company_industry_id). Free.',
+  },
+} as const satisfies Record<string, ToolSpec>;
+
+export type ToolName = keyof typeof TOOLS;
+
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description: 'Optional: the same key on a retry of this call answers it again without a second charge (24 hours).',
+};
+
+/** A JSON Schema object as MCP declares it (TypeBox schemas are JSON Schema; their symbols do not serialize). */
+type JsonObjectSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [key: string]: unknown };
+
+const plain = (schema: unknown): JsonObjectSchema => JSON.parse(JSON.stringify(schema)) as JsonObjectSchema;
+
+export interface ToolDefinition {
+  name: ToolName;
+  title: string;
+  description: string;
+  inputSchema: JsonObjectSchema;
+  outputSchema: JsonObjectSchema;
+  annotations: { readOnlyHint: boolean; openWorldHint: boolean; idempotentHint: boolean };
+}
+
+/** The tools/list answer. A list answer (the lookups) is wrapped as {items: […]}: structured content is an object. */
+export function toolDefinitions(): ToolDefinition[] {
+  return (Object.entries(TOOLS) as [ToolName, ToolSpec][]).map(([name, spec]) => {
+    const op = OPERATIONS[spec.operation];
+    const body = 'body' in op ? plain(op.body) : { type: 'object' as const, properties: {} };
+    const charged = 'charge' in op;
+    const response = plain(op.response) as unknown as { type: string };
+    return {
+      name,
+      title: op.summary,
+      description: spec.description,
+      inputSchema: charged ? { ...body, properties: { ...body.properties, idempotency_key: IDEMPOTENCY_KEY } } : body,
+      outputSchema:
+        response.type === 'object'
+          ? (response as JsonObjectSchema)
+          : { type: 'object', properties: { items: response }, required: ['items'] },
+      // Nothing is changed in the world, but a charged call spends credits: not read-only.
+      annotations: {
+        readOnlyHint: !charged,
+        openWorldHint: spec.operation === 'email-validate' || spec.operation === 'email-finder',
+        idempotentHint: !charged,
+      },
+    };
+  });
+}
+
+/** The API request of a tool call. */
+export function requestOf(name: ToolName, args: Record<string, unknown>): ApiRequest {
+  const op = OPERATIONS[TOOLS[name].operation];
+  const { idempotency_key: idempotencyKey, ...body } = args;
+  if (!('body' in op)) return { method: 'GET', path: op.path };
+  return { method: 'POST', path: op.path, body, idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined };
+}
+
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(TOOLS, name);
+}
