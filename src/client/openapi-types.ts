@@ -619,6 +619,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "credits": 1000
+                     *     }
+                     */
                     "application/json": {
                         /** @description The calling key's balance in credits */
                         credits: number;
@@ -634,7 +639,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -663,7 +668,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -684,7 +689,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -707,7 +712,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -762,7 +767,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -783,7 +788,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -804,7 +809,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -825,7 +830,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -846,7 +851,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -875,7 +880,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -896,7 +901,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -919,7 +924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -956,6 +961,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Full Time"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Part Time"
+                     *       },
+                     *       {
+                     *         "id": 3,
+                     *         "name": "Temporary"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         id: number;
                         name: string;
@@ -971,7 +992,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1000,7 +1021,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1021,7 +1042,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1044,7 +1065,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1096,7 +1117,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1125,7 +1146,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1146,7 +1167,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1169,7 +1190,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1221,7 +1242,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1250,7 +1271,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1271,7 +1292,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1294,7 +1315,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1346,7 +1367,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1375,7 +1396,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1396,7 +1417,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1419,7 +1440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1456,6 +1477,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "AD",
+                     *         "name": "Andorra"
+                     *       },
+                     *       {
+                     *         "id": "AE",
+                     *         "name": "United Arab Emirates"
+                     *       },
+                     *       {
+                     *         "id": "AF",
+                     *         "name": "Afghanistan"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description ISO 3166-1 alpha-2 code */
                         id: string;
@@ -1472,7 +1509,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1501,7 +1538,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1522,7 +1559,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1545,7 +1582,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1571,6 +1608,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "jane@acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Address to validate */
                     email: string;
@@ -1600,6 +1642,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "jane@acme-robotics.com",
+                     *       "email_status": "valid",
+                     *       "credits_consumed": 0.05,
+                     *       "message": "Email is valid.",
+                     *       "is_domain_catch_all": false,
+                     *       "mx_record": "mx.acme-robotics.com",
+                     *       "mx_provider": "acme-robotics.com",
+                     *       "mx_security_gateway": false,
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_industry": "industrial automation",
+                     *       "company_size": "51-200",
+                     *       "company_founded": 2015,
+                     *       "company_location": {
+                     *         "name": "austin, texas, united states",
+                     *         "locality": "austin",
+                     *         "region": "texas",
+                     *         "metro": null,
+                     *         "country": "united states",
+                     *         "continent": "north america",
+                     *         "street_address": null,
+                     *         "address_line_2": null,
+                     *         "postal_code": "78701",
+                     *         "geo": "30.27,-97.74"
+                     *       },
+                     *       "company_prof_url": "www.linkedin.com/company/acme-robotics",
+                     *       "company_prof_id": "1035",
+                     *       "company_social_a_url": null,
+                     *       "company_social_b_url": "https://twitter.com/acmerobotics",
+                     *       "company_type": "private",
+                     *       "is_disposable": false,
+                     *       "is_role_account": false,
+                     *       "is_free_email": false,
+                     *       "did_you_mean": null
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_status: "valid" | "valid_catch_all" | "catch_all" | "unknown" | "invalid";
@@ -1650,7 +1729,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1671,7 +1750,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1696,7 +1775,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1717,7 +1796,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1738,7 +1817,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1759,7 +1838,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1780,7 +1859,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1809,7 +1888,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1830,7 +1909,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1853,7 +1932,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1929,7 +2008,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1950,7 +2029,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1971,7 +2050,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -1992,7 +2071,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2013,7 +2092,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2034,7 +2113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2063,7 +2142,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2084,7 +2163,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2107,7 +2186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2182,7 +2261,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2203,7 +2282,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2224,7 +2303,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2253,7 +2332,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2274,7 +2353,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2297,7 +2376,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2372,7 +2451,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2393,7 +2472,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2414,7 +2493,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2443,7 +2522,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2464,7 +2543,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2487,7 +2566,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2538,7 +2617,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2559,7 +2638,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2580,7 +2659,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2609,7 +2688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2630,7 +2709,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2653,7 +2732,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2679,6 +2758,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "first_name": "Jane",
+                 *       "last_name": "Roe",
+                 *       "domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The person's first name (any script; accents and hyphens are handled) */
                     first_name: string;
@@ -2710,6 +2796,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "jane@acme-robotics.com",
+                     *       "status": "valid",
+                     *       "credits_consumed": 1,
+                     *       "message": "Email found.",
+                     *       "first_name": "Jane",
+                     *       "last_name": "Roe",
+                     *       "domain": "acme-robotics.com",
+                     *       "is_domain_catch_all": false,
+                     *       "mx_record": "mx.acme-robotics.com",
+                     *       "mx_provider": "acme-robotics.com",
+                     *       "mx_security_gateway": false,
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_industry": "industrial automation",
+                     *       "company_size": "51-200",
+                     *       "company_founded": 2015,
+                     *       "company_location": {
+                     *         "name": "austin, texas, united states",
+                     *         "locality": "austin",
+                     *         "region": "texas",
+                     *         "metro": null,
+                     *         "country": "united states",
+                     *         "continent": "north america",
+                     *         "street_address": null,
+                     *         "address_line_2": null,
+                     *         "postal_code": "78701",
+                     *         "geo": "30.27,-97.74"
+                     *       },
+                     *       "company_prof_url": "www.linkedin.com/company/acme-robotics",
+                     *       "company_prof_id": "1035",
+                     *       "company_social_a_url": null,
+                     *       "company_social_b_url": "https://twitter.com/acmerobotics",
+                     *       "company_type": "private"
+                     *     }
+                     */
                     "application/json": {
                         email: string | null;
                         /** @description valid: the mail server accepts this address; valid_catch_all: the domain accepts every address and evidence points at this one; not_found: nothing found (no charge) */
@@ -2757,7 +2879,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2778,7 +2900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2803,7 +2925,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2824,7 +2946,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2845,7 +2967,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2866,7 +2988,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2887,7 +3009,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2916,7 +3038,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2937,7 +3059,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2960,7 +3082,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -2987,6 +3109,11 @@ export interface operations {
         /** @description At least one of company_name and company_domain is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Company name */
                     company_name?: string;
@@ -3014,6 +3141,88 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "basicInfo": {
+                     *         "companyName": "Acme Robotics, Inc.",
+                     *         "description": null,
+                     *         "shortName": null,
+                     *         "primaryDomain": "acme-robotics.com",
+                     *         "phone": null,
+                     *         "status": null,
+                     *         "ownership": "Private",
+                     *         "founded": "2015",
+                     *         "followers": 5120,
+                     *         "headquarters": {
+                     *           "city": "Austin",
+                     *           "state": "Texas",
+                     *           "country": "United States",
+                     *           "fullAddress": "Austin, Texas 78701, United States"
+                     *         }
+                     *       },
+                     *       "financialInfo": {
+                     *         "revenue": 25400000.5,
+                     *         "totalFunding": 12000000,
+                     *         "formattedRevenue": "$25.4M",
+                     *         "formattedFunding": "$12M",
+                     *         "lastFundingRound": {
+                     *           "round": "Series A",
+                     *           "date": "2021-05-01T00:00:00.000Z",
+                     *           "amount": 12000000
+                     *         }
+                     *       },
+                     *       "fundingHistory": [
+                     *         {
+                     *           "round": "Series A",
+                     *           "date": "2021-05-01T00:00:00.000Z",
+                     *           "amount": "$12,000,000",
+                     *           "investors": [
+                     *             "Sequoia"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "companySize": {
+                     *         "employees": 140,
+                     *         "employeeRange": "51-200",
+                     *         "employeeGrowth": null
+                     *       },
+                     *       "leadership": {
+                     *         "ceo": {
+                     *           "firstName": "Maria",
+                     *           "lastName": "de la Cruz",
+                     *           "designation": null,
+                     *           "prof": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *           "social_b": null
+                     *         }
+                     *       },
+                     *       "industryAndSectors": {
+                     *         "industrySectors": [],
+                     *         "industries": [
+                     *           "Industrial Automation",
+                     *           "Manufacturing"
+                     *         ],
+                     *         "technologyStack": null
+                     *       },
+                     *       "topCompetitors": [],
+                     *       "acquisitions": [],
+                     *       "socialMedia": [
+                     *         {
+                     *           "platform": "prof",
+                     *           "url": "https://www.linkedin.com/company/acme-robotics"
+                     *         },
+                     *         {
+                     *           "platform": "social_b",
+                     *           "url": "https://twitter.com/acmerobotics"
+                     *         }
+                     *       ],
+                     *       "news": [],
+                     *       "pressReleases": [],
+                     *       "keyHighlights": [],
+                     *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO.",
+                     *       "message": "Funding data found.",
+                     *       "credits_consumed": 4
+                     *     }
+                     */
                     "application/json": {
                         basicInfo: {
                             companyName: string | null;
@@ -3134,7 +3343,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3155,7 +3364,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3180,7 +3389,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3201,7 +3410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3222,7 +3431,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3243,7 +3452,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3264,7 +3473,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3293,7 +3502,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3314,7 +3523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3337,7 +3546,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3364,6 +3573,11 @@ export interface operations {
         /** @description At least one of company_domain, company_name and profile_url is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Company domain (a URL or an email also works) */
                     company_domain?: string;
@@ -3393,6 +3607,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_id": 1035,
+                     *       "description": null,
+                     *       "industry": "industrial automation",
+                     *       "website_url": "https://acme-robotics.com",
+                     *       "domain": "acme-robotics.com",
+                     *       "employee_count": 140,
+                     *       "employee_count_range": {
+                     *         "start": 51,
+                     *         "end": 200
+                     *       },
+                     *       "follower_count": 5120,
+                     *       "founded_on": {
+                     *         "year": 2015,
+                     *         "month": null,
+                     *         "day": null
+                     *       },
+                     *       "company_type": "private",
+                     *       "locations": [
+                     *         {
+                     *           "country": "US",
+                     *           "city": "austin",
+                     *           "geographic_area": "texas",
+                     *           "postal_code": "78701",
+                     *           "line1": null,
+                     *           "line2": null,
+                     *           "headquarter": true,
+                     *           "latitude": 30.27,
+                     *           "longitude": -97.74
+                     *         }
+                     *       ],
+                     *       "universal_name": "acme-robotics",
+                     *       "url": "https://www.linkedin.com/company/acme-robotics",
+                     *       "message": "Company found.",
+                     *       "credits_consumed": 1
+                     *     }
+                     */
                     "application/json": {
                         company_name: string | null;
                         company_id: (number | null) | null;
@@ -3440,7 +3693,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3461,7 +3714,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3486,7 +3739,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3507,7 +3760,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3528,7 +3781,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3549,7 +3802,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3570,7 +3823,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3599,7 +3852,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3620,7 +3873,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3643,7 +3896,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3670,6 +3923,12 @@ export interface operations {
         /** @description At least one of company_name and company_domain is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com",
+                 *       "per_page": 3
+                 *     }
+                 */
                 "application/json": {
                     company_name?: string;
                     company_domain?: string;
@@ -3701,6 +3960,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Data found for the given company.",
+                     *       "total_count": 5,
+                     *       "returned_count": 3,
+                     *       "page": 1,
+                     *       "per_page": 3,
+                     *       "credits_consumed": 0.15,
+                     *       "data": [
+                     *         {
+                     *           "first_name": "Maria",
+                     *           "last_name": "de la Cruz",
+                     *           "full_name": "Dr. Maria de la Cruz",
+                     *           "title": "Co-Founder & CEO",
+                     *           "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *           "website": "https://acme-robotics.com",
+                     *           "company_name": "Acme Robotics, Inc."
+                     *         },
+                     *         {
+                     *           "first_name": "John",
+                     *           "last_name": "Smith",
+                     *           "full_name": "John Smith",
+                     *           "title": "VP of Sales",
+                     *           "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *           "website": "https://acme-robotics.com",
+                     *           "company_name": "Acme Robotics, Inc."
+                     *         },
+                     *         {
+                     *           "first_name": "Anne-Marie",
+                     *           "last_name": "Le Pen",
+                     *           "full_name": "Anne-Marie Le Pen",
+                     *           "title": "Sales Director EMEA",
+                     *           "profile_url": null,
+                     *           "website": "https://acme-robotics.com",
+                     *           "company_name": "Acme Robotics, Inc."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description "Data found for the given company." or "No employees found for the given company." */
                         message: string;
@@ -3733,7 +4031,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3754,7 +4052,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3779,7 +4077,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3800,7 +4098,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3821,7 +4119,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3842,7 +4140,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3863,7 +4161,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3892,7 +4190,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3913,7 +4211,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3936,7 +4234,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -3962,6 +4260,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "job_title": "robotics engineer",
+                 *       "country_id": "US",
+                 *       "posted_after": "2026-01-01"
+                 *     }
+                 */
                 "application/json": {
                     company_name?: string;
                     company_website?: string;
@@ -4026,6 +4331,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total_count": 1,
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "total_pages": 1,
+                     *       "credits_consumed": 1,
+                     *       "results": [
+                     *         {
+                     *           "company": {
+                     *             "name": "Acme Robotics, Inc.",
+                     *             "website_url": "https://acme-robotics.com",
+                     *             "prof_url": "www.linkedin.com/company/acme-robotics",
+                     *             "social_b_handle": "acmerobotics",
+                     *             "code_host_url": null
+                     *           },
+                     *           "title": "Robotics Engineer",
+                     *           "location": "Austin, TX",
+                     *           "types": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Full Time"
+                     *             }
+                     *           ],
+                     *           "cities": [
+                     *             {
+                     *               "geonameid": 4671654,
+                     *               "asciiname": "Austin",
+                     *               "name": "Austin",
+                     *               "country": {
+                     *                 "code": "US",
+                     *                 "name": "United States",
+                     *                 "region": {
+                     *                   "id": 5,
+                     *                   "name": "North America"
+                     *                 }
+                     *               },
+                     *               "timezone": "America/Chicago",
+                     *               "latitude": "30.26715",
+                     *               "longitude": "-97.74306"
+                     *             }
+                     *           ],
+                     *           "countries": [
+                     *             {
+                     *               "code": "US",
+                     *               "name": "United States",
+                     *               "region": {
+                     *                 "id": 5,
+                     *                 "name": "North America"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "regions": [
+                     *             {
+                     *               "id": 5,
+                     *               "name": "North America"
+                     *             }
+                     *           ],
+                     *           "has_remote": false,
+                     *           "published": "2026-01-15T09:30:00.000Z",
+                     *           "description": "Build robots.",
+                     *           "application_url": "https://jobs.example/j1",
+                     *           "language": "en",
+                     *           "clearance_required": false,
+                     *           "salary_min": 120000,
+                     *           "salary_max": 150000,
+                     *           "salary_currency": "USD",
+                     *           "experience_level": "Mid Level"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @default 0 */
                         total_count: number;
@@ -4104,7 +4481,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4125,7 +4502,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4150,7 +4527,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4171,7 +4548,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4192,7 +4569,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4213,7 +4590,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4234,7 +4611,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4263,7 +4640,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4284,7 +4661,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4307,7 +4684,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4334,6 +4711,12 @@ export interface operations {
         /** @description job_title and at least one of company_name, company_domain are required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "job_title": "VP of Sales",
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     company_name?: string;
                     company_domain?: string;
@@ -4361,6 +4744,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "John Smith",
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "first_name": "John",
+                     *       "last_name": "Smith",
+                     *       "message": "Role found.",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "credits_consumed": 2
+                     *     }
+                     */
                     "application/json": {
                         name: string | null;
                         profile_url: string | null;
@@ -4383,7 +4778,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4404,7 +4799,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4429,7 +4824,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4450,7 +4845,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4471,7 +4866,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4492,7 +4887,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4513,7 +4908,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4542,7 +4937,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4563,7 +4958,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4586,7 +4981,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4613,6 +5008,11 @@ export interface operations {
         /** @description At least one of the three is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "work_email": "john.smith@acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A profile URL or public identifier */
                     profile_url?: string;
@@ -4640,6 +5040,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "mobile_number": 14155550199,
+                     *       "message": "Mobile found.",
+                     *       "credits_consumed": 5
+                     *     }
+                     */
                     "application/json": {
                         profile_url: string | null;
                         mobile_number: number | null;
@@ -4659,7 +5067,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4680,7 +5088,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4705,7 +5113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4726,7 +5134,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4747,7 +5155,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4768,7 +5176,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4789,7 +5197,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4818,7 +5226,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4839,7 +5247,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4862,7 +5270,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4888,6 +5296,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Public identifier (or URL) of the profile */
                     profile_url: string;
@@ -4913,6 +5326,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *       "credits_consumed": 5,
+                     *       "message": "Email found.",
+                     *       "email": "maria@acme-robotics.com"
+                     *     }
+                     */
                     "application/json": {
                         profile_url: string | null;
                         credits_consumed: number;
@@ -4931,7 +5352,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4952,7 +5373,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4977,7 +5398,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -4998,7 +5419,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5019,7 +5440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5040,7 +5461,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5061,7 +5482,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5090,7 +5511,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5111,7 +5532,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5134,7 +5555,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5171,6 +5592,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "credits": 980.8
+                     *     }
+                     */
                     "application/json": {
                         /** @description The calling key's balance in credits */
                         credits: number;
@@ -5186,7 +5612,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5215,7 +5641,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5236,7 +5662,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5259,7 +5685,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5285,6 +5711,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "jane@acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Address to validate */
                     email: string;
@@ -5314,6 +5745,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "jane@acme-robotics.com",
+                     *       "email_status": "valid",
+                     *       "credits_consumed": 0.05,
+                     *       "message": "Email is valid.",
+                     *       "is_domain_catch_all": false,
+                     *       "mx_security_gateway": false,
+                     *       "company_facebook_url": null,
+                     *       "company_twitter_url": "https://twitter.com/acmerobotics",
+                     *       "is_disposable": false,
+                     *       "is_role_account": false,
+                     *       "is_free_email": false,
+                     *       "mx_record": "mx.acme-robotics.com",
+                     *       "mx_provider": "acme-robotics.com",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_industry": "industrial automation",
+                     *       "company_size": "51-200",
+                     *       "company_founded": 2015,
+                     *       "company_location": {
+                     *         "address_line_2": null,
+                     *         "name": "austin, texas, united states",
+                     *         "locality": "austin",
+                     *         "region": "texas",
+                     *         "country": "united states",
+                     *         "continent": "north america",
+                     *         "postal_code": "78701",
+                     *         "geo": "30.27,-97.74"
+                     *       },
+                     *       "company_linkedin_url": "www.linkedin.com/company/acme-robotics",
+                     *       "company_linkedin_id": "1035",
+                     *       "company_type": "private"
+                     *     }
+                     */
                     "application/json": {
                         email: string;
                         email_status: "valid" | "valid_catch_all" | "catch_all" | "unknown" | "invalid";
@@ -5368,7 +5833,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5389,7 +5854,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5414,7 +5879,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5435,7 +5900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5456,7 +5921,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5477,7 +5942,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5498,7 +5963,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5527,7 +5992,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5548,7 +6013,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5571,7 +6036,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5597,6 +6062,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "first_name": "Jane",
+                 *       "last_name": "Roe",
+                 *       "domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The person's first name (any script; accents and hyphens are handled) */
                     first_name: string;
@@ -5628,6 +6100,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "email": "jane@acme-robotics.com",
+                     *       "status": "valid",
+                     *       "credits_consumed": 1,
+                     *       "message": "Email found.",
+                     *       "first_name": "Jane",
+                     *       "last_name": "Roe",
+                     *       "is_domain_catch_all": false,
+                     *       "mx_security_gateway": false,
+                     *       "company_facebook_url": null,
+                     *       "company_twitter_url": "https://twitter.com/acmerobotics",
+                     *       "domain": "acme-robotics.com",
+                     *       "mx_record": "mx.acme-robotics.com",
+                     *       "mx_provider": "acme-robotics.com",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_industry": "industrial automation",
+                     *       "company_size": "51-200",
+                     *       "company_founded": 2015,
+                     *       "company_location": {
+                     *         "address_line_2": null,
+                     *         "name": "austin, texas, united states",
+                     *         "locality": "austin",
+                     *         "region": "texas",
+                     *         "country": "united states",
+                     *         "continent": "north america",
+                     *         "postal_code": "78701",
+                     *         "geo": "30.27,-97.74"
+                     *       },
+                     *       "company_linkedin_url": "www.linkedin.com/company/acme-robotics",
+                     *       "company_linkedin_id": "1035",
+                     *       "company_type": "private"
+                     *     }
+                     */
                     "application/json": {
                         /** @description The address found; "" when none (status not_found) */
                         email: string;
@@ -5679,7 +6185,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5700,7 +6206,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5725,7 +6231,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5746,7 +6252,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5767,7 +6273,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5788,7 +6294,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5809,7 +6315,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5838,7 +6344,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5859,7 +6365,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5882,7 +6388,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5909,6 +6415,12 @@ export interface operations {
         /** @description job_title and at least one of company_name, company_domain, company_profile_url are required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "job_title": "VP of Sales",
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     company_name?: string;
                     company_domain?: string;
@@ -5938,6 +6450,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Role found.",
+                     *       "credits_consumed": 2,
+                     *       "name": "John Smith",
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "first_name": "John",
+                     *       "last_name": "Smith",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_website": "https://acme-robotics.com"
+                     *     }
+                     */
                     "application/json": {
                         name?: string;
                         profile_url?: string;
@@ -5960,7 +6484,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -5981,7 +6505,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6006,7 +6530,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6027,7 +6551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6048,7 +6572,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6069,7 +6593,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6090,7 +6614,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6119,7 +6643,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6140,7 +6664,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6163,7 +6687,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6190,6 +6714,11 @@ export interface operations {
         /** @description At least one of the three is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "work_email": "john.smith@acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A profile URL or public identifier */
                     profile_url?: string;
@@ -6217,6 +6746,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mobile_number": "+14155550199",
+                     *       "message": "Mobile found.",
+                     *       "credits_consumed": 5,
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42"
+                     *     }
+                     */
                     "application/json": {
                         profile_url?: string;
                         mobile_number: string | null;
@@ -6234,7 +6771,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6255,7 +6792,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6280,7 +6817,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6301,7 +6838,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6322,7 +6859,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6343,7 +6880,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6364,7 +6901,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6393,7 +6930,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6414,7 +6951,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6437,7 +6974,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6463,6 +7000,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Public identifier (or URL) of the profile */
                     profile_url: string;
@@ -6488,6 +7030,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "credits_consumed": 5,
+                     *       "message": "Email found.",
+                     *       "work_email": "maria@acme-robotics.com",
+                     *       "status": "found",
+                     *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *       "email": "maria@acme-robotics.com"
+                     *     }
+                     */
                     "application/json": {
                         profile_url?: string;
                         credits_consumed: number;
@@ -6508,7 +7060,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6529,7 +7081,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6554,7 +7106,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6575,7 +7127,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6596,7 +7148,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6617,7 +7169,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6638,7 +7190,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6667,7 +7219,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6688,7 +7240,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6711,7 +7263,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6738,6 +7290,12 @@ export interface operations {
         /** @description At least one of company_name and company_domain is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "company_name": "Acme Robotics",
+                 *       "per_page": 3
+                 *     }
+                 */
                 "application/json": {
                     company_name?: string;
                     company_domain?: string;
@@ -6769,6 +7327,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Data found for the given company.",
+                     *       "total_count": 5,
+                     *       "returned_count": 3,
+                     *       "page": 1,
+                     *       "per_page": 3,
+                     *       "credits_consumed": 0.15,
+                     *       "data": [
+                     *         {
+                     *           "full_name": "Dr. Maria de la Cruz",
+                     *           "title": "Co-Founder & CEO",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "first_name": "Maria",
+                     *           "last_name": "de la Cruz",
+                     *           "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *           "website": "https://acme-robotics.com"
+                     *         },
+                     *         {
+                     *           "full_name": "John Smith",
+                     *           "title": "VP of Sales",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "first_name": "John",
+                     *           "last_name": "Smith",
+                     *           "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *           "website": "https://acme-robotics.com"
+                     *         },
+                     *         {
+                     *           "full_name": "Anne-Marie Le Pen",
+                     *           "title": "Sales Director EMEA",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "first_name": "Anne-Marie",
+                     *           "last_name": "Le Pen",
+                     *           "website": "https://acme-robotics.com"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description "Data found for the given company." or "No employees found for the given company." */
                         message: string;
@@ -6801,7 +7397,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6822,7 +7418,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6847,7 +7443,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6868,7 +7464,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6889,7 +7485,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6910,7 +7506,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6931,7 +7527,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6960,7 +7556,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -6981,7 +7577,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7004,7 +7600,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7031,6 +7627,11 @@ export interface operations {
         /** @description At least one of company_domain, company_name and profile_url is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Company domain (a URL or an email also works) */
                     company_domain?: string;
@@ -7060,6 +7661,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Company found.",
+                     *       "credits_consumed": 1,
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_id": 1035,
+                     *       "industry": "industrial automation",
+                     *       "website_url": "https://acme-robotics.com",
+                     *       "domain": "acme-robotics.com",
+                     *       "employee_count": 140,
+                     *       "employee_count_range": {
+                     *         "start": 51,
+                     *         "end": 200
+                     *       },
+                     *       "follower_count": 5120,
+                     *       "founded_on": {
+                     *         "year": 2015,
+                     *         "month": null,
+                     *         "day": null
+                     *       },
+                     *       "company_type": "private",
+                     *       "locations": [
+                     *         {
+                     *           "line2": null,
+                     *           "headquarter": true,
+                     *           "country": "US",
+                     *           "city": "austin",
+                     *           "geographic_area": "texas",
+                     *           "postal_code": "78701",
+                     *           "latitude": 30.27,
+                     *           "longitude": -97.74
+                     *         }
+                     *       ],
+                     *       "universal_name": "acme-robotics",
+                     *       "url": "https://www.linkedin.com/company/acme-robotics"
+                     *     }
+                     */
                     "application/json": {
                         company_name?: string;
                         company_id?: number | null;
@@ -7109,7 +7747,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7130,7 +7768,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7155,7 +7793,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7176,7 +7814,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7197,7 +7835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7218,7 +7856,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7239,7 +7877,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7268,7 +7906,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7289,7 +7927,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7312,7 +7950,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7339,6 +7977,11 @@ export interface operations {
         /** @description At least one of company_name and company_domain is required. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Company name */
                     company_name?: string;
@@ -7366,6 +8009,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Funding data found.",
+                     *       "credits_consumed": 4,
+                     *       "basicInfo": {
+                     *         "companyName": "Acme Robotics, Inc.",
+                     *         "primaryDomain": "acme-robotics.com",
+                     *         "ownership": "Private",
+                     *         "founded": "2015",
+                     *         "followers": 5120,
+                     *         "headquarters": {
+                     *           "city": "Austin",
+                     *           "state": "Texas",
+                     *           "country": "United States",
+                     *           "fullAddress": "Austin, Texas 78701, United States"
+                     *         }
+                     *       },
+                     *       "financialInfo": {
+                     *         "revenue": 25400001,
+                     *         "totalFunding": 12000000,
+                     *         "formattedRevenue": "$25.4M",
+                     *         "formattedFunding": "$12M",
+                     *         "lastFundingRound": {
+                     *           "round": "Series A",
+                     *           "date": "2021-05-01T00:00:00.000Z",
+                     *           "amount": 12000000
+                     *         }
+                     *       },
+                     *       "fundingHistory": [
+                     *         {
+                     *           "investors": [
+                     *             "Sequoia"
+                     *           ],
+                     *           "round": "Series A",
+                     *           "date": "2021-05-01T00:00:00.000Z",
+                     *           "amount": "$12,000,000"
+                     *         }
+                     *       ],
+                     *       "companySize": {
+                     *         "employees": 140,
+                     *         "employeeRange": "51-200"
+                     *       },
+                     *       "leadership": {
+                     *         "ceo": {
+                     *           "firstName": "Maria",
+                     *           "lastName": "de la Cruz",
+                     *           "linkedin": "https://www.linkedin.com/in/maria-de-la-cruz"
+                     *         }
+                     *       },
+                     *       "industryAndSectors": {
+                     *         "industrySectors": [],
+                     *         "industries": [
+                     *           "Industrial Automation",
+                     *           "Manufacturing"
+                     *         ]
+                     *       },
+                     *       "topCompetitors": [],
+                     *       "acquisitions": [],
+                     *       "socialMedia": [
+                     *         {
+                     *           "platform": "linkedin",
+                     *           "url": "https://www.linkedin.com/company/acme-robotics"
+                     *         },
+                     *         {
+                     *           "platform": "twitter",
+                     *           "url": "https://twitter.com/acmerobotics"
+                     *         }
+                     *       ],
+                     *       "news": [],
+                     *       "pressReleases": [],
+                     *       "keyHighlights": [],
+                     *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO."
+                     *     }
+                     */
                     "application/json": {
                         basicInfo?: {
                             companyName?: string;
@@ -7499,7 +8216,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7520,7 +8237,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7545,7 +8262,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7566,7 +8283,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7587,7 +8304,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7608,7 +8325,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7629,7 +8346,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7658,7 +8375,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7679,7 +8396,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7702,7 +8419,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7728,6 +8445,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "job_title": "robotics engineer",
+                 *       "country_id": "US",
+                 *       "posted_after": "2026-01-01"
+                 *     }
+                 */
                 "application/json": {
                     company_name?: string;
                     company_website?: string;
@@ -7792,6 +8516,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "total_count": 1,
+                     *       "page": 1,
+                     *       "per_page": 20,
+                     *       "total_pages": 1,
+                     *       "credits_consumed": 1,
+                     *       "results": [
+                     *         {
+                     *           "company": {
+                     *             "name": "Acme Robotics, Inc.",
+                     *             "website_url": "https://acme-robotics.com",
+                     *             "linkedin_url": "https://www.linkedin.com/company/acme-robotics",
+                     *             "twitter_handle": "acmerobotics"
+                     *           },
+                     *           "title": "Robotics Engineer",
+                     *           "location": "Austin, TX",
+                     *           "types": [
+                     *             {
+                     *               "id": 1,
+                     *               "name": "Full Time"
+                     *             }
+                     *           ],
+                     *           "cities": [
+                     *             {
+                     *               "geonameid": 4671654,
+                     *               "asciiname": "Austin",
+                     *               "name": "Austin",
+                     *               "country": {
+                     *                 "code": "US",
+                     *                 "name": "United States",
+                     *                 "region": {
+                     *                   "id": 5,
+                     *                   "name": "North America"
+                     *                 }
+                     *               },
+                     *               "timezone": "America/Chicago",
+                     *               "latitude": "30.26715",
+                     *               "longitude": "-97.74306"
+                     *             }
+                     *           ],
+                     *           "countries": [
+                     *             {
+                     *               "code": "US",
+                     *               "name": "United States",
+                     *               "region": {
+                     *                 "id": 5,
+                     *                 "name": "North America"
+                     *               }
+                     *             }
+                     *           ],
+                     *           "regions": [
+                     *             {
+                     *               "id": 5,
+                     *               "name": "North America"
+                     *             }
+                     *           ],
+                     *           "has_remote": false,
+                     *           "published": "2026-01-15T09:30:00.000Z",
+                     *           "description": "Build robots.",
+                     *           "application_url": "https://jobs.example/j1",
+                     *           "language": "en",
+                     *           "clearance_required": false,
+                     *           "expired": null,
+                     *           "salary_min": "120000",
+                     *           "salary_max": "150000",
+                     *           "salary_currency": "USD",
+                     *           "experience_level": "Mid Level"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @default 0 */
                         total_count: number;
@@ -7873,7 +8669,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7894,7 +8690,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7919,7 +8715,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7940,7 +8736,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7961,7 +8757,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -7982,7 +8778,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8003,7 +8799,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8032,7 +8828,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8053,7 +8849,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8076,7 +8872,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8128,7 +8924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8157,7 +8953,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8178,7 +8974,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8201,7 +8997,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8254,7 +9050,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8283,7 +9079,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8304,7 +9100,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8327,7 +9123,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8372,8 +9168,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
-            401: {
+            /** @description invalid_request: the body is not a JSON-RPC 2.0 message */
+            400: {
                 headers: {
                     /** @description The request id (the one the client sent when sane, else ours); logs carry it */
                     "X-Request-Id"?: string;
@@ -8381,7 +9177,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8393,8 +9189,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
-            409: {
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
                 headers: {
                     /** @description The request id (the one the client sent when sane, else ours); logs carry it */
                     "X-Request-Id"?: string;
@@ -8402,7 +9198,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_acceptable: the Accept header lacks application/json or text/event-stream */
+            406: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8423,7 +9240,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8435,7 +9252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            /** @description unsupported_media_type: the body is not JSON */
             415: {
                 headers: {
                     /** @description The request id (the one the client sent when sane, else ours); logs carry it */
@@ -8444,28 +9261,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
-                        error: string;
-                        /** @description Human-readable explanation */
-                        message: string;
-                        details?: {
-                            /** @description The offending field, as a JSON path such as /per_page */
-                            field: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
-            422: {
-                headers: {
-                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8494,7 +9290,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8515,7 +9311,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;
@@ -8538,7 +9334,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable */
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
                         error: string;
                         /** @description Human-readable explanation */
                         message: string;

@@ -22,7 +22,7 @@ export const ErrorResponse = Type.Object(
   {
     error: Type.String({
       description:
-        'Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error or unavailable',
+        'Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed',
     }),
     message: Type.String({ description: 'Human-readable explanation' }),
     details: Type.Optional(

@@ -20,6 +20,9 @@ export type ErrorCode =
   | 'idempotency_in_flight'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  // /mcp: an MCP client accepts JSON and event streams; it only POSTs (a stateless server).
+  | 'not_acceptable'
+  | 'method_not_allowed'
   | 'idempotency_key_reused'
   | 'rate_limited'
   | 'internal_error'

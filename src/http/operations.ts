@@ -22,6 +22,7 @@ import {
 import { CreditsResponse, IdNameList, JobCountryList } from '../contract/lookups.ts';
 import { IdempotencyHeaders, responsesOf } from './responses.ts';
 import { McpMessage } from '../contract/mcp.ts';
+import { EXAMPLES } from './examples.ts';
 
 /** How a charged operation is priced, in millicredits. */
 interface Charge {
@@ -280,6 +281,7 @@ function operationIdOf(id: string, method?: string): string {
  * schemas and OpenAPI names, the operation's limits, prices and ledger.
  */
 export interface AliasSurface {
+  path: string;
   operationId: string;
   tag: string;
   response: TSchema;
@@ -290,7 +292,10 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
   const op: OperationBase = OPERATIONS[id];
   // An operation served on several methods documents each one's answers (`method` picks it).
   const as = method ?? op.methods[0];
-  const body = alias ? (alias.body ?? op.body) : op.body;
+  const example = EXAMPLES[`${as} ${alias?.path ?? op.path}`];
+  const withExample = <S extends TSchema>(schema: S | undefined, value: unknown): S | undefined =>
+    schema && value !== undefined ? { ...schema, examples: [value] } : schema;
+  const body = withExample(alias ? (alias.body ?? op.body) : op.body, example?.request);
   return {
     schema: {
       // Stable names for generated clients: emailValidate, getCredits / postCredits.
@@ -304,13 +309,14 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
       ...(as === 'POST' && !op.rawAnswer ? { headers: IdempotencyHeaders } : {}),
       // Exactly the statuses the operation can answer with, their headers (an accepted operation
       // documents 202 in place of 200; its handler sets the code).
-      response: responsesOf(alias?.response ?? op.response, {
+      response: responsesOf(withExample(alias?.response ?? op.response, example?.response)!, {
         method: as,
         charged: Boolean(op.charge),
         // An accepted operation reads its own body (a JSON or CSV list).
         hasInput: Boolean(body || op.params || op.accepted),
         byId: Boolean(op.params),
         accepted: Boolean(op.accepted),
+        rawAnswer: Boolean(op.rawAnswer),
         successDescription: op.accepted ? 'Accepted: the work is queued' : op.charge ? `The result. ${op.charge.rule}.` : 'The result',
       }) as unknown as { 200: Operation<Id>['response'] },
     },

@@ -37,6 +37,8 @@ export interface ResponseTraits {
   byId: boolean;
   /** 202 instead of 200. */
   accepted: boolean;
+  /** A protocol endpoint answering on its own (/mcp): no idempotency, its own refusals. */
+  rawAnswer?: boolean;
   successDescription: string;
 }
 
@@ -53,7 +55,12 @@ export function responsesOf(success: TSchema, traits: ResponseTraits): Record<nu
   if (traits.hasInput) responses[400] = error('invalid_request: the input breaks a rule; `details` names each field');
   if (traits.charged) responses[402] = error('insufficient_credits: the balance cannot cover this call; no work was done', CREDITS);
   if (traits.byId) responses[404] = error('not_found: no such job for this key');
-  if (traits.method === 'POST') {
+  if (traits.rawAnswer) {
+    responses[400] = error('invalid_request: the body is not a JSON-RPC 2.0 message');
+    responses[406] = error('not_acceptable: the Accept header lacks application/json or text/event-stream');
+    responses[413] = error('payload_too_large: the request body is larger than allowed');
+    responses[415] = error('unsupported_media_type: the body is not JSON');
+  } else if (traits.method === 'POST') {
     responses[409] = error('idempotency_in_flight: a request with this Idempotency-Key is still being processed');
     responses[413] = error('payload_too_large: the request body is larger than allowed');
     responses[415] = error('unsupported_media_type: the body is not JSON (or, where accepted, CSV)');

@@ -5,13 +5,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { dbTargets } from '../support/db.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
-import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
-import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
-import { runPeopleImport } from '../../src/ingest/people/runner.ts';
+import type { TestApp } from '../support/app.ts';
+import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 
 interface DocumentPath {
@@ -23,7 +20,6 @@ const DOCUMENT = JSON.parse(readFileSync(new URL('../fixtures/real/leadmagic/v1-
   paths: Record<string, DocumentPath>;
   components: Record<string, unknown>;
 };
-const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));
 
 // Their document types employee-finder's credits_consumed as an integer while pricing it at 0.05
 // credits per employee: a page of 3 costs 0.15. We answer the price, a number.
@@ -45,67 +41,13 @@ function assertMatchesDocument(key: string, body: unknown): void {
 for (const target of dbTargets) {
   describe(`LeadMagic v1 paths (${target.name})`, { skip: target.skip }, () => {
     let t: TestApp;
-    let world: MailWorld;
+    let sample: SampleWorld;
 
     before(async () => {
-      world = await startMailWorld();
-      await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
-      t = await startTestApp(target, { credits: 1000, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
-      await t.services.companies.upsertCompany(
-        {
-          name: 'Acme Robotics, Inc.',
-          domain: 'acme-robotics.com',
-          industry: 'industrial automation',
-          size_label: '51-200',
-          employee_count: 140,
-          founded_year: 2015,
-          company_type: 'private',
-          followers: 5120,
-          revenue: 25_400_000.5,
-          location: { locality: 'Austin', region: 'Texas', country: 'United States', postal_code: '78701', geo: '30.27,-97.74' },
-          prof_url: 'https://www.linkedin.com/company/acme-robotics/',
-          prof_id: '1035',
-          social_b_url: 'https://twitter.com/acmerobotics',
-          funding_rounds: [{ round: 'Series A', date: '2021-05-01', amount: 12_000_000, investors: ['Sequoia'] }],
-          leadership: [
-            { role: 'ceo', first_name: 'Maria', last_name: 'de la Cruz', prof_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
-          ],
-        },
-        'test',
-      );
-      await runPeopleImport({
-        db: t.database.db,
-        companies: t.services.companies,
-        source: 'jsonl',
-        records: readPeopleJsonl(peopleFixture).records,
-        defaultCountry: 'US',
-      });
-      const now = Date.now();
-      await t.services.jobs.importer.importBoard(
-        [
-          {
-            sourceId: 'J1',
-            title: 'Robotics Engineer',
-            location: 'Austin, TX',
-            employmentTypes: ['Full-time'],
-            publishedAt: now - 3_600_000,
-            descriptionHtml: '<p>Build robots.</p>',
-            applyUrl: 'https://jobs.example/j1',
-            salary: { min: 120_000, max: 150_000, currency: 'USD', period: 'year' },
-            company: {
-              name: 'Acme Robotics, Inc.',
-              website: 'https://acme-robotics.com',
-              prof_url: 'https://www.linkedin.com/company/acme-robotics',
-            },
-          },
-        ],
-        { source: 'greenhouse', board: 'acme', now },
-      );
+      sample = await startSampleWorld(target);
+      t = sample.t;
     });
-    after(async () => {
-      await t?.close();
-      await world?.close();
-    });
+    after(() => sample?.close());
 
     /** Calls a v1 path and the document's schema for it; returns the body. */
     async function v1(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) {
@@ -234,14 +176,16 @@ for (const target of dbTargets) {
     });
 
     it('jobs-finder: company links under their names, salaries as strings, expired null', async () => {
-      const { json } = await v1('POST', '/v1/jobs/jobs-finder', { company_name: 'Acme Robotics' });
+      const { json } = await v1('POST', '/v1/jobs/jobs-finder', { company_name: 'Acme Robotics', posted_after: SAMPLE_POSTED_AFTER });
       const job = (json.results as Record<string, unknown>[])[0];
       assert.equal(job.salary_min, '120000');
       assert.equal(job.salary_max, '150000');
       assert.equal(job.expired, null);
       assert.equal((job.company as Record<string, unknown>).linkedin_url, 'https://www.linkedin.com/company/acme-robotics');
       assert.equal(json.credits_consumed, 1);
-      const ours = (await t.post('/jobs-finder', { company_name: 'Acme Robotics' })).json<{ results: Record<string, unknown>[] }>();
+      const ours = (await t.post('/jobs-finder', { company_name: 'Acme Robotics', posted_after: SAMPLE_POSTED_AFTER })).json<{
+        results: Record<string, unknown>[];
+      }>();
       assert.equal(ours.results[0].salary_min, 120000);
     });
 

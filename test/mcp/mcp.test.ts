@@ -108,8 +108,29 @@ describe('MCP server', () => {
       assert.equal(none.status, 401);
       assert.equal(((await none.json()) as { error: string }).error, 'missing_api_key');
       await assert.rejects(httpClient('lb_wrong'), /401|invalid_api_key/);
-      const get = await fetch(`${baseUrl}/mcp`, { headers: { accept: 'text/event-stream' } });
+      const get = await fetch(`${baseUrl}/mcp`, { headers: { accept: 'text/event-stream', 'x-api-key': 'lb_any' } });
       assert.equal(get.status, 405);
+      assert.equal(get.headers.get('allow'), 'POST');
+      assert.equal(((await get.json()) as { error: string }).error, 'method_not_allowed');
+    });
+
+    it('refuses what is not an MCP request in the API envelope: a wrong Accept (406), a body that is not JSON-RPC (400)', async () => {
+      const key = await t.services.keys.create('mcp-refusals', 0);
+      const post = (accept: string, body: unknown) =>
+        fetch(`${baseUrl}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept, 'x-api-key': key.key },
+          body: JSON.stringify(body),
+        });
+      const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+      const notAcceptable = await post('application/json', message);
+      assert.equal(notAcceptable.status, 406);
+      assert.equal(((await notAcceptable.json()) as { error: string }).error, 'not_acceptable');
+      for (const body of [{}, -1e308, [], { jsonrpc: '1.0', method: 'x' }]) {
+        const res = await post('application/json, text/event-stream', body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(((await res.json()) as { error: string }).error, 'invalid_request');
+      }
     });
   });
 

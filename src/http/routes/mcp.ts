@@ -3,6 +3,27 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createMcpServer } from '../../mcp/server.ts';
 import type { ApiAnswer, ApiCall } from '../../mcp/tools.ts';
 import { OPERATIONS, routeOptions } from '../operations.ts';
+import { AppError, InvalidRequestError } from '../errors.ts';
+
+/** A JSON-RPC 2.0 request, notification or response (the SDK checks the rest). */
+function isJsonRpcMessage(value: unknown): boolean {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  return (
+    message.jsonrpc === '2.0' && (typeof message.method === 'string' || ('id' in message && ('result' in message || 'error' in message)))
+  );
+}
+
+/** What the transport would refuse in JSON-RPC's own form, refused first in the API's envelope. */
+function checkMcpRequest(accept: string | undefined, body: unknown): void {
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw new AppError(406, 'not_acceptable', 'An MCP client accepts both application/json and text/event-stream (the Accept header).');
+  }
+  const messages = Array.isArray(body) ? body : [body];
+  if (!messages.length || messages.length > 100 || !messages.every(isJsonRpcMessage)) {
+    throw new InvalidRequestError('The body is not a JSON-RPC 2.0 message (or a batch of up to 100).');
+  }
+}
 
 /** Tool calls made in process with the caller's key: the same auth, limits, charges and idempotency as over HTTP. */
 function inProcessCall(app: FastifyInstance, apiKey: string, requestId: string): ApiCall {
@@ -35,6 +56,7 @@ function inProcessCall(app: FastifyInstance, apiKey: string, requestId: string):
  */
 export default async function mcpRoutes(app: FastifyInstance): Promise<void> {
   app.post(OPERATIONS.mcp.path, routeOptions('mcp'), async (request, reply) => {
+    checkMcpRequest(request.headers.accept, request.body);
     const server = createMcpServer(inProcessCall(app, String(request.headers['x-api-key']).trim(), request.id));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
@@ -50,10 +72,10 @@ export default async function mcpRoutes(app: FastifyInstance): Promise<void> {
       method,
       url: OPERATIONS.mcp.path,
       schema: { hide: true },
-      handler: async (_request, reply) =>
-        reply
-          .status(405)
-          .header('allow', 'POST')
-          .send({ error: 'method_not_allowed', message: 'This MCP server is stateless: POST each message to /mcp.' }),
+      handler: () => {
+        throw new AppError(405, 'method_not_allowed', 'This MCP server is stateless: POST each message to /mcp.', undefined, {
+          allow: 'POST',
+        });
+      },
     });
 }

@@ -211,6 +211,7 @@ export const V1_ROUTES: readonly V1Route[] = [
 export default async function v1Routes(app: FastifyInstance): Promise<void> {
   for (const route of V1_ROUTES) {
     const options = routeOptions(route.operation, route.method, {
+      path: route.path,
       operationId: `v1${route.operationId[0].toUpperCase()}${route.operationId.slice(1)}`,
       tag: 'leadmagic-v1',
       response: route.response,

@@ -1,0 +1,83 @@
+// One small, realistic data set for the suites that exercise every operation: a company with its
+// profile and funding, its people (test/fixtures/people/people.jsonl), a live job listing with a
+// salary, and a mail world whose server knows some of its mailboxes. The listing's dates are fixed,
+// so answers that show them are the same on every run (the OpenAPI examples are recorded from them).
+import { fileURLToPath } from 'node:url';
+import { startTestApp, type TestApp } from './app.ts';
+import { startMailWorld, type MailWorld } from './fake-smtp.ts';
+import type { DbTarget } from './db.ts';
+import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
+import { runPeopleImport } from '../../src/ingest/people/runner.ts';
+
+const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));
+
+/** When the sample listing was published, and the day a search for it starts from. */
+export const SAMPLE_LISTING_PUBLISHED = Date.UTC(2026, 0, 15, 9, 30);
+export const SAMPLE_POSTED_AFTER = '2026-01-01';
+
+export interface SampleWorld {
+  t: TestApp;
+  world: MailWorld;
+  close(): Promise<void>;
+}
+
+export async function startSampleWorld(target: DbTarget | undefined, credits = 1000): Promise<SampleWorld> {
+  const world = await startMailWorld();
+  await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
+  const t = await startTestApp(target, { credits, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
+  await t.services.companies.upsertCompany(
+    {
+      name: 'Acme Robotics, Inc.',
+      domain: 'acme-robotics.com',
+      industry: 'industrial automation',
+      size_label: '51-200',
+      employee_count: 140,
+      founded_year: 2015,
+      company_type: 'private',
+      followers: 5120,
+      revenue: 25_400_000.5,
+      location: { locality: 'Austin', region: 'Texas', country: 'United States', postal_code: '78701', geo: '30.27,-97.74' },
+      prof_url: 'https://www.linkedin.com/company/acme-robotics/',
+      prof_id: '1035',
+      social_b_url: 'https://twitter.com/acmerobotics',
+      funding_rounds: [{ round: 'Series A', date: '2021-05-01', amount: 12_000_000, investors: ['Sequoia'] }],
+      leadership: [{ role: 'ceo', first_name: 'Maria', last_name: 'de la Cruz', prof_url: 'https://www.linkedin.com/in/maria-de-la-cruz' }],
+    },
+    'test',
+  );
+  await runPeopleImport({
+    db: t.database.db,
+    companies: t.services.companies,
+    source: 'jsonl',
+    records: readPeopleJsonl(peopleFixture).records,
+    defaultCountry: 'US',
+  });
+  await t.services.jobs.importer.importBoard(
+    [
+      {
+        sourceId: 'J1',
+        title: 'Robotics Engineer',
+        location: 'Austin, TX',
+        employmentTypes: ['Full-time'],
+        publishedAt: SAMPLE_LISTING_PUBLISHED,
+        descriptionHtml: '<p>Build robots.</p>',
+        applyUrl: 'https://jobs.example/j1',
+        salary: { min: 120_000, max: 150_000, currency: 'USD', period: 'year' },
+        company: {
+          name: 'Acme Robotics, Inc.',
+          website: 'https://acme-robotics.com',
+          prof_url: 'https://www.linkedin.com/company/acme-robotics',
+        },
+      },
+    ],
+    { source: 'greenhouse', board: 'acme', now: Date.now() },
+  );
+  return {
+    t,
+    world,
+    async close() {
+      await t.close();
+      await world.close();
+    },
+  };
+}
