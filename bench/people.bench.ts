@@ -1,4 +1,5 @@
-// People at scale: import rate of our JSONL importer, and role-finder / mobile-finder latency,
+// People at scale: import rate of our JSONL importer, and role-finder / mobile-finder / employee
+// finder / company search latency,
 // on SQLite and (when DATABASE_URL names one) PostgreSQL. Baselines measured in the same run:
 // reading and parsing the file without storing it (import), and a primary-key read of one
 // person through the same Kysely connection (lookups).
@@ -117,6 +118,19 @@ for (const dialect of dialects) {
         if (await people.findMobile(query)) mobileFound += 1;
       }),
     );
+    let employeesListed = 0;
+    const employees = summarize(
+      await timeCalls(LOOKUPS, async () => {
+        const page = await people.employees({ company_domain: companyDomain(pick(COMPANIES)) }, 1, 20);
+        employeesListed += page?.employees.length ?? 0;
+      }),
+    );
+    let profilesFound = 0;
+    const profile = summarize(
+      await timeCalls(LOOKUPS, async () => {
+        if (await companies.profile({ company_domain: companyDomain(pick(COMPANIES)) })) profilesFound += 1;
+      }),
+    );
     const size = dialect === 'sqlite' ? `, database file ${(statSync(join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     console.log(`\n## ${dialect}${size}`);
     console.log('| measure | value | vs baseline |');
@@ -131,6 +145,12 @@ for (const dialect of dialects) {
     );
     console.log(
       `| role finder by name p50 / p99 (${roleByNameFound}/${LOOKUPS} found) | ${fmt(roleByName.p50, 3)} / ${fmt(roleByName.p99, 3)} ms | ${ratio(roleByName.p50, baseline.p50)} / ${ratio(roleByName.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| employee finder, a page of 20, p50 / p99 (${fmt(employeesListed / LOOKUPS, 1)} employees per page) | ${fmt(employees.p50, 3)} / ${fmt(employees.p99, 3)} ms | ${ratio(employees.p50, baseline.p50)} / ${ratio(employees.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| company search by domain p50 / p99 (${profilesFound}/${LOOKUPS} found) | ${fmt(profile.p50, 3)} / ${fmt(profile.p99, 3)} ms | ${ratio(profile.p50, baseline.p50)} / ${ratio(profile.p99, baseline.p99)} |`,
     );
     console.log(
       `| mobile finder p50 / p99 (${mobileFound}/${LOOKUPS} found) | ${fmt(mobile.p50, 3)} / ${fmt(mobile.p99, 3)} ms | ${ratio(mobile.p50, baseline.p50)} / ${ratio(mobile.p99, baseline.p99)} |`,

@@ -3,9 +3,15 @@
 // JSON Schema already (the TypeBox contract), not zod.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { isToolName, requestOf, toolDefinitions, type ApiCall } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'leadbase', version: '0.1.0' };
+
+// /mcp builds a server per request (stateless): what does not depend on the request is made once.
+// The SDK would otherwise build a JSON Schema validator (a new Ajv) for every server.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+let tools: ReturnType<typeof toolDefinitions> | undefined;
 
 const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
 
@@ -13,14 +19,15 @@ const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(
 export function createMcpServer(call: ApiCall): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: {} },
+    jsonSchemaValidator: SHARED_VALIDATOR,
     instructions:
       'leadbase: B2B prospecting data (email validation and finding, companies, funding, people, jobs) paid in prepaid credits. ' +
       'Each tool description gives its price; check_credits and the list_* tools are free. ' +
       'Pass idempotency_key when you may retry a charged call.',
   });
-  const tools = toolDefinitions();
-
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  tools ??= toolDefinitions();
+  const list = { tools };
+  server.setRequestHandler(ListToolsRequestSchema, () => list);
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;

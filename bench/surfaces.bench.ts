@@ -1,0 +1,124 @@
+// The same lookup through each surface a client can use: our own path (the baseline), LeadMagic's
+// v1 path (the same operation, its answer reshaped) and an MCP tool call over Streamable HTTP at
+// /mcp (a JSON-RPC message, a protocol server per request, the operation called in process).
+// POST /company-search for a known company, 1 credit each, on one SQLite leadbase server in its
+// own process; autocannon in this one. The ratios say what each adapter costs over the operation.
+//   npm run bench -- surfaces [--quick]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { fmt } from './support/stats.ts';
+
+const quick = process.argv.includes('--quick');
+const ROUND_S = quick ? 2 : 5;
+const ROUNDS = quick ? 2 : 5;
+const CONNECTIONS = 20;
+
+const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
+
+function startServer(): Promise<{ child: ChildProcess; address: string; key: string }> {
+  const command = [process.execPath, '--import', 'tsx', join('bench', 'platform-server.ts'), 'leadbase-surfaces'];
+  const child = spawn(pinned ? 'taskset' : command[0], pinned ? ['-c', '1', ...command] : command.slice(1), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/READY (\S+) (\S+)/);
+      if (m) resolve({ child, address: m[1], key: m[2] });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+interface Target {
+  name: string;
+  path: string;
+  body: string;
+  headers: Record<string, string>;
+  rounds: { rps: number; p50: number; p99: number; bad: number; cpuPerRequest: number }[];
+}
+
+const server = await startServer();
+const json = { 'content-type': 'application/json', 'x-api-key': server.key };
+const cpuMicros = async () => ((await (await fetch(`${server.address}/__bench/cpu`)).json()) as { micros: number }).micros;
+
+const targets: Target[] = [
+  {
+    name: 'POST /company-search (baseline)',
+    path: '/company-search',
+    body: JSON.stringify({ company_domain: 'acme-robotics.com' }),
+    headers: json,
+    rounds: [],
+  },
+  {
+    name: 'POST /v1/companies/company-search',
+    path: '/v1/companies/company-search',
+    body: JSON.stringify({ company_domain: 'acme-robotics.com' }),
+    headers: json,
+    rounds: [],
+  },
+  {
+    name: 'MCP tools/call search_company at /mcp',
+    path: '/mcp',
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_company', arguments: { company_domain: 'acme-robotics.com' } },
+    }),
+    headers: { ...json, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    rounds: [],
+  },
+];
+
+// Every surface must answer the company (an MCP error would be a 200 with isError).
+for (const t of targets) {
+  const res = await fetch(`${server.address}${t.path}`, { method: 'POST', headers: t.headers, body: t.body });
+  const text = await res.text();
+  if (res.status !== 200 || !text.includes('Acme Robotics') || text.includes('"isError":true'))
+    throw new Error(`${t.name}: ${res.status} ${text}`);
+}
+
+async function round(t: Target, seconds: number) {
+  const before = await cpuMicros();
+  const r = await autocannon({
+    url: `${server.address}${t.path}`,
+    method: 'POST',
+    headers: t.headers,
+    body: t.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
+  const cpu = (await cpuMicros()) - before;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors,
+    cpuPerRequest: cpu / Math.max(1, r.requests.total),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+for (const t of targets) await round(t, 1);
+for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
+server.child.kill();
+
+console.log(
+  `surfaces benchmark: one company looked up (1 credit per call) through each surface; ${CONNECTIONS} connections; ${ROUNDS} rounds of ${ROUND_S} s per target, targets alternating; medians; SQLite` +
+    (pinned ? '; server pinned to CPU 1, autocannon to CPU 0' : ''),
+);
+console.log('| surface | req/s | p50 ms | p99 ms | non-2xx | req/s vs baseline | server CPU µs/request | CPU vs baseline |');
+console.log('|---|---|---|---|---|---|---|---|');
+const baseCpu = median(targets[0].rounds.map((r) => r.cpuPerRequest));
+for (const t of targets) {
+  const perRound = t.rounds.map((r, i) => r.rps / targets[0].rounds[i].rps);
+  const cpu = median(t.rounds.map((r) => r.cpuPerRequest));
+  console.log(
+    `| ${t.name} | ${fmt(median(t.rounds.map((r) => r.rps)), 0)} | ${fmt(median(t.rounds.map((r) => r.p50)), 1)} | ${fmt(median(t.rounds.map((r) => r.p99)), 1)} | ` +
+      `${t.rounds.reduce((s, r) => s + r.bad, 0)} | ${fmt(median(perRound), 2)}x | ${fmt(cpu, 0)} | ${fmt(cpu / baseCpu, 2)}x |`,
+  );
+}
