@@ -1,54 +1,26 @@
 // Platform overhead: bare Fastify returning a constant JSON body (the baseline) against our
 // GET /job-types and POST /credits through auth + rate limit + billing, in one run.
 // The server runs in a child process; autocannon drives it from this one.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fmt } from './support/stats.ts';
+import { median, pinned, serverCpuMicros, startBenchServer } from './support/server.ts';
 
 const quick = process.argv.includes('--quick');
 const ROUND_S = quick ? 2 : 5;
 const ROUNDS = quick ? 2 : 5;
 const CONNECTIONS = 50;
 
-// Where taskset exists, the servers share one core and the load generator (this process) has the
-// other: the scheduler no longer moves them around, which is most of this shared VM's run-to-run noise.
-const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
-
-async function startServer(
-  mode: 'bare' | 'leadbase' | 'leadbase-unlogged',
-): Promise<{ child: ChildProcess; address: string; key?: string }> {
-  const command = [process.execPath, '--import', 'tsx', join('bench', 'platform-server.ts'), mode];
-  const child = spawn(pinned ? 'taskset' : command[0], pinned ? ['-c', '1', ...command] : command.slice(1), {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/READY (\S+)(?: (\S+))?/);
-      if (m) resolve({ child, address: m[1], key: m[2] });
-    });
-    child.on('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-}
-
 interface Target {
   name: string;
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  cpuUrl: string;
+  serverAddress: string;
   rounds: { rps: number; p50: number; p99: number; bad: number; cpuPerRequest: number }[];
 }
 
-async function serverCpuMicros(url: string): Promise<number> {
-  return ((await (await fetch(url)).json()) as { micros: number }).micros;
-}
-
 async function round(target: Target, seconds: number) {
-  const before = await serverCpuMicros(target.cpuUrl);
+  const before = await serverCpuMicros(target.serverAddress);
   const r = await autocannon({
     url: target.url,
     method: target.method,
@@ -56,7 +28,7 @@ async function round(target: Target, seconds: number) {
     connections: CONNECTIONS,
     duration: seconds,
   });
-  const cpu = (await serverCpuMicros(target.cpuUrl)) - before;
+  const cpu = (await serverCpuMicros(target.serverAddress)) - before;
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -66,13 +38,11 @@ async function round(target: Target, seconds: number) {
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 // Both servers run side by side (each idle while the other is measured) and the targets take turns
 // in every round, so a slow spell of this shared machine hits all of them alike; medians are reported.
-const bare = await startServer('bare');
-const ours = await startServer('leadbase');
-const unlogged = await startServer('leadbase-unlogged');
+const bare = await startBenchServer('bare');
+const ours = await startBenchServer('leadbase');
+const unlogged = await startBenchServer('leadbase-unlogged');
 const headers = { 'x-api-key': ours.key! };
 const targets: Target[] = [
   {
@@ -80,7 +50,7 @@ const targets: Target[] = [
     url: `${bare.address}/constant`,
     method: 'GET',
     headers: {},
-    cpuUrl: `${bare.address}/__bench/cpu`,
+    serverAddress: `${bare.address}`,
     rounds: [],
   },
   {
@@ -88,7 +58,7 @@ const targets: Target[] = [
     url: `${ours.address}/job-types`,
     method: 'GET',
     headers,
-    cpuUrl: `${ours.address}/__bench/cpu`,
+    serverAddress: `${ours.address}`,
     rounds: [],
   },
   {
@@ -96,7 +66,7 @@ const targets: Target[] = [
     url: `${ours.address}/credits`,
     method: 'POST',
     headers,
-    cpuUrl: `${ours.address}/__bench/cpu`,
+    serverAddress: `${ours.address}`,
     rounds: [],
   },
   {
@@ -104,7 +74,7 @@ const targets: Target[] = [
     url: `${unlogged.address}/job-types`,
     method: 'GET',
     headers: { 'x-api-key': unlogged.key! },
-    cpuUrl: `${unlogged.address}/__bench/cpu`,
+    serverAddress: `${unlogged.address}`,
     rounds: [],
   },
 ];

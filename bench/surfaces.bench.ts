@@ -4,34 +4,14 @@
 // POST /company-search for a known company, 1 credit each, on one SQLite leadbase server in its
 // own process; autocannon in this one. The ratios say what each adapter costs over the operation.
 //   npm run bench -- surfaces [--quick]
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { fmt } from './support/stats.ts';
+import { median, pinned, serverCpuMicros, startBenchServer } from './support/server.ts';
 
 const quick = process.argv.includes('--quick');
 const ROUND_S = quick ? 2 : 5;
 const ROUNDS = quick ? 2 : 5;
 const CONNECTIONS = 20;
-
-const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
-
-function startServer(): Promise<{ child: ChildProcess; address: string; key: string }> {
-  const command = [process.execPath, '--import', 'tsx', join('bench', 'platform-server.ts'), 'leadbase-surfaces'];
-  const child = spawn(pinned ? 'taskset' : command[0], pinned ? ['-c', '1', ...command] : command.slice(1), {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/READY (\S+) (\S+)/);
-      if (m) resolve({ child, address: m[1], key: m[2] });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-}
 
 interface Target {
   name: string;
@@ -41,9 +21,9 @@ interface Target {
   rounds: { rps: number; p50: number; p99: number; bad: number; cpuPerRequest: number }[];
 }
 
-const server = await startServer();
-const json = { 'content-type': 'application/json', 'x-api-key': server.key };
-const cpuMicros = async () => ((await (await fetch(`${server.address}/__bench/cpu`)).json()) as { micros: number }).micros;
+const server = await startBenchServer('leadbase-surfaces');
+const json = { 'content-type': 'application/json', 'x-api-key': server.key! };
+const cpuMicros = () => serverCpuMicros(server.address);
 
 const targets: Target[] = [
   {
@@ -102,7 +82,6 @@ async function round(t: Target, seconds: number) {
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 for (const t of targets) await round(t, 1);
 for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
 server.child.kill();

@@ -45,6 +45,20 @@ export const EmailCompanyFields = {
   company_type: Nullable(Type.String()),
 };
 export const EmailCompany = Type.Object(EmailCompanyFields);
+
+/** The company part of a result when the domain's company is not known. */
+export const EMPTY_EMAIL_COMPANY: Static<typeof EmailCompany> = {
+  company_name: null,
+  company_industry: null,
+  company_size: null,
+  company_founded: null,
+  company_location: null,
+  company_prof_url: null,
+  company_prof_id: null,
+  company_social_a_url: null,
+  company_social_b_url: null,
+  company_type: null,
+};
 export type EmailCompany = Static<typeof EmailCompany>;
 
 export const EmailValidateResponse = Type.Object(

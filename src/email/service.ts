@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db, DialectName } from '../db/database.ts';
-import type { EmailStatus, EmailValidation } from '../contract/email.ts';
+import { EMPTY_EMAIL_COMPANY, type EmailStatus, type EmailValidation } from '../contract/email.ts';
 import type { CompanyEnrichment } from '../companies/enrichment.ts';
 import { loadEmailConfig, type EmailConfig, type EmailOverrides } from './config.ts';
 import { DnsClient } from './dns.ts';
@@ -58,19 +58,6 @@ export interface ValidationDetail {
   /** Why, in a word: user_unknown, greylisted, nxdomain, catch_all, deadline… */
   reason: string;
 }
-
-const EMPTY_COMPANY = {
-  company_name: null,
-  company_industry: null,
-  company_size: null,
-  company_founded: null,
-  company_location: null,
-  company_prof_url: null,
-  company_prof_id: null,
-  company_social_a_url: null,
-  company_social_b_url: null,
-  company_type: null,
-};
 
 interface MxFacts {
   mx_record: string | null;
@@ -141,7 +128,7 @@ export class EmailValidationService {
           message: MALFORMED_MESSAGE,
           is_domain_catch_all: false,
           ...NO_MX,
-          ...EMPTY_COMPANY,
+          ...EMPTY_EMAIL_COMPANY,
           ...NO_EXTENSIONS,
         },
         checkedAt: Date.now(),
@@ -205,7 +192,7 @@ export class EmailValidationService {
       message: EMAIL_MESSAGES[outcome.status],
       is_domain_catch_all: outcome.catchAll,
       ...outcome.mx,
-      ...((await company) ?? EMPTY_COMPANY),
+      ...((await company) ?? EMPTY_EMAIL_COMPANY),
       ...extensions,
     };
     const checkedAt = Date.now();

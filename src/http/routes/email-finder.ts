@@ -1,24 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { EmailFinderBody, EmailFinderResponse } from '../../contract/email.ts';
+import { EMPTY_EMAIL_COMPANY, type EmailFinderBody, type EmailFinderResponse } from '../../contract/email.ts';
 import type { Services } from '../../services.ts';
 import { requireNonBlank, requireOneOf } from '../errors.ts';
 import { OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
 
 const op = OPERATIONS['email-finder'];
-
-const NO_COMPANY = {
-  company_name: null,
-  company_industry: null,
-  company_size: null,
-  company_founded: null,
-  company_location: null,
-  company_prof_url: null,
-  company_prof_id: null,
-  company_social_a_url: null,
-  company_social_b_url: null,
-  company_type: null,
-};
 
 export async function findEmail(
   services: Services,
@@ -40,8 +27,8 @@ export async function findEmail(
     mx_record: v?.mx_record ?? null,
     mx_provider: v?.mx_provider ?? null,
     mx_security_gateway: v?.mx_security_gateway ?? false,
-    ...NO_COMPANY,
-    ...(v ? Object.fromEntries(Object.keys(NO_COMPANY).map((k) => [k, v[k as keyof typeof NO_COMPANY]])) : {}),
+    ...EMPTY_EMAIL_COMPANY,
+    ...(v ? Object.fromEntries(Object.keys(EMPTY_EMAIL_COMPANY).map((k) => [k, v[k as keyof typeof EMPTY_EMAIL_COMPANY]])) : {}),
   };
   return { cost: PRICE_OF['email-finder'](found), body };
 }

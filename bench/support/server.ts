@@ -1,0 +1,42 @@
+// A leadbase (or bare Fastify) server in its own process for the HTTP benchmarks (bench/platform-server.ts),
+// pinned to one core where taskset exists while the load generator keeps the other.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Where taskset exists, the servers share one core and the load generator (this process) has the
+ * other: the scheduler no longer moves them around, which is most of this shared VM's run-to-run noise.
+ */
+export const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)]).status === 0;
+
+export interface BenchServer {
+  child: ChildProcess;
+  address: string;
+  /** The API key the server created (leadbase modes). */
+  key?: string;
+}
+
+/** Starts bench/platform-server.ts in `mode` and resolves once it prints READY. */
+export function startBenchServer(mode: string): Promise<BenchServer> {
+  const command = [process.execPath, '--import', 'tsx', join('bench', 'platform-server.ts'), mode];
+  const child = spawn(pinned ? 'taskset' : command[0], pinned ? ['-c', '1', ...command] : command.slice(1), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/READY (\S+)(?: (\S+))?/);
+      if (m) resolve({ child, address: m[1], key: m[2] });
+    });
+    child.on('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
+  });
+}
+
+/** The server's CPU time so far (its /__bench/cpu route), in microseconds. */
+export async function serverCpuMicros(address: string): Promise<number> {
+  return ((await (await fetch(`${address}/__bench/cpu`)).json()) as { micros: number }).micros;
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
