@@ -11,7 +11,7 @@ export const MCP_SERVER_INFO = { name: 'leadbase', version: '0.1.0' };
 // /mcp builds a server per request (stateless): what does not depend on the request is made once.
 // The SDK would otherwise build a JSON Schema validator (a new Ajv) for every server.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
-let tools: ReturnType<typeof toolDefinitions> | undefined;
+const TOOL_LIST = { tools: toolDefinitions() };
 
 const text = (value: unknown) => [{ type: 'text' as const, text: JSON.stringify(value) }];
 
@@ -25,9 +25,7 @@ export function createMcpServer(call: ApiCall): Server {
       'Each tool description gives its price; check_credits and the list_* tools are free. ' +
       'Pass idempotency_key when you may retry a charged call.',
   });
-  tools ??= toolDefinitions();
-  const list = { tools };
-  server.setRequestHandler(ListToolsRequestSchema, () => list);
+  server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;

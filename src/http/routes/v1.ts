@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
-import { unitsToCredits } from '../../billing/units.ts';
+import { withScheme } from '../../companies/input.ts';
 import {
   toV1,
   V1_PLATFORMS,
@@ -23,6 +23,7 @@ import {
 } from '../../contract/v1.ts';
 import { JobCountryList, IdNameList } from '../../contract/lookups.ts';
 import { OPERATIONS, routeOptions, type Answer, type OperationId } from '../operations.ts';
+import { creditsOf } from './credits.ts';
 import { validateEmail } from './email-validate.ts';
 import { findEmail } from './email-finder.ts';
 import { companyFunding } from './company-funding.ts';
@@ -74,18 +75,13 @@ function jobListings(body: Body): Body {
   const v1 = asV1(body);
   const results = (v1.results as Body[]).map((job) => ({
     ...job,
-    company: linkWithScheme(job.company as Body),
+    // Their document writes the company page link with its scheme.
+    company: { ...(job.company as Body), linkedin_url: withScheme((job.company as Body).linkedin_url as string | null) ?? undefined },
     ...(typeof job.salary_min === 'number' ? { salary_min: String(job.salary_min) } : {}),
     ...(typeof job.salary_max === 'number' ? { salary_max: String(job.salary_max) } : {}),
     expired: null,
   }));
   return { ...v1, results };
-}
-
-/** A job's company page link as their document writes it, with its scheme. */
-function linkWithScheme(company: Body): Body {
-  const url = company.linkedin_url;
-  return typeof url === 'string' && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? { ...company, linkedin_url: `https://${url}` } : company;
 }
 
 /** Their document types revenue and total funding as integers (whole dollars). */
@@ -108,7 +104,7 @@ export const V1_ROUTES: readonly V1Route[] = [
     operation: 'credits',
     operationId: 'getCredits',
     response: V1CreditsResponse,
-    free: async (services, keyId) => ({ credits: unitsToCredits(await services.billing.balance(keyId)) }),
+    free: creditsOf,
   },
   {
     method: 'POST',
