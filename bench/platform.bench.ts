@@ -1,13 +1,9 @@
 // Platform overhead: bare Fastify returning a constant JSON body (the baseline) against our
 // GET /job-types and POST /credits through auth + rate limit + billing, in one run.
 // The server runs in a child process; autocannon drives it from this one.
-import autocannon from 'autocannon';
 import { fmt } from './support/stats.ts';
-import { median, pinned, serverCpuMicros, startBenchServer } from './support/server.ts';
+import { measureRound, median, pinned, ROUND_S, ROUNDS, startBenchServer, type Round } from './support/server.ts';
 
-const quick = process.argv.includes('--quick');
-const ROUND_S = quick ? 2 : 5;
-const ROUNDS = quick ? 2 : 5;
 const CONNECTIONS = 50;
 
 interface Target {
@@ -16,27 +12,11 @@ interface Target {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   serverAddress: string;
-  rounds: { rps: number; p50: number; p99: number; bad: number; cpuPerRequest: number }[];
+  rounds: Round[];
 }
 
-async function round(target: Target, seconds: number) {
-  const before = await serverCpuMicros(target.serverAddress);
-  const r = await autocannon({
-    url: target.url,
-    method: target.method,
-    headers: target.headers,
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
-  const cpu = (await serverCpuMicros(target.serverAddress)) - before;
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    bad: r.non2xx + r.errors,
-    cpuPerRequest: cpu / Math.max(1, r.requests.total),
-  };
-}
+const round = (t: Target, seconds: number) =>
+  measureRound(t.serverAddress, { url: t.url, method: t.method, headers: t.headers }, { connections: CONNECTIONS, seconds });
 
 // Both servers run side by side (each idle while the other is measured) and the targets take turns
 // in every round, so a slow spell of this shared machine hits all of them alike; medians are reported.

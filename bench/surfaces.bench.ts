@@ -4,13 +4,9 @@
 // POST /company-search for a known company, 1 credit each, on one SQLite leadbase server in its
 // own process; autocannon in this one. The ratios say what each adapter costs over the operation.
 //   npm run bench -- surfaces [--quick]
-import autocannon from 'autocannon';
 import { fmt } from './support/stats.ts';
-import { median, pinned, serverCpuMicros, startBenchServer } from './support/server.ts';
+import { measureRound, median, pinned, ROUND_S, ROUNDS, startBenchServer, type Round } from './support/server.ts';
 
-const quick = process.argv.includes('--quick');
-const ROUND_S = quick ? 2 : 5;
-const ROUNDS = quick ? 2 : 5;
 const CONNECTIONS = 20;
 
 interface Target {
@@ -18,12 +14,11 @@ interface Target {
   path: string;
   body: string;
   headers: Record<string, string>;
-  rounds: { rps: number; p50: number; p99: number; bad: number; cpuPerRequest: number }[];
+  rounds: Round[];
 }
 
 const server = await startBenchServer('leadbase-surfaces');
 const json = { 'content-type': 'application/json', 'x-api-key': server.key! };
-const cpuMicros = () => serverCpuMicros(server.address);
 
 const targets: Target[] = [
   {
@@ -62,25 +57,12 @@ for (const t of targets) {
     throw new Error(`${t.name}: ${res.status} ${text}`);
 }
 
-async function round(t: Target, seconds: number) {
-  const before = await cpuMicros();
-  const r = await autocannon({
-    url: `${server.address}${t.path}`,
-    method: 'POST',
-    headers: t.headers,
-    body: t.body,
-    connections: CONNECTIONS,
-    duration: seconds,
-  });
-  const cpu = (await cpuMicros()) - before;
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    bad: r.non2xx + r.errors,
-    cpuPerRequest: cpu / Math.max(1, r.requests.total),
-  };
-}
+const round = (t: Target, seconds: number) =>
+  measureRound(
+    server.address,
+    { url: `${server.address}${t.path}`, method: 'POST', headers: t.headers, body: t.body },
+    { connections: CONNECTIONS, seconds },
+  );
 
 for (const t of targets) await round(t, 1);
 for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));

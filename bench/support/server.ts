@@ -1,6 +1,7 @@
 // A leadbase (or bare Fastify) server in its own process for the HTTP benchmarks (bench/platform-server.ts),
 // pinned to one core where taskset exists while the load generator keeps the other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,3 +41,35 @@ export async function serverCpuMicros(address: string): Promise<number> {
 }
 
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** One measured round against a bench server: throughput, latency, failures and the server's CPU per request. */
+export interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  bad: number;
+  cpuPerRequest: number;
+}
+
+/** Drives `url` with autocannon for `seconds` and reads `serverAddress`'s CPU time around it. */
+export async function measureRound(
+  serverAddress: string,
+  request: { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  options: { connections: number; seconds: number },
+): Promise<Round> {
+  const before = await serverCpuMicros(serverAddress);
+  const r = await autocannon({ ...request, connections: options.connections, duration: options.seconds });
+  const cpu = (await serverCpuMicros(serverAddress)) - before;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.non2xx + r.errors,
+    cpuPerRequest: cpu / Math.max(1, r.requests.total),
+  };
+}
+
+/** Bench flags every HTTP benchmark reads: --quick runs 2 rounds of 2 s instead of 5 of 5 s. */
+export const quick = process.argv.includes('--quick');
+export const ROUND_S = quick ? 2 : 5;
+export const ROUNDS = quick ? 2 : 5;
