@@ -7292,7 +7292,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "company_name": "Acme Robotics",
+                 *       "company_domain": "acme-robotics.com",
                  *       "per_page": 3
                  *     }
                  */
@@ -8909,6 +8909,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Full Time"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Part Time"
+                     *       },
+                     *       {
+                     *         "id": 3,
+                     *         "name": "Temporary"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         id: number;
                         name: string;
@@ -9034,6 +9050,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "AD",
+                     *         "name": "Andorra"
+                     *       },
+                     *       {
+                     *         "id": "AE",
+                     *         "name": "United Arab Emirates"
+                     *       },
+                     *       {
+                     *         "id": "AF",
+                     *         "name": "Afghanistan"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
                         /** @description ISO 3166-1 alpha-2 code */
                         id: string;

@@ -6,12 +6,16 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { EXAMPLES, type OperationExample } from '../../src/http/examples.ts';
+import { OPERATIONS } from '../../src/http/operations.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 
 const RECORD = process.env.RECORD_OPENAPI_EXAMPLES === '1';
 const FILE = new URL('../../src/http/openapi-examples.json', import.meta.url);
 
-/** The calls whose answers become the examples, in order (the balance shown by /credits is the first call's). */
-const CALLS: { method: 'GET' | 'POST'; path: string; request?: Record<string, unknown> }[] = [
+type Call = { method: 'GET' | 'POST'; path: string; request?: Record<string, unknown> };
+
+/** Our operations' example calls, in order (the balance shown by /credits is the first call's). */
+const OURS: Call[] = [
   { method: 'GET', path: '/credits' },
   { method: 'POST', path: '/email-validate', request: { email: 'jane@acme-robotics.com' } },
   { method: 'POST', path: '/email-finder', request: { first_name: 'Jane', last_name: 'Roe', domain: 'acme-robotics.com' } },
@@ -28,20 +32,16 @@ const CALLS: { method: 'GET' | 'POST'; path: string; request?: Record<string, un
   { method: 'POST', path: '/b2b-profile-email', request: { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' } },
   { method: 'GET', path: '/job-types' },
   { method: 'GET', path: '/job-country' },
-  { method: 'GET', path: '/v1/credits' },
-  { method: 'POST', path: '/v1/people/email-validation', request: { email: 'jane@acme-robotics.com' } },
-  { method: 'POST', path: '/v1/people/email-finder', request: { first_name: 'Jane', last_name: 'Roe', domain: 'acme-robotics.com' } },
-  { method: 'POST', path: '/v1/companies/company-funding', request: { company_domain: 'acme-robotics.com' } },
-  { method: 'POST', path: '/v1/companies/company-search', request: { company_domain: 'acme-robotics.com' } },
-  {
-    method: 'POST',
-    path: '/v1/jobs/jobs-finder',
-    request: { job_title: 'robotics engineer', country_id: 'US', posted_after: SAMPLE_POSTED_AFTER },
-  },
-  { method: 'POST', path: '/v1/people/role-finder', request: { job_title: 'VP of Sales', company_domain: 'acme-robotics.com' } },
-  { method: 'POST', path: '/v1/people/employee-finder', request: { company_name: 'Acme Robotics', per_page: 3 } },
-  { method: 'POST', path: '/v1/people/mobile-finder', request: { work_email: 'john.smith@acme-robotics.com' } },
-  { method: 'POST', path: '/v1/people/b2b-profile-email', request: { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' } },
+];
+
+/** The calls whose answers become the examples: ours, then each v1 path with the request of the operation it is. */
+const CALLS: Call[] = [
+  ...OURS,
+  ...V1_ROUTES.map((route) => ({
+    method: route.method,
+    path: route.path,
+    request: OURS.find((call) => call.path === OPERATIONS[route.operation].path)?.request,
+  })),
 ];
 
 /** Long lists (every country) shown by their first three entries. */
