@@ -6,6 +6,8 @@ export interface BoardRef {
   type: string;
   /** Board token, company slug or identifier, as the connector's API wants it. */
   board: string;
+  /** Where the board's feed is, when it is not on the connector's usual host (Personio's older hosts). */
+  baseUrl?: string;
 }
 
 /** Path segments that are an ATS's own pages, never a board. */
@@ -71,7 +73,58 @@ export function boardOfUrl(text: string): BoardRef | null {
   if (recruitee) return { type: 'recruitee', board: recruitee };
   const personio = subdomainOf(host, '.jobs.personio.de') ?? subdomainOf(host, '.jobs.personio.com');
   if (personio) return { type: 'personio', board: personio };
+  // Personio's older host form, NAME-jobs.personio.de, still linked from many sites; its feed is there.
+  const olderPersonio = /^([a-z0-9][a-z0-9-]{0,62})-jobs\.personio\.de$/.exec(host)?.[1];
+  if (olderPersonio) return { type: 'personio', board: olderPersonio, baseUrl: `https://${host}` };
   const workable = subdomainOf(host, '.workable.com');
   if (workable) return { type: 'workable', board: workable };
+  return null;
+}
+
+/** Hosts of applicant-tracking systems leadbase has no connector for, by the name users know them by. */
+const OTHER_ATS: [suffix: string, name: string][] = [
+  ['myworkdayjobs.com', 'Workday'],
+  ['myworkdaysite.com', 'Workday'],
+  ['icims.com', 'iCIMS'],
+  ['bamboohr.com', 'BambooHR'],
+  ['applytojob.com', 'JazzHR'],
+  ['jobvite.com', 'Jobvite'],
+  ['taleo.net', 'Taleo'],
+  ['successfactors.com', 'SAP SuccessFactors'],
+  ['successfactors.eu', 'SAP SuccessFactors'],
+  ['teamtailor.com', 'Teamtailor'],
+  ['breezy.hr', 'Breezy HR'],
+  ['trakstar.com', 'Trakstar Hire'],
+  ['jposting.net', 'JPosting'],
+  ['pinpointhq.com', 'Pinpoint'],
+  ['softgarden.io', 'softgarden'],
+  ['join.com', 'JOIN'],
+  ['ats.rippling.com', 'Rippling'],
+  ['jobs.gem.com', 'Gem'],
+  ['comeet.com', 'Comeet'],
+  ['zohorecruit.com', 'Zoho Recruit'],
+  ['zohorecruit.in', 'Zoho Recruit'],
+  ['zohorecruit.eu', 'Zoho Recruit'],
+  ['paylocity.com', 'Paylocity'],
+  ['csod.com', 'Cornerstone'],
+  ['eightfold.ai', 'Eightfold'],
+  ['ultipro.com', 'UKG'],
+  ['dayforcehcm.com', 'Dayforce'],
+  ['recruiterbox.com', 'Recruiterbox'],
+  ['homerun.co', 'Homerun'],
+];
+
+/**
+ * The applicant-tracking system a URL belongs to when it is one leadbase does not read (Workday,
+ * iCIMS…), so discovery can say where a company's jobs are rather than that it found nothing.
+ */
+export function otherAtsOfUrl(text: string): string | null {
+  let host: string;
+  try {
+    host = new URL(text).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return null;
+  }
+  for (const [suffix, name] of OTHER_ATS) if (host === suffix || host.endsWith(`.${suffix}`)) return name;
   return null;
 }

@@ -7,7 +7,7 @@ import { decodeEntities } from '../jobs/normalize/html-text.ts';
 import { extractJobPostings } from '../ingest/jobs/jsonld.ts';
 import type { HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
-import { boardOfUrl, type BoardRef } from './ats-links.ts';
+import { boardOfUrl, otherAtsOfUrl, type BoardRef } from './ats-links.ts';
 
 export interface FoundBoard extends BoardRef {
   /** The page the link was on. */
@@ -22,6 +22,8 @@ export interface Discovery {
   jsonLdPages: string[];
   /** Pages read. */
   pagesRead: string[];
+  /** Links to applicant-tracking systems leadbase does not read: where the company's jobs are instead. */
+  otherAts: { ats: string; url: string; foundOn: string }[];
   /** What could not be read or told, in words. */
   notes: string[];
 }
@@ -36,7 +38,7 @@ export interface DiscoveryOptions {
 const WELL_KNOWN = ['/', '/careers', '/jobs'];
 /** Link text or path of a careers page. */
 const CAREERS =
-  /\b(careers?|jobs?|join(?:[\s_-]+us)?|work(?:ing)?[\s_-]+(?:with|at)[\s_-]+us|vacanc(?:y|ies)|open[\s_-]+(?:positions|roles)|karriere|stellenangebote|emplois?|carri[eè]res?|empleo|vagas)\b/i;
+  /\b(careers?|jobs?|join(?:[\s_-]+us)?|work(?:ing)?[\s_-]+(?:with|at)[\s_-]+us|vacanc(?:y|ies)|open[\s_-]+(?:positions|roles)|recruit(?:ment|ing)?|karriere|stellenangebote|emplois?|carri[eè]res?|empleo|vagas)\b/i;
 /** Sitemap entries that are job pages. */
 const JOB_PAGE = /\/(careers?|jobs?|positions?|vacanc(?:y|ies)|openings?|karriere|stellen)(\/|$|-|\?)/i;
 
@@ -46,12 +48,30 @@ const HREF = /\bhref\s*=\s*["']([^"']+)["']/i;
 /** ATS addresses written into scripts and data attributes rather than links. */
 const BARE_ATS_URL =
   /https?:\/\/(?:[a-z0-9-]+\.)*(?:greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|smartrecruiters\.com|recruitee\.com|personio\.(?:de|com))\/[^\s"'<>\\)]*/gi;
+/** Any absolute address in the page's text. */
+const ANY_URL = /https?:\/\/[a-z0-9.-]+(?::\d+)?(?:\/[^\s"'<>\\()\]]*)?/gi;
+/** Lever's widely used embed script names the board in its options, not in an address. */
+const LEVER_EMBED_OPTIONS = /leverJobsOptions\s*=\s*\{[^}]*?\baccountName\s*:\s*["']([A-Za-z0-9][A-Za-z0-9_.-]{0,99})["']/g;
+/**
+ * The containers each ATS's embed script fills in. Found without the board's name beside them, the
+ * page shows that ATS's jobs but a script picks the board: discovery says so rather than guess.
+ */
+const EMBED_CONTAINERS: [type: string, name: string, marker: RegExp][] = [
+  ['greenhouse', 'Greenhouse', /\bgrnhse_app\b|\bGrnhse\.Iframe\b/],
+  ['lever', 'Lever', /\blever-jobs-container\b/],
+  ['ashby', 'Ashby', /\bashby_embed\b/],
+  ['workable', 'Workable', /\bwhr_embed(?:_hook)?\b/],
+];
 
 interface PageLinks {
   /** Every link and embed address, absolute. */
   urls: string[];
+  /** Boards the page shows itself (embedded by script, iframe or an embed's options), not only links to. */
+  embedded: BoardRef[];
   /** Same-site links whose text or address says careers or jobs. */
   careers: string[];
+  /** Every http(s) address written anywhere in the page, links in text and scripts included. */
+  mentioned: string[];
 }
 
 function absolute(href: string, base: string): string | null {
@@ -83,12 +103,27 @@ export function linksOf(html: string, pageUrl: string): PageLinks {
     const target = new URL(url);
     if (sameSite(target, page) && (CAREERS.test(text) || CAREERS.test(target.pathname))) careers.push(url.replace(/#.*$/, ''));
   }
-  for (const [, src] of html.matchAll(EMBED)) {
+  const embedded: BoardRef[] = [];
+  for (const [tag, src] of html.matchAll(EMBED)) {
     const url = absolute(src, pageUrl);
-    if (url) urls.push(url);
+    if (!url) continue;
+    urls.push(url);
+    const ref = /^<(?:iframe|script)/i.test(tag) ? boardOfUrl(url) : null;
+    if (ref) embedded.push(ref);
   }
+  for (const [, account] of html.matchAll(LEVER_EMBED_OPTIONS)) embedded.push({ type: 'lever', board: account });
   for (const [raw] of html.matchAll(BARE_ATS_URL)) urls.push(raw);
-  return { urls, careers: [...new Set(careers)] };
+  const mentioned = [...html.matchAll(ANY_URL)].map(([raw]) => decodeEntities(raw));
+  return { urls, embedded, careers: [...new Set(careers)], mentioned };
+}
+
+/** Whether two board names look like one company's: one holds the other, or they share a 4-letter stem. */
+function relatedNames(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((name) => name.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  if (x.length >= 3 && y.length >= 3 && (x.includes(y) || y.includes(x))) return true;
+  let shared = 0;
+  while (shared < x.length && x[shared] === y[shared]) shared++;
+  return shared >= 4;
 }
 
 /** The site's origin: `https://DOMAIN`, or the URL given. */
@@ -121,7 +156,7 @@ export class BoardDiscovery {
   ) {}
 
   async discover(site: string, options: DiscoveryOptions = {}): Promise<Discovery> {
-    const result: Discovery = { site, boards: [], jsonLdPages: [], pagesRead: [], notes: [] };
+    const result: Discovery = { site, boards: [], jsonLdPages: [], pagesRead: [], otherAts: [], notes: [] };
     let origin: string;
     try {
       origin = originOf(site);
@@ -133,6 +168,10 @@ export class BoardDiscovery {
     const queue = WELL_KNOWN.map((path) => new URL(path, origin).toString());
     const seen = new Set<string>();
     const boards = new Map<string, FoundBoard>();
+    /** Boards linked beside a page's own embedded board (see below). */
+    const elsewhere = new Set<string>();
+    /** ATS embed containers seen, by connector type: the page's board may be named by a script. */
+    const containers = new Map<string, { name: string; foundOn: string }>();
     let sitemapRead = false;
     while (result.pagesRead.length < maxPages) {
       if (!queue.length) {
@@ -149,10 +188,29 @@ export class BoardDiscovery {
       if (html === null) continue;
       result.pagesRead.push(url);
       const links = linksOf(html, url);
-      for (const link of links.urls) {
-        const ref = boardOfUrl(link);
-        const key = ref && `${ref.type}:${ref.board.toLowerCase()}`;
-        if (ref && key && !boards.has(key)) boards.set(key, { ...ref, foundOn: url });
+      const keyOf = (ref: BoardRef) => `${ref.type}:${ref.board.toLowerCase()}`;
+      const own = new Set(links.embedded.map(keyOf));
+      const refs = [...links.embedded, ...links.urls.map(boardOfUrl).filter((ref) => ref !== null)];
+      for (const ref of refs) {
+        const key = keyOf(ref);
+        if (boards.has(key) || elsewhere.has(key)) continue;
+        // A page that embeds its own board and also links to boards of unrelated names is pointing
+        // at other companies' jobs (a customer's openings, a partner's): those are said, not
+        // registered. A board named like the embedded one (acme, acme-eu) is the same company's.
+        if (own.size && !own.has(key) && !links.embedded.some((e) => relatedNames(e.board, ref.board))) {
+          elsewhere.add(key);
+          result.notes.push(
+            `${url} shows its own board and also links to ${ref.type} board "${ref.board}": taken for another company's, not registered`,
+          );
+          continue;
+        }
+        boards.set(key, { ...ref, foundOn: url });
+      }
+      for (const [type, name, marker] of EMBED_CONTAINERS)
+        if (marker.test(html) && !containers.has(type)) containers.set(type, { name, foundOn: url });
+      for (const mention of links.mentioned) {
+        const ats = otherAtsOfUrl(mention);
+        if (ats && !result.otherAts.some((o) => o.ats === ats)) result.otherAts.push({ ats, url: mention, foundOn: url });
       }
       if (extractJobPostings(html).length) result.jsonLdPages.push(url);
       for (const next of links.careers) if (!seen.has(next)) queue.push(next);
@@ -161,6 +219,11 @@ export class BoardDiscovery {
     for (const landed of result.boards)
       if (!boards.has(`${landed.type}:${landed.board.toLowerCase()}`)) boards.set(`${landed.type}:${landed.board.toLowerCase()}`, landed);
     result.boards = [...boards.values()];
+    for (const [type, { name, foundOn }] of containers)
+      if (!result.boards.some((b) => b.type === type))
+        result.notes.push(`${foundOn} has a ${name} job-board embed whose board a script chooses: its name is not on the page`);
+    for (const other of result.otherAts)
+      result.notes.push(`${other.foundOn} links to ${other.ats} (${other.url}), an ATS leadbase does not read`);
     if (queue.length) result.notes.push(`stopped after ${maxPages} pages; ${queue.length} more were not read`);
     if (!result.boards.length && !result.jsonLdPages.length)
       result.notes.push(
