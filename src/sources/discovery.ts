@@ -61,6 +61,7 @@ const EMBED_CONTAINERS: [type: string, name: string, marker: RegExp][] = [
   ['lever', 'Lever', /\blever-jobs-container\b/],
   ['ashby', 'Ashby', /\bashby_embed\b/],
   ['workable', 'Workable', /\bwhr_embed(?:_hook)?\b/],
+  ['recruitee', 'Recruitee', /\brecruitee-careers\b/],
 ];
 
 interface PageLinks {
