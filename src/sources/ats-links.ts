@@ -6,8 +6,6 @@ export interface BoardRef {
   type: string;
   /** Board token, company slug or identifier, as the connector's API wants it. */
   board: string;
-  /** Where the board's feed is, when it is not on the connector's usual host (Personio's older hosts). */
-  baseUrl?: string;
 }
 
 /** Path segments that are an ATS's own pages, never a board. */
@@ -73,9 +71,10 @@ export function boardOfUrl(text: string): BoardRef | null {
   if (recruitee) return { type: 'recruitee', board: recruitee };
   const personio = subdomainOf(host, '.jobs.personio.de') ?? subdomainOf(host, '.jobs.personio.com');
   if (personio) return { type: 'personio', board: personio };
-  // Personio's older host form, NAME-jobs.personio.de, still linked from many sites; its feed is there.
+  // Personio's older host form, NAME-jobs.personio.de: retired in 2021 for NAME.jobs.personio.de,
+  // but still linked from many sites. It names the same board, read at its current host.
   const olderPersonio = /^([a-z0-9][a-z0-9-]{0,62})-jobs\.personio\.de$/.exec(host)?.[1];
-  if (olderPersonio) return { type: 'personio', board: olderPersonio, baseUrl: `https://${host}` };
+  if (olderPersonio) return { type: 'personio', board: olderPersonio };
   const workable = subdomainOf(host, '.workable.com');
   if (workable) return { type: 'workable', board: workable };
   return null;

@@ -85,15 +85,8 @@ describe("real companies' careers pages", () => {
     );
   });
 
-  it("Scoperty's board is on Personio's older host, which its source keeps as the feed's base", () => {
-    const [board] = found.get('Scoperty')!.boards;
-    assert.equal(board.baseUrl, 'https://scoperty-jobs.personio.de');
-    assert.deepEqual(normalizeLocator('personio', 'https://scoperty-jobs.personio.de/'), {
-      locator: 'scoperty',
-      key: 'scoperty',
-      baseUrl: 'https://scoperty-jobs.personio.de',
-    });
-    // The current host form needs no base of its own.
+  it("Scoperty's link is to Personio's older host: the same board, read at its current host", () => {
+    assert.deepEqual(normalizeLocator('personio', 'https://scoperty-jobs.personio.de/'), { locator: 'scoperty', key: 'scoperty' });
     assert.deepEqual(boardOfUrl('https://scoperty.jobs.personio.de/'), { type: 'personio', board: 'scoperty' });
   });
 
