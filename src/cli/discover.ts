@@ -17,7 +17,7 @@ async function register(services: Services, found: Discovery, company: { name?: 
   const out: Registered[] = [];
   const common = { company_name: company.name ?? null, company_website: company.domain };
   const entries = [
-    ...found.boards.map((b) => ({ type: b.type, locator: b.board, discovered_from: b.foundOn })),
+    ...found.boards.map((b) => ({ type: b.type, locator: b.board, base_url: b.baseUrl ?? null, discovered_from: b.foundOn })),
     ...found.jsonLdPages.map((page) => ({ type: 'jsonld', locator: page, discovered_from: page })),
   ];
   for (const entry of entries) {
@@ -68,7 +68,7 @@ export function registerDiscover(program: Command): void {
                 JSON.stringify({
                   site: site.domain,
                   company: site.name ?? null,
-                  boards: found.boards.map((b) => ({ type: b.type, board: b.board, found_on: b.foundOn })),
+                  boards: found.boards.map((b) => ({ type: b.type, board: b.board, base_url: b.baseUrl ?? null, found_on: b.foundOn })),
                   other_ats: found.otherAts.map((o) => ({ ats: o.ats, url: o.url, found_on: o.foundOn })),
                   jsonld_pages: found.jsonLdPages,
                   pages_read: found.pagesRead.length,

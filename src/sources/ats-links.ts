@@ -6,7 +6,12 @@ export interface BoardRef {
   type: string;
   /** Board token, company slug or identifier, as the connector's API wants it. */
   board: string;
+  /** The API origin to read it at, when not the connector's usual one (Lever's EU instance). */
+  baseUrl?: string;
 }
+
+/** Lever's EU instance: its boards are read through its own API host. */
+const LEVER_EU_API = 'https://api.eu.lever.co';
 
 /** Path segments that are an ATS's own pages, never a board. */
 const NOT_BOARDS = new Set(['embed', 'api', 'v0', 'v1', 'j', 'jobs', 'static', 'assets', 'favicon.ico', 'robots.txt', 'sitemap.xml']);
@@ -45,8 +50,11 @@ export function boardOfUrl(text: string): BoardRef | null {
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   const ref = (type: string, board: string | null): BoardRef | null => (board ? { type, board } : null);
   switch (host) {
+    // EU-hosted boards' pages have an EU host; their postings come from the same board API.
     case 'boards.greenhouse.io':
     case 'job-boards.greenhouse.io':
+    case 'boards.eu.greenhouse.io':
+    case 'job-boards.eu.greenhouse.io':
       // The embed script and iframe name the board in a query parameter.
       return ref('greenhouse', url.searchParams.get('for') ?? firstSegment(url));
     case 'boards-api.greenhouse.io':
@@ -55,6 +63,14 @@ export function boardOfUrl(text: string): BoardRef | null {
       return ref('lever', firstSegment(url));
     case 'api.lever.co':
       return ref('lever', segmentAfter(url, ['v0', 'postings']));
+    case 'jobs.eu.lever.co': {
+      const board = firstSegment(url);
+      return board ? { type: 'lever', board, baseUrl: LEVER_EU_API } : null;
+    }
+    case 'api.eu.lever.co': {
+      const board = segmentAfter(url, ['v0', 'postings']);
+      return board ? { type: 'lever', board, baseUrl: LEVER_EU_API } : null;
+    }
     case 'jobs.ashbyhq.com':
       return ref('ashby', firstSegment(url));
     case 'api.ashbyhq.com':

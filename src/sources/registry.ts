@@ -85,7 +85,7 @@ function httpUrl(text: string, field: string): URL {
 }
 
 /** The locator as stored, and the key two additions of one source share. */
-export function normalizeLocator(type: string, locator: string | undefined): { locator: string; key: string } {
+export function normalizeLocator(type: string, locator: string | undefined): { locator: string; key: string; baseUrl?: string } {
   const text = (locator ?? '').trim();
   if (type === 'formd') {
     const pattern = text || FORM_D_URL_PATTERN;
@@ -104,13 +104,15 @@ export function normalizeLocator(type: string, locator: string | undefined): { l
   }
   // A board: its token, or a link to it.
   let board = text;
+  let baseUrl: string | undefined;
   if (/^https?:\/\//i.test(text)) {
     const ref = boardOfUrl(text);
     if (!ref || ref.type !== type) throw new SourceInputError(`${text} is not a link to a ${type} board`);
     board = ref.board;
+    baseUrl = ref.baseUrl;
   }
   if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(board)) throw new SourceInputError(`"${board}" is not a ${type} board token`);
-  return { locator: board, key: board.toLowerCase() };
+  return { locator: board, key: board.toLowerCase(), ...(baseUrl ? { baseUrl } : {}) };
 }
 
 /** A source as the CLI and the admin API show it. */
@@ -233,8 +235,11 @@ export class SourceRegistry {
       .toLowerCase();
     if (!(SOURCE_TYPES as readonly string[]).includes(type))
       throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
-    const { locator, key } = normalizeLocator(type, input.locator);
-    const baseUrl = input.base_url ? httpUrl(input.base_url, 'base_url').toString().replace(/\/+$/, '') : null;
+    const normalized = normalizeLocator(type, input.locator);
+    const { locator, key } = normalized;
+    // A link to a board on another instance of its ATS (Lever's EU one) brings that API along.
+    const givenBase = input.base_url || normalized.baseUrl;
+    const baseUrl = givenBase ? httpUrl(givenBase, 'base_url').toString().replace(/\/+$/, '') : null;
     const website = input.company_website?.trim() || null;
     const domain = website ? normalizeDomain(website) : null;
     if (website && !domain) throw new SourceInputError(`company_website "${website}" is not a website`);

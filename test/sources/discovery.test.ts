@@ -5,6 +5,7 @@ import { HttpClient } from '../../src/net/http-client.ts';
 import { RobotsRules } from '../../src/net/robots.ts';
 import { BoardDiscovery } from '../../src/sources/discovery.ts';
 import { boardOfUrl } from '../../src/sources/ats-links.ts';
+import { normalizeLocator } from '../../src/sources/registry.ts';
 import { startCrawlWorld, type CrawlWorld } from './crawl-world.ts';
 
 const JOB_PAGE = readFileSync('test/fixtures/real/jobs/jsonld/google-docs-software-engineer.html', 'utf8');
@@ -32,6 +33,26 @@ describe('ATS links', () => {
       ['https://acme.jobs.personio.com/', 'personio', 'acme'],
     ];
     for (const [url, type, board] of cases) assert.deepEqual(boardOfUrl(url), { type, board }, url);
+    // Other instances and older hosts name the same kind of board. Lever's EU instance has an API of
+    // its own, which the board carries; EU-hosted Greenhouse pages and Personio's retired
+    // NAME-jobs.personio.de host are read at the usual API.
+    assert.deepEqual(boardOfUrl('https://jobs.eu.lever.co/mobileye/3b1c9a1e'), {
+      type: 'lever',
+      board: 'mobileye',
+      baseUrl: 'https://api.eu.lever.co',
+    });
+    assert.deepEqual(boardOfUrl('https://api.eu.lever.co/v0/postings/mobileye?mode=json'), {
+      type: 'lever',
+      board: 'mobileye',
+      baseUrl: 'https://api.eu.lever.co',
+    });
+    assert.deepEqual(boardOfUrl('https://job-boards.eu.greenhouse.io/optimove'), { type: 'greenhouse', board: 'optimove' });
+    assert.deepEqual(boardOfUrl('https://imusician-digital-jobs.personio.de/'), { type: 'personio', board: 'imusician-digital' });
+    assert.deepEqual(normalizeLocator('lever', 'https://jobs.eu.lever.co/mobileye'), {
+      locator: 'mobileye',
+      key: 'mobileye',
+      baseUrl: 'https://api.eu.lever.co',
+    });
     for (const url of [
       'https://www.greenhouse.io/careers',
       'https://boards.greenhouse.io/',

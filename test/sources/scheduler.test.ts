@@ -96,6 +96,19 @@ for (const target of dbTargets) {
       assert.equal(b.source.id, a.source.id);
     });
 
+    it("a link to a board on Lever's EU instance keeps that instance's API as the source's base", async () => {
+      const { source: eu } = await services.sources.registry.add({ type: 'lever', locator: 'https://jobs.eu.lever.co/mobileye/' });
+      assert.equal(eu.locator, 'mobileye');
+      assert.equal(eu.base_url, 'https://api.eu.lever.co');
+      // An operator's own base_url wins.
+      const { source: own } = await services.sources.registry.add({
+        type: 'lever',
+        locator: 'https://jobs.eu.lever.co/acme-eu',
+        base_url: world.origin,
+      });
+      assert.equal(own.base_url, world.origin);
+    });
+
     it('a 429 honours Retry-After; a 500 backs off, and the source is paused after three failures in a row', async () => {
       world.route('/v1/boards/busy/jobs', (_request, response) => {
         response.statusCode = 429;
