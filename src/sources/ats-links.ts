@@ -38,8 +38,8 @@ function subdomainOf(host: string, suffix: string): string | null {
   return /^[a-z0-9][a-z0-9-]{0,62}$/.test(label) && !OWN_SUBDOMAINS.has(label) ? label : null;
 }
 
-/** The board a URL points at, or null when it is not a supported ATS board (or cannot be told). */
-export function boardOfUrl(text: string): BoardRef | null {
+/** A web address and its host as compared (lower case, no trailing dot), or null when it is not one. */
+function webUrl(text: string): { url: URL; host: string } | null {
   let url: URL;
   try {
     url = new URL(text);
@@ -47,7 +47,14 @@ export function boardOfUrl(text: string): BoardRef | null {
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  return { url, host: url.hostname.toLowerCase().replace(/\.$/, '') };
+}
+
+/** The board a URL points at, or null when it is not a supported ATS board (or cannot be told). */
+export function boardOfUrl(text: string): BoardRef | null {
+  const parsed = webUrl(text);
+  if (!parsed) return null;
+  const { url, host } = parsed;
   const ref = (type: string, board: string | null): BoardRef | null => (board ? { type, board } : null);
   switch (host) {
     // EU-hosted boards' pages have an EU host; their postings come from the same board API.
@@ -134,12 +141,8 @@ const OTHER_ATS: [suffix: string, name: string][] = [
  * iCIMS…), so discovery can say where a company's jobs are rather than that it found nothing.
  */
 export function otherAtsOfUrl(text: string): string | null {
-  let host: string;
-  try {
-    host = new URL(text).hostname.toLowerCase().replace(/\.$/, '');
-  } catch {
-    return null;
-  }
+  const host = webUrl(text)?.host;
+  if (!host) return null;
   for (const [suffix, name] of OTHER_ATS) if (host === suffix || host.endsWith(`.${suffix}`)) return name;
   return null;
 }

@@ -45,10 +45,7 @@ const JOB_PAGE = /\/(careers?|jobs?|positions?|vacanc(?:y|ies)|openings?|karrier
 const ANCHOR = /<a\b([^>]*)>([\s\S]*?)<\/a>/gi;
 const EMBED = /<(?:iframe|script|link|form)\b[^>]*?\b(?:src|href|action)\s*=\s*["']([^"']+)["']/gi;
 const HREF = /\bhref\s*=\s*["']([^"']+)["']/i;
-/** ATS addresses written into scripts and data attributes rather than links. */
-const BARE_ATS_URL =
-  /https?:\/\/(?:[a-z0-9-]+\.)*(?:greenhouse\.io|lever\.co|ashbyhq\.com|workable\.com|smartrecruiters\.com|recruitee\.com|personio\.(?:de|com))\/[^\s"'<>\\)]*/gi;
-/** Any absolute address in the page's text. */
+/** Any absolute address in the page's text: ATS addresses are also written into scripts, data attributes and plain text. */
 const ANY_URL = /https?:\/\/[a-z0-9.-]+(?::\d+)?(?:\/[^\s"'<>\\()\]]*)?/gi;
 /** Lever's widely used embed script names the board in its options, not in an address. */
 const LEVER_EMBED_OPTIONS = /leverJobsOptions\s*=\s*\{[^}]*?\baccountName\s*:\s*["']([A-Za-z0-9][A-Za-z0-9_.-]{0,99})["']/g;
@@ -65,14 +62,12 @@ const EMBED_CONTAINERS: [type: string, name: string, marker: RegExp][] = [
 ];
 
 interface PageLinks {
-  /** Every link and embed address, absolute. */
+  /** Every link and embed address, absolute, and every absolute address written anywhere in the page. */
   urls: string[];
   /** Boards the page shows itself (embedded by script, iframe or an embed's options), not only links to. */
   embedded: BoardRef[];
   /** Same-site links whose text or address says careers or jobs. */
   careers: string[];
-  /** Every http(s) address written anywhere in the page, links in text and scripts included. */
-  mentioned: string[];
 }
 
 function absolute(href: string, base: string): string | null {
@@ -113,10 +108,12 @@ export function linksOf(html: string, pageUrl: string): PageLinks {
     if (ref) embedded.push(ref);
   }
   for (const [, account] of html.matchAll(LEVER_EMBED_OPTIONS)) embedded.push({ type: 'lever', board: account });
-  for (const [raw] of html.matchAll(BARE_ATS_URL)) urls.push(raw);
-  const mentioned = [...html.matchAll(ANY_URL)].map(([raw]) => decodeEntities(raw));
-  return { urls, embedded, careers: [...new Set(careers)], mentioned };
+  for (const [raw] of html.matchAll(ANY_URL)) urls.push(decodeEntities(raw));
+  return { urls: [...new Set(urls)], embedded, careers: [...new Set(careers)] };
 }
+
+/** Two finds of one board (token case aside) share this key. */
+const boardKey = (ref: BoardRef) => `${ref.type}:${ref.board.toLowerCase()}`;
 
 /** Whether two board names look like one company's: one holds the other, or they share a 4-letter stem. */
 function relatedNames(a: string, b: string): boolean {
@@ -189,11 +186,10 @@ export class BoardDiscovery {
       if (html === null) continue;
       result.pagesRead.push(url);
       const links = linksOf(html, url);
-      const keyOf = (ref: BoardRef) => `${ref.type}:${ref.board.toLowerCase()}`;
-      const own = new Set(links.embedded.map(keyOf));
+      const own = new Set(links.embedded.map(boardKey));
       const refs = [...links.embedded, ...links.urls.map(boardOfUrl).filter((ref) => ref !== null)];
       for (const ref of refs) {
-        const key = keyOf(ref);
+        const key = boardKey(ref);
         if (boards.has(key) || elsewhere.has(key)) continue;
         // A page that embeds its own board and also links to boards of unrelated names is pointing
         // at other companies' jobs (a customer's openings, a partner's): those are said, not
@@ -209,16 +205,15 @@ export class BoardDiscovery {
       }
       for (const [type, name, marker] of EMBED_CONTAINERS)
         if (marker.test(html) && !containers.has(type)) containers.set(type, { name, foundOn: url });
-      for (const mention of links.mentioned) {
-        const ats = otherAtsOfUrl(mention);
-        if (ats && !result.otherAts.some((o) => o.ats === ats)) result.otherAts.push({ ats, url: mention, foundOn: url });
+      for (const link of links.urls) {
+        const ats = otherAtsOfUrl(link);
+        if (ats && !result.otherAts.some((o) => o.ats === ats)) result.otherAts.push({ ats, url: link, foundOn: url });
       }
       if (extractJobPostings(html).length) result.jsonLdPages.push(url);
       for (const next of links.careers) if (!seen.has(next)) queue.push(next);
     }
     // Boards a page redirected to were noted as they landed.
-    for (const landed of result.boards)
-      if (!boards.has(`${landed.type}:${landed.board.toLowerCase()}`)) boards.set(`${landed.type}:${landed.board.toLowerCase()}`, landed);
+    for (const landed of result.boards) if (!boards.has(boardKey(landed))) boards.set(boardKey(landed), landed);
     result.boards = [...boards.values()];
     for (const [type, { name, foundOn }] of containers)
       if (!result.boards.some((b) => b.type === type))

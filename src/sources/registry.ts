@@ -235,10 +235,9 @@ export class SourceRegistry {
       .toLowerCase();
     if (!(SOURCE_TYPES as readonly string[]).includes(type))
       throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
-    const normalized = normalizeLocator(type, input.locator);
-    const { locator, key } = normalized;
     // A link to a board on another instance of its ATS (Lever's EU one) brings that API along.
-    const givenBase = input.base_url || normalized.baseUrl;
+    const { locator, key, baseUrl: linkedBase } = normalizeLocator(type, input.locator);
+    const givenBase = input.base_url || linkedBase;
     const baseUrl = givenBase ? httpUrl(givenBase, 'base_url').toString().replace(/\/+$/, '') : null;
     const website = input.company_website?.trim() || null;
     const domain = website ? normalizeDomain(website) : null;

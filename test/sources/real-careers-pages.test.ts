@@ -41,7 +41,8 @@ const CASES: Case[] = [
   { company: 'Hitachi DX research', file: 'hitachi-dx-recruitment.md', path: '/recruitment/', linkText: 'Recruitment', boards: [] },
 ];
 
-async function discoverOn(c: Case): Promise<Discovery> {
+/** Discovery on a site serving `body` at `path`, linked from its home page as `linkText` unless it is the home page. */
+async function discoverOn(path: string, body: string, linkText?: string): Promise<Discovery> {
   const site: CrawlWorld = await startCrawlWorld();
   const http = new HttpClient({ userAgent: 'leadbase-test', allowPrivateHosts: [site.host], timeoutMs: 2000 });
   try {
@@ -49,8 +50,8 @@ async function discoverOn(c: Case): Promise<Discovery> {
       response.setHeader('content-type', 'text/html; charset=utf-8');
       response.end(body);
     };
-    site.route(c.path, html(page(c.file)));
-    if (c.path !== '/') site.route('/', html(`<nav><a href="${c.path}">${c.linkText}</a></nav>`));
+    site.route(path, html(body));
+    if (path !== '/') site.route('/', html(`<nav><a href="${path}">${linkText}</a></nav>`));
     return await new BoardDiscovery(http, new RobotsRules(http)).discover(site.origin);
   } finally {
     await http.close();
@@ -61,7 +62,7 @@ async function discoverOn(c: Case): Promise<Discovery> {
 describe("real companies' careers pages", () => {
   const found = new Map<string, Discovery>();
   before(async () => {
-    for (const c of CASES) found.set(c.company, await discoverOn(c));
+    for (const c of CASES) found.set(c.company, await discoverOn(c.path, page(c.file), c.linkText));
   });
 
   for (const c of CASES)
@@ -103,38 +104,18 @@ describe('embeds that name no board', () => {
   it('says which ATS a page embeds when a script picks the board, and registers nothing for it', async () => {
     // The shapes of the Greenhouse, Workable and Recruitee embeds as sites paste them, with the
     // board chosen at run time (Workable's by a numeric account id that is not a board name).
-    const c: Case = {
-      company: 'embeds',
-      file: '',
-      path: '/careers',
-      linkText: 'Careers',
-      boards: [],
-    };
-    const site = await startCrawlWorld();
-    const http = new HttpClient({ userAgent: 'leadbase-test', allowPrivateHosts: [site.host], timeoutMs: 2000 });
-    try {
-      site.route('/', (_request, response) => {
-        response.setHeader('content-type', 'text/html');
-        response.end(`<a href="${c.path}">${c.linkText}</a>`);
-      });
-      site.route(c.path, (_request, response) => {
-        response.setHeader('content-type', 'text/html');
-        response.end(
-          '<div id="grnhse_app"></div><script src="/js/careers.js"></script>' +
-            "<script>whr_embed(407621, {detail: 'titles', base: 'jobs'});</script><div id=\"whr_embed_hook\"></div>" +
-            '<div id="recruitee-careers"></div>',
-        );
-      });
-      const result = await new BoardDiscovery(http, new RobotsRules(http)).discover(site.origin);
-      assert.deepEqual(result.boards, []);
-      const said = result.notes.filter((n) => n.includes('embed whose board a script chooses'));
-      assert.deepEqual(
-        said.map((n) => /a (\w+) job-board embed/.exec(n)?.[1]),
-        ['Greenhouse', 'Workable', 'Recruitee'],
-      );
-    } finally {
-      await http.close();
-      await site.close();
-    }
+    const result = await discoverOn(
+      '/careers',
+      '<div id="grnhse_app"></div><script src="/js/careers.js"></script>' +
+        "<script>whr_embed(407621, {detail: 'titles', base: 'jobs'});</script><div id=\"whr_embed_hook\"></div>" +
+        '<div id="recruitee-careers"></div>',
+      'Careers',
+    );
+    assert.deepEqual(result.boards, []);
+    const said = result.notes.filter((n) => n.includes('embed whose board a script chooses'));
+    assert.deepEqual(
+      said.map((n) => /a (\w+) job-board embed/.exec(n)?.[1]),
+      ['Greenhouse', 'Workable', 'Recruitee'],
+    );
   });
 });
