@@ -11,6 +11,7 @@ import { createServices } from '../src/services.ts';
 import { buildApp } from '../src/http/app.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../src/http/operations.ts';
 import { createLogger, logDestination } from '../src/logger.ts';
+import { SAMPLE_COMPANY } from '../test/support/sample-company.ts';
 
 const mode = process.argv[2];
 const cpuMicros = () => {
@@ -45,21 +46,7 @@ if (mode === 'bare') {
   const app = await buildApp({ config, services, rateLimits, logger: mode === 'leadbase-unlogged' ? false : logger });
   const key = await services.keys.create('bench', 1_000_000_000);
   // The surfaces benchmark looks this company up through our path, the v1 path and an MCP tool.
-  if (mode === 'leadbase-surfaces')
-    await services.companies.upsertCompany(
-      {
-        name: 'Acme Robotics, Inc.',
-        domain: 'acme-robotics.com',
-        industry: 'industrial automation',
-        size_label: '51-200',
-        employee_count: 140,
-        founded_year: 2015,
-        location: { locality: 'Austin', region: 'Texas', country: 'United States', postal_code: '78701', geo: '30.27,-97.74' },
-        prof_url: 'https://www.linkedin.com/company/acme-robotics/',
-        prof_id: '1035',
-      },
-      'bench',
-    );
+  if (mode === 'leadbase-surfaces') await services.companies.upsertCompany(SAMPLE_COMPANY, 'bench');
   // Not part of the product: lets the benchmark read this process's CPU time.
   app.get('/__bench/cpu', { schema: { hide: true } }, async () => cpuMicros());
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

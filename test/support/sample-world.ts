@@ -8,6 +8,7 @@ import { startMailWorld, type MailWorld } from './fake-smtp.ts';
 import type { DbTarget } from './db.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
+import { SAMPLE_COMPANY } from './sample-company.ts';
 
 const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));
 
@@ -25,26 +26,7 @@ export async function startSampleWorld(target: DbTarget | undefined, credits = 1
   const world = await startMailWorld();
   await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
   const t = await startTestApp(target, { credits, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
-  await t.services.companies.upsertCompany(
-    {
-      name: 'Acme Robotics, Inc.',
-      domain: 'acme-robotics.com',
-      industry: 'industrial automation',
-      size_label: '51-200',
-      employee_count: 140,
-      founded_year: 2015,
-      company_type: 'private',
-      followers: 5120,
-      revenue: 25_400_000.5,
-      location: { locality: 'Austin', region: 'Texas', country: 'United States', postal_code: '78701', geo: '30.27,-97.74' },
-      prof_url: 'https://www.linkedin.com/company/acme-robotics/',
-      prof_id: '1035',
-      social_b_url: 'https://twitter.com/acmerobotics',
-      funding_rounds: [{ round: 'Series A', date: '2021-05-01', amount: 12_000_000, investors: ['Sequoia'] }],
-      leadership: [{ role: 'ceo', first_name: 'Maria', last_name: 'de la Cruz', prof_url: 'https://www.linkedin.com/in/maria-de-la-cruz' }],
-    },
-    'test',
-  );
+  await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');
   await runPeopleImport({
     db: t.database.db,
     companies: t.services.companies,
