@@ -263,11 +263,8 @@ export function isOperationId(value: string): value is OperationId {
   return Object.hasOwn(OPERATIONS, value);
 }
 
-/**
- * The Fastify route options of an operation: its schemas (the TypeBox types flow into the
- * handler), summary and tag, and the config the auth, rate-limit and billing plugins read.
- */
-type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
+/** An operation's request body schema (undefined when it takes none). */
+export type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
 type ParamsOf<Id extends OperationId> = Operation<Id> extends { params: infer P extends TObject } ? P : undefined;
 
 /** The OpenAPI operationId: the descriptor's id in camelCase, prefixed by the method when one descriptor serves several. */
@@ -288,6 +285,10 @@ export interface AliasSurface {
   body?: TObject;
 }
 
+/**
+ * The Fastify route options of an operation: its schemas (the TypeBox types flow into the
+ * handler), summary and tag, and the config the auth, rate-limit and billing plugins read.
+ */
 export function routeOptions<const Id extends OperationId>(id: Id, method?: OperationBase['methods'][number], alias?: AliasSurface) {
   const op: OperationBase = OPERATIONS[id];
   // An operation served on several methods documents each one's answers (`method` picks it).

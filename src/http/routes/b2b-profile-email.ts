@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ProfileEmailBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
 import { requireNonBlank } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['b2b-profile-email'];
 
@@ -14,10 +13,4 @@ export async function findProfileEmail(services: Services, request: ProfileEmail
   return { cost: PRICE_OF['b2b-profile-email'](true), body: { ...found, message: op.messages.found } };
 }
 
-export default async function profileEmailRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('b2b-profile-email'), async (request, reply) => {
-    const { cost, body } = await findProfileEmail(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('b2b-profile-email', findProfileEmail);

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CompanyFundingBody } from '../../contract/companies.ts';
 import type { Services } from '../../services.ts';
 import { requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['company-funding'];
 
@@ -17,10 +16,4 @@ export async function companyFunding(services: Services, request: CompanyFunding
   return { cost: PRICE_OF['company-funding'](true), body: { ...result, message: op.messages.found } };
 }
 
-export default async function companyFundingRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('company-funding'), async (request, reply) => {
-    const { cost, body } = await companyFunding(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('company-funding', companyFunding);

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { CompanySearchBody } from '../../contract/companies.ts';
 import type { Services } from '../../services.ts';
 import { requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['company-search'];
 
@@ -19,10 +18,4 @@ export async function companySearch(services: Services, request: CompanySearchBo
 }
 
 /** POST /company-search: a company's profile from the company store (1 credit when found). */
-export default async function companySearchRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('company-search'), async (request, reply) => {
-    const { cost, body } = await companySearch(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('company-search', companySearch);

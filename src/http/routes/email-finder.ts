@@ -1,11 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { EMPTY_EMAIL_COMPANY, type EmailFinderBody, type EmailFinderResponse } from '../../contract/email.ts';
 import type { Services } from '../../services.ts';
 import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
-
-const op = OPERATIONS['email-finder'];
+import { PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 export async function findEmail(
   services: Services,
@@ -34,10 +31,4 @@ export async function findEmail(
 }
 
 /** POST /email-finder: a person's work address from their name and company (1 credit when found, else 0). */
-export default async function emailFinderRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('email-finder'), async (request, reply) => {
-    const { cost, body } = await findEmail(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('email-finder', findEmail);

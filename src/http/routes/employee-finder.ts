@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { EmployeeFinderBody, EmployeeFinderResponse } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
 import { requireOneOf } from '../errors.ts';
-import { OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
+import { OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['employee-finder'];
 
@@ -33,10 +32,4 @@ export async function findEmployees(
 }
 
 /** POST /employee-finder: the people currently at a company (0.05 credits per employee returned). */
-export default async function employeeFinderRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('employee-finder'), async (request, reply) => {
-    const { cost, body } = await findEmployees(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('employee-finder', findEmployees);

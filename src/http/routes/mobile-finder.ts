@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { MobileFinderBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
 import { requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['mobile-finder'];
 
@@ -18,10 +17,4 @@ export async function findMobile(services: Services, request: MobileFinderBody):
   return { cost: PRICE_OF['mobile-finder'](true), body: { ...found, message: op.messages.found } };
 }
 
-export default async function mobileFinderRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('mobile-finder'), async (request, reply) => {
-    const { cost, body } = await findMobile(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('mobile-finder', findMobile);

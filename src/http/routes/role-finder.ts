@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { RoleFinderBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
 import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, routeOptions, type Answer } from '../operations.ts';
+import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['role-finder'];
 
@@ -28,10 +27,4 @@ export async function findRole(
   return { cost: PRICE_OF['role-finder'](true), body: { ...found, message: op.messages.found } };
 }
 
-export default async function roleFinderRoute(fastify: FastifyInstance): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post(op.path, routeOptions('role-finder'), async (request, reply) => {
-    const { cost, body } = await findRole(app.services, request.body);
-    return reply.settle(cost, body);
-  });
-}
+export default answerRoute('role-finder', findRole);
