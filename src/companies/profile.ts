@@ -33,6 +33,11 @@ function universalName(profUrl: string | null): string | null {
   return path && path.length > 1 ? decodeURIComponent(path[path.length - 1]) : null;
 }
 
+/** A company's website as answers show it: the one recorded, else its domain as an https address. */
+export function websiteOf(c: Pick<CompanyRow, 'website' | 'domain'>): string | null {
+  return c.website ?? (c.domain ? `https://${c.domain}` : null);
+}
+
 function coordinates(geo: string | null): { latitude: number; longitude: number } | null {
   const [lat, lon] = (geo ?? '').split(',').map((part) => Number(part.trim()));
   return geo && Number.isFinite(lat) && Number.isFinite(lon) ? { latitude: lat, longitude: lon } : null;
@@ -46,7 +51,7 @@ export function toCompanyProfile(c: CompanyRow): CompanyProfile {
     company_id: c.prof_id && /^\d{1,15}$/.test(c.prof_id) ? Number(c.prof_id) : null,
     description: c.description,
     industry: c.industry,
-    website_url: c.website ?? (c.domain ? `https://${c.domain}` : null),
+    website_url: websiteOf(c),
     domain: c.domain,
     employee_count: c.employee_count,
     employee_count_range: sizeRange(c.size_label),

@@ -1,6 +1,7 @@
 // The people domain as the rest of leadbase sees it: the finders, the employee list and the store behind the importers.
 import type { Db } from '../db/database.ts';
 import type { CompanyService } from '../companies/service.ts';
+import { websiteOf } from '../companies/profile.ts';
 import type { Employee, MobileFound, ProfileEmailFound, RoleFound } from '../contract/people.ts';
 import { PeopleRepository } from './repository.ts';
 import { findRoleHolder, type RoleQuery } from './role-finder.ts';
@@ -43,7 +44,7 @@ export class PeopleService {
     const { company } = found;
     const companyFields = {
       company_name: company.name,
-      company_website: company.website ?? (company.domain ? `https://${company.domain}` : null),
+      company_website: websiteOf(company),
     };
     if ('leader' in found) {
       const { leader } = found;
@@ -80,7 +81,7 @@ export class PeopleService {
       this.repository.countCurrentEmployees(company.id),
       this.repository.currentEmployees(company.id, (page - 1) * perPage, perPage),
     ]);
-    const website = company.website ?? (company.domain ? `https://${company.domain}` : null);
+    const website = websiteOf(company);
     return {
       total,
       employees: rows.map((r) => ({
