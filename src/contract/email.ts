@@ -46,19 +46,8 @@ export const EmailCompanyFields = {
 };
 export const EmailCompany = Type.Object(EmailCompanyFields);
 
-/** The company part of a result when the domain's company is not known. */
-export const EMPTY_EMAIL_COMPANY: Static<typeof EmailCompany> = {
-  company_name: null,
-  company_industry: null,
-  company_size: null,
-  company_founded: null,
-  company_location: null,
-  company_prof_url: null,
-  company_prof_id: null,
-  company_social_a_url: null,
-  company_social_b_url: null,
-  company_type: null,
-};
+/** The company part of a result when the domain's company is not known: every field of it null. */
+export const EMPTY_EMAIL_COMPANY = Object.fromEntries(Object.keys(EmailCompanyFields).map((k) => [k, null])) as Static<typeof EmailCompany>;
 export type EmailCompany = Static<typeof EmailCompany>;
 
 export const EmailValidateResponse = Type.Object(
