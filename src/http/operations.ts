@@ -333,6 +333,16 @@ export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
   return { ...Object.fromEntries(fields.map((k) => [k, null])), message: op.messages.notFound };
 }
 
+/** Lookups that answer one record or nothing, priced by whether they found it. */
+type FoundOrNotId = 'company-funding' | 'company-search' | 'role-finder' | 'mobile-finder' | 'b2b-profile-email';
+
+/** Such a lookup's answer: the record with the found message at its price, else the not-found body, free. */
+export function lookupAnswer(id: FoundOrNotId, found: object | null): Answer {
+  if (!found) return { cost: PRICE_OF[id](false), body: notFoundBody(id) };
+  const op: OperationBase = OPERATIONS[id];
+  return { cost: PRICE_OF[id](true), body: { ...found, message: op.messages!.found } };
+}
+
 /** A charged operation's result before it is settled: its price (millicredits) and its body without credits_consumed. */
 export interface Answer<Body extends object = Record<string, unknown>> {
   cost: number;

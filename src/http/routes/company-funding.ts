@@ -1,10 +1,8 @@
 import type { CompanyFundingBody } from '../../contract/companies.ts';
 import type { Services } from '../../services.ts';
 import { requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { lookupAnswer, type Answer } from '../operations.ts';
 import { answerRoute } from './answer-route.ts';
-
-const op = OPERATIONS['company-funding'];
 
 export async function companyFunding(services: Services, request: CompanyFundingBody): Promise<Answer> {
   requireOneOf(request, ['company_name', 'company_domain']);
@@ -12,8 +10,7 @@ export async function companyFunding(services: Services, request: CompanyFunding
     company_name: request.company_name?.trim() || null,
     company_domain: request.company_domain?.trim() || null,
   });
-  if (!result) return { cost: PRICE_OF['company-funding'](false), body: notFoundBody('company-funding') };
-  return { cost: PRICE_OF['company-funding'](true), body: { ...result, message: op.messages.found } };
+  return lookupAnswer('company-funding', result);
 }
 
 export default answerRoute('company-funding', companyFunding);

@@ -1,10 +1,8 @@
 import type { RoleFinderBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
 import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { notFoundBody, OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { lookupAnswer, type Answer } from '../operations.ts';
 import { answerRoute } from './answer-route.ts';
-
-const op = OPERATIONS['role-finder'];
 
 /**
  * The role finder's answer. `companyFields` are the ways the request may name the company (the
@@ -23,8 +21,7 @@ export async function findRole(
     company_domain: request.company_domain?.trim() || null,
     company_profile_url: request.company_profile_url?.trim() || null,
   });
-  if (!found) return { cost: PRICE_OF['role-finder'](false), body: notFoundBody('role-finder') };
-  return { cost: PRICE_OF['role-finder'](true), body: { ...found, message: op.messages.found } };
+  return lookupAnswer('role-finder', found);
 }
 
 export default answerRoute('role-finder', findRole);
