@@ -10,7 +10,8 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import { buildApp } from '../src/http/app.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../src/http/operations.ts';
-import { createLogger, logDestination } from '../src/logger.ts';
+import { createLogger } from '../src/logger.ts';
+import { logDestination } from '../src/log-destination.ts';
 import { SAMPLE_COMPANY } from '../test/support/sample-company.ts';
 
 const mode = process.argv[2];

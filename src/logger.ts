@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { logDestination } from './log-destination.ts';
 
 export type { Logger };
 
@@ -21,18 +22,8 @@ interface LoggedRequest {
 
 export interface LoggerOptions {
   level: string;
-  /** Where lines go (tests capture them); standard output by default (see standardOutput). */
+  /** Where lines go (tests capture them); standard output by default (see logDestination). */
   destination?: DestinationStream;
-}
-
-/**
- * Where the process logs (standard output unless a file is named): written asynchronously in blocks
- * of at least 4 KiB, and at least once a second so a quiet server's lines still show promptly
- * (warnings and errors at once, see createLogger). A write per line cost a system call per request;
- * pino flushes what is left when the process exits.
- */
-export function logDestination(dest: number | string = 1): DestinationStream {
-  return pino.destination({ dest, sync: false, minLength: 4096, periodicFlush: 1000 });
 }
 
 /**

@@ -1,5 +1,36 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { redactUrl } from '../logger.ts';
+import { pino } from 'pino';
+import { redactUrl, type Logger } from '../logger.ts';
+
+interface AccessLine {
+  reqId: string;
+  method: string;
+  url: string | undefined;
+  statusCode: number;
+  responseTime: number;
+  keyId: number | undefined;
+}
+
+/**
+ * Writes a completed request's line to the logger's destination as pino itself would write it
+ * (level, time, the logger's bindings, the fields, msg), built as one string: pino's general
+ * serialisation of the same six fields cost more than the rest of the line's work together.
+ */
+function lineWriter(logger: Logger): (line: AccessLine) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const destination = internals[pino.symbols.streamSym] as { write(text: string): unknown };
+  // pid, hostname and any bindings of a child logger, already serialised: `,"pid":1,"hostname":"h"`.
+  const bindings = internals[pino.symbols.chindingsSym] as string;
+  const head = `{"level":${logger.levels.values.info},"time":`;
+  return (line) => {
+    if (!logger.isLevelEnabled('info')) return;
+    destination.write(
+      `${head}${Date.now()}${bindings},"reqId":${JSON.stringify(line.reqId)},"method":${JSON.stringify(line.method)}` +
+        `${line.url === undefined ? '' : `,"url":${JSON.stringify(line.url)}`},"statusCode":${line.statusCode},"responseTime":${line.responseTime}` +
+        `${line.keyId === undefined ? '' : `,"keyId":${line.keyId}`},"msg":"request completed"}\n`,
+    );
+  };
+}
 
 /**
  * One access line per request, written when the response is finished, in place of Fastify's two
@@ -9,12 +40,20 @@ import { redactUrl } from '../logger.ts';
  * a child built per request (see childLoggerFactory in app.ts).
  */
 export class AccessLogController extends LogController {
+  private readonly writeLine: ((line: AccessLine) => void) | undefined;
+
+  /** `logger`: the app's logger, whose destination completed requests' lines are written to. */
+  constructor(logger?: Logger) {
+    super();
+    this.writeLine = logger && lineWriter(logger);
+  }
+
   override incomingRequest(): void {
     // Logged once, on completion.
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = {
+    const line: AccessLine = {
       reqId: request.id,
       method: request.method,
       url: redactUrl(request.url),
@@ -23,6 +62,7 @@ export class AccessLogController extends LogController {
       keyId: request.apiKey?.id,
     };
     if (error) request.log.error({ ...line, err: { message: error.message } }, 'request errored');
+    else if (this.writeLine) this.writeLine(line);
     else request.log.info(line, 'request completed');
   }
 }

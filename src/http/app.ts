@@ -60,7 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: options.config.bodyLimitBytes,
     trustProxy: options.config.trustProxy,
     requestIdHeader: false,
-    logController: new AccessLogController(),
+    logController: new AccessLogController(logger),
     // request.log is the process logger itself: a child logger built per request costs more than the
     // line it writes, and every line about a request carries its reqId field.
     childLoggerFactory: (parent) => parent,

@@ -67,3 +67,56 @@ describe('logs', () => {
     assert.equal(redactUrl('/credits'), '/credits');
   });
 });
+
+describe('access log', () => {
+  it('writes one line per request, as pino writes a line with the same fields', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const logger = createLogger({ level: 'info', destination });
+    const database = await openSqlite();
+    const config = loadConfig({});
+    const services = createServices({ db: database.db, dialect: database.dialect, config, logger });
+    const app = await buildApp({ config, services, logger });
+    try {
+      const key = await services.keys.create('logged', 1000);
+      const answered = await app.inject({
+        method: 'GET',
+        url: '/job-types',
+        headers: { 'x-api-key': key.key, 'x-request-id': 'req-1:a.b' },
+      });
+      assert.equal(answered.statusCode, 200);
+      await app.inject({ method: 'GET', url: '/job-types' });
+      const completed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request completed');
+      assert.equal(completed.length, 2);
+      const [line, anonymous] = completed;
+      // The reference: the same fields through pino's own serialisation.
+      logger.info(
+        { reqId: 'req-1:a.b', method: 'GET', url: '/job-types', statusCode: 200, responseTime: 1, keyId: key.id },
+        'request completed',
+      );
+      const reference = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(line), Object.keys(reference));
+      assert.deepEqual({ ...line, time: 0, responseTime: 0 }, { ...reference, time: 0, responseTime: 0 });
+      assert.equal(typeof line.responseTime, 'number');
+      assert.ok(Math.abs((line.time as number) - Date.now()) < 60_000);
+      assert.equal(line.pid, process.pid);
+      // A request without a key has no keyId field, as pino leaves out an undefined one.
+      assert.equal(anonymous.statusCode, 401);
+      assert.equal('keyId' in anonymous, false);
+      // A logger above info writes no access lines.
+      logger.level = 'warn';
+      const before = lines.length;
+      await app.inject({ method: 'GET', url: '/job-types', headers: { 'x-api-key': key.key } });
+      assert.equal(lines.length, before);
+    } finally {
+      await app.close();
+      await services.close();
+      await database.destroy();
+    }
+  });
+});
