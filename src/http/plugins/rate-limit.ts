@@ -58,11 +58,15 @@ function setHeaders(
   remaining: number,
   resetSeconds: number,
 ) {
-  for (const prefix of ['', 'X-']) {
-    reply.header(`${prefix}RateLimit-Limit`, limit);
-    reply.header(`${prefix}RateLimit-Remaining`, Math.max(0, remaining));
-    reply.header(`${prefix}RateLimit-Reset`, resetSeconds);
-  }
+  // Lower-case names as written: Fastify lower-cases every name it is given, and a name it has to
+  // change is a new string on every request, where these are the same six each time.
+  const left = Math.max(0, remaining);
+  reply.header('ratelimit-limit', limit);
+  reply.header('ratelimit-remaining', left);
+  reply.header('ratelimit-reset', resetSeconds);
+  reply.header('x-ratelimit-limit', limit);
+  reply.header('x-ratelimit-remaining', left);
+  reply.header('x-ratelimit-reset', resetSeconds);
 }
 
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
