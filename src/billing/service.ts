@@ -20,15 +20,49 @@ export interface SettleInput {
 /** One ledger row of a key, as `usage` lists it. */
 export type UsageRow = Omit<Selectable<CreditLedgerTable>, 'key_id'>;
 
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T | Promise<T>) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: Deferred<T>['resolve'];
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 export class BillingService {
   /** The balance read is on the hot path of /credits: built once, only its parameter changes. */
   private readonly balanceQuery: PreparedQuery<{ balance: number }>;
+  /** Balance reads asked for in the current task, by key id (see balance). */
+  private balanceBatch: Map<number, Deferred<number>> | undefined;
 
   constructor(private readonly db: Db) {
     this.balanceQuery = new PreparedQuery(db, db.selectFrom('api_keys').select('balance').where('id', '=', 0), 1);
   }
 
-  async balance(keyId: number): Promise<number> {
+  /**
+   * The key's balance as the database holds it. Callers in one task of the event loop (the
+   * handlers of one handler pass, see src/http/plugins/handler-pass.ts) share one read per key,
+   * made when that task ends: after every one of them asked and before any of them is answered, so
+   * each gets the balance at a moment within its own request, exactly as a read of its own would.
+   * A caller after that read gets the next one.
+   */
+  balance(keyId: number): Promise<number> {
+    let batch = this.balanceBatch;
+    if (!batch) {
+      const reads = (batch = this.balanceBatch = new Map());
+      queueMicrotask(() => {
+        this.balanceBatch = undefined;
+        for (const [id, read] of reads) read.resolve(this.readBalance(id));
+      });
+    }
+    let read = batch.get(keyId);
+    if (!read) batch.set(keyId, (read = deferred()));
+    return read.promise;
+  }
+
+  private async readBalance(keyId: number): Promise<number> {
     const rows = await this.balanceQuery.rows([keyId]);
     if (!rows[0]) throw new Error(`no API key with id ${keyId}`);
     return rows[0].balance;

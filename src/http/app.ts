@@ -13,6 +13,7 @@ import billingPlugin from './plugins/billing.ts';
 import metricsPlugin, { createMetrics } from './plugins/metrics.ts';
 import { registerSourceMetrics } from './plugins/source-metrics.ts';
 import docsPlugin from './plugins/docs.ts';
+import handlerPassPlugin from './plugins/handler-pass.ts';
 import { routes } from './routes/index.ts';
 import { AppError } from './errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(billingPlugin, {
     onCharged: (operation, units) => metrics.recordCharge(operation, units),
   });
+  await app.register(handlerPassPlugin);
   for (const route of routes) await app.register(route);
   return app;
 }
