@@ -67,15 +67,26 @@ for (const target of dbTargets) {
 
     it('one queued or active job per singleton key; a delayed job waits', async () => {
       const q = queue();
-      const first = await q.send('single', { v: 1 }, { singletonKey: 'board:acme', startAfterMs: 150 });
+      // The start is far enough off that a busy machine's slow first steps do not reach it.
+      const sent = Date.now();
+      const first = await q.send('single', { v: 1 }, { singletonKey: 'board:acme', startAfterMs: 600 });
       assert.ok(first);
       assert.equal(await q.send('single', { v: 2 }, { singletonKey: 'board:acme' }), null);
       const ran: number[] = [];
-      await q.work<{ v: number }>('single', async (job) => void ran.push(job.data.v), { pollMs: 20 });
+      let ranAt = 0;
+      await q.work<{ v: number }>(
+        'single',
+        async (job) => {
+          ran.push(job.data.v);
+          ranAt = Date.now();
+        },
+        { pollMs: 20 },
+      );
       await sleep(60);
       assert.deepEqual(ran, [], 'not before its start');
       await until(async () => (await q.state('single', first)) === 'completed');
       assert.deepEqual(ran, [1]);
+      assert.ok(ranAt >= sent + 600, `ran ${ranAt - sent} ms after it was sent, not before its start`);
       assert.ok(await q.send('single', { v: 3 }, { singletonKey: 'board:acme' }), 'allowed again once the first is done');
     });
 
