@@ -17,6 +17,8 @@ const FLUSH_EVERY_MS = 1000;
 /** Every destination with lines held, for the last hand-over when the process ends. */
 const live = new Set<LineBlocks>();
 let exitHooked = false;
+/** The destinations made for a descriptor the process already had open (standard output). */
+const byDescriptor = new Map<number, LineBlocks>();
 /** Set once the process is exiting: no later turn of the event loop will write a held line. */
 let exiting = false;
 
@@ -81,10 +83,14 @@ class LineBlocks implements LogDestination {
  * land after them).
  */
 export function logDestination(dest: number | string = 1): LogDestination {
+  // One writer per open descriptor (standard output): every logger of the process shares it.
+  const shared = typeof dest === 'number' ? byDescriptor.get(dest) : undefined;
+  if (shared) return shared;
   // A file is opened here rather than by the writer, which opens it later: lines of a process that
   // ends before then would have nowhere to go.
   const fd = typeof dest === 'number' ? dest : openSync(dest, 'a');
   const blocks = new LineBlocks(pino.destination({ dest: fd, sync: false, minLength: 0 }));
+  if (typeof dest === 'number') byDescriptor.set(dest, blocks);
   if (!exitHooked) {
     exitHooked = true;
     // Prepended: pino's own handlers, registered with its writer, then find the lines there.

@@ -41,6 +41,10 @@ describe('log destination', () => {
     }
   });
 
+  it('gives every logger of the process one writer for standard output', () => {
+    assert.equal(logDestination(), logDestination(1));
+  });
+
   it('loses no line when the process exits at once, or runs out of work', () => {
     const dir = mkdtempSync(join(tmpdir(), 'leadbase-log-'));
     // On process.exit() a block already being written in the background can land after the lines
