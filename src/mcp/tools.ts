@@ -18,6 +18,7 @@ export type ApiCall = (request: ApiRequest) => Promise<ApiAnswer>;
 
 interface ToolSpec {
   operation: OperationId;
+  /** What the tool does; its price is added from the operation's charge rule (see toolDefinitions). */
   description: string;
 }
 
@@ -25,55 +26,53 @@ interface ToolSpec {
 export const TOOLS = {
   validate_email: {
     operation: 'email-validate',
-    description:
-      'Validate an email address: syntax, MX records, an SMTP check, catch-all detection, and the company behind the domain. 0.05 credits for valid, valid_catch_all and invalid; 0 for catch_all and unknown.',
+    description: 'Validate an email address: syntax, MX records, an SMTP check, catch-all detection, and the company behind the domain.',
   },
   find_email: {
     operation: 'email-finder',
     description:
-      "Find a person's work email from their first and last name and their company's domain (or name), checked with the mail server. 1 credit when found, 0 when not.",
+      "Find a person's work email from their first and last name and their company's domain (or name), checked with the mail server.",
   },
   company_funding: {
     operation: 'company-funding',
-    description: "A company's funding rounds, investors, financials, leadership and news, by domain or name. 4 credits when found.",
+    description: "A company's funding rounds, investors, financials, leadership and news, by domain or name.",
   },
   search_company: {
     operation: 'company-search',
-    description:
-      "A company's profile (industry, size, founding year, locations, website) by domain, page URL or name. 1 credit when found.",
+    description: "A company's profile (industry, size, founding year, locations, website) by domain, page URL or name.",
   },
   search_jobs: {
     operation: 'jobs-finder',
     description:
-      'Search live job listings by company, title, location, country, level, remote and posting date (ids of the filters from the list_* tools). 1 credit per listing returned; use per_page to bound the cost.',
+      'Search live job listings by company, title, location, country, level, remote and posting date (ids of the filters from the list_* tools). Use per_page to bound the cost.',
   },
   find_role: {
     operation: 'role-finder',
-    description: 'Find who holds a job title (CEO, Head of Sales…) at a company, by company domain or name. 2 credits when found.',
+    description: 'Find who holds a job title (CEO, Head of Sales…) at a company, by company domain or name.',
   },
   find_employees: {
     operation: 'employee-finder',
-    description: 'List the people currently working at a company, most senior first, a page at a time. 0.05 credits per employee returned.',
+    description: 'List the people currently working at a company, most senior first, a page at a time.',
   },
   find_mobile: {
     operation: 'mobile-finder',
-    description: "Find a person's mobile number from their profile URL, work email or personal email. 5 credits when found.",
+    description: "Find a person's mobile number from their profile URL, work email or personal email.",
   },
   profile_to_work_email: {
     operation: 'b2b-profile-email',
-    description: 'Find the work email of a professional profile URL. 5 credits when found.',
+    description: 'Find the work email of a professional profile URL.',
   },
-  check_credits: { operation: 'credits', description: "The API key's credit balance. Free." },
-  list_job_types: { operation: 'job-types', description: 'Job types and their ids (for search_jobs job_type_id). Free.' },
-  list_job_countries: { operation: 'job-country', description: 'Countries and their codes (for search_jobs country_id). Free.' },
-  list_job_regions: { operation: 'job-regions', description: 'Regions and their ids (for search_jobs region_id). Free.' },
+  check_credits: { operation: 'credits', description: "The API key's credit balance." },
+  list_job_types: { operation: 'job-types', description: 'Job types and their ids (for search_jobs job_type_id).' },
+  list_job_countries: { operation: 'job-country', description: 'Countries and their codes (for search_jobs country_id).' },
+  list_job_regions: { operation: 'job-regions', description: 'Regions and their ids (for search_jobs region_id).' },
   list_job_company_types: {
     operation: 'job-company-types',
-    description: 'Company types and their ids (for search_jobs company_type_id). Free.',
+    description: 'Company types and their ids (for search_jobs company_type_id).',
   },
   list_job_industries: {
     operation: 'job-industries',
-    description: 'Industries and their ids (for search_jobs company_industry_id). Free.',
+    description: 'Industries and their ids (for search_jobs company_industry_id).',
   },
 } as const satisfies Record<string, ToolSpec>;
 
@@ -110,7 +109,7 @@ export function toolDefinitions(): ToolDefinition[] {
     return {
       name,
       title: op.summary,
-      description: spec.description,
+      description: `${spec.description} ${charged ? `Charge: ${op.charge.rule}.` : 'Free.'}`,
       inputSchema: charged ? { ...body, properties: { ...body.properties, idempotency_key: IDEMPOTENCY_KEY } } : body,
       outputSchema:
         response.type === 'object'

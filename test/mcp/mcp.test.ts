@@ -55,7 +55,14 @@ describe('MCP server', () => {
       assert.ok(validate.inputSchema.properties!.idempotency_key, 'charged tools take an idempotency key');
       assert.equal(validate.outputSchema?.type, 'object');
       assert.ok(validate.outputSchema?.properties?.email_status);
+      // Each tool states its price, as the operation charges it.
+      assert.match(validate.description!, /Charge: 0\.05 credits for valid, valid_catch_all and invalid; 0 for catch_all and unknown\.$/);
+      assert.match(
+        tools.find((tool) => tool.name === 'find_mobile')!.description!,
+        /Charge: 5 credits when a mobile number is found, else 0\.$/,
+      );
       const countries = tools.find((tool) => tool.name === 'list_job_countries')!;
+      assert.match(countries.description!, /Free\.$/);
       assert.deepEqual(countries.outputSchema?.required, ['items']);
       assert.equal(client.getServerVersion()?.name, 'leadbase');
       await client.close();
