@@ -2,7 +2,17 @@
 // GET /job-types and POST /credits through auth + rate limit + billing, in one run.
 // The server runs in a child process; autocannon drives it from this one.
 import { fmt } from './support/stats.ts';
-import { measureRound, median, pinned, ROUND_S, ROUNDS, startBenchServer, type Round } from './support/server.ts';
+import {
+  alternateRounds,
+  measureRound,
+  median,
+  pinned,
+  ROUND_S,
+  ROUNDS,
+  startBenchServer,
+  summarize,
+  type Round,
+} from './support/server.ts';
 
 const CONNECTIONS = 50;
 
@@ -58,8 +68,7 @@ const targets: Target[] = [
     rounds: [],
   },
 ];
-for (const t of targets) await round(t, 1); // warm-up
-for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
+await alternateRounds(targets, round);
 for (const server of [bare, ours, unlogged]) server.child.kill();
 
 const baseline = median(targets[0].rounds.map((r) => r.rps));
@@ -74,12 +83,10 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|');
 const baselineCpu = median(targets[0].rounds.map((r) => r.cpuPerRequest));
 for (const t of targets) {
-  const perRound = t.rounds.map((r, i) => r.rps / targets[0].rounds[i].rps);
-  const cpu = median(t.rounds.map((r) => r.cpuPerRequest));
+  const s = summarize(t.rounds, targets[0].rounds);
   console.log(
-    `| ${t.name} | ${fmt(median(t.rounds.map((r) => r.rps)), 0)} | ${fmt(median(t.rounds.map((r) => r.p50)), 1)} | ` +
-      `${fmt(median(t.rounds.map((r) => r.p99)), 1)} | ${t.rounds.reduce((s, r) => s + r.bad, 0)} | ${fmt(median(perRound), 2)}x | ` +
-      `${fmt(cpu, 1)} | ${fmt(baselineCpu / cpu, 2)}x |`,
+    `| ${t.name} | ${fmt(s.rps, 0)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.bad} | ${fmt(s.rpsVsBaseline, 2)}x | ` +
+      `${fmt(s.cpuPerRequest, 1)} | ${fmt(baselineCpu / s.cpuPerRequest, 2)}x |`,
   );
 }
 console.log(

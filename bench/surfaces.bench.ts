@@ -5,7 +5,17 @@
 // own process; autocannon in this one. The ratios say what each adapter costs over the operation.
 //   npm run bench -- surfaces [--quick]
 import { fmt } from './support/stats.ts';
-import { measureRound, median, pinned, ROUND_S, ROUNDS, startBenchServer, type Round } from './support/server.ts';
+import {
+  alternateRounds,
+  measureRound,
+  median,
+  pinned,
+  ROUND_S,
+  ROUNDS,
+  startBenchServer,
+  summarize,
+  type Round,
+} from './support/server.ts';
 
 const CONNECTIONS = 20;
 
@@ -64,8 +74,7 @@ const round = (t: Target, seconds: number) =>
     { connections: CONNECTIONS, seconds },
   );
 
-for (const t of targets) await round(t, 1);
-for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
+await alternateRounds(targets, round);
 server.child.kill();
 
 console.log(
@@ -76,10 +85,9 @@ console.log('| surface | req/s | p50 ms | p99 ms | non-2xx | req/s vs baseline |
 console.log('|---|---|---|---|---|---|---|---|');
 const baseCpu = median(targets[0].rounds.map((r) => r.cpuPerRequest));
 for (const t of targets) {
-  const perRound = t.rounds.map((r, i) => r.rps / targets[0].rounds[i].rps);
-  const cpu = median(t.rounds.map((r) => r.cpuPerRequest));
+  const s = summarize(t.rounds, targets[0].rounds);
   console.log(
-    `| ${t.name} | ${fmt(median(t.rounds.map((r) => r.rps)), 0)} | ${fmt(median(t.rounds.map((r) => r.p50)), 1)} | ${fmt(median(t.rounds.map((r) => r.p99)), 1)} | ` +
-      `${t.rounds.reduce((s, r) => s + r.bad, 0)} | ${fmt(median(perRound), 2)}x | ${fmt(cpu, 0)} | ${fmt(cpu / baseCpu, 2)}x |`,
+    `| ${t.name} | ${fmt(s.rps, 0)} | ${fmt(s.p50, 1)} | ${fmt(s.p99, 1)} | ${s.bad} | ${fmt(s.rpsVsBaseline, 2)}x | ` +
+      `${fmt(s.cpuPerRequest, 0)} | ${fmt(s.cpuPerRequest / baseCpu, 2)}x |`,
   );
 }

@@ -73,3 +73,28 @@ export async function measureRound(
 export const quick = process.argv.includes('--quick');
 export const ROUND_S = quick ? 2 : 5;
 export const ROUNDS = quick ? 2 : 5;
+
+/**
+ * Warms each target up with a 1 s round, then runs ROUNDS rounds of ROUND_S in which the targets
+ * take turns, so a slow spell of this shared machine hits all of them alike.
+ */
+export async function alternateRounds<T extends { rounds: Round[] }>(
+  targets: T[],
+  round: (target: T, seconds: number) => Promise<Round>,
+): Promise<void> {
+  for (const t of targets) await round(t, 1);
+  for (let i = 0; i < ROUNDS; i++) for (const t of targets) t.rounds.push(await round(t, ROUND_S));
+}
+
+/** A target's medians over its rounds; req/s against the baseline is the median of the per-round ratios. */
+export function summarize(rounds: Round[], baseline: Round[]) {
+  const of = (pick: (r: Round) => number) => median(rounds.map(pick));
+  return {
+    rps: of((r) => r.rps),
+    p50: of((r) => r.p50),
+    p99: of((r) => r.p99),
+    bad: rounds.reduce((s, r) => s + r.bad, 0),
+    rpsVsBaseline: median(rounds.map((r, i) => r.rps / baseline[i].rps)),
+    cpuPerRequest: of((r) => r.cpuPerRequest),
+  };
+}
