@@ -20,22 +20,11 @@ export interface SettleInput {
 /** One ledger row of a key, as `usage` lists it. */
 export type UsageRow = Omit<Selectable<CreditLedgerTable>, 'key_id'>;
 
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T | Promise<T>) => void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: Deferred<T>['resolve'];
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
 export class BillingService {
   /** The balance read is on the hot path of /credits: built once, only its parameter changes. */
   private readonly balanceQuery: PreparedQuery<{ balance: number }>;
-  /** Balance reads asked for in the current task, by key id (see balance). */
-  private balanceBatch: Map<number, Deferred<number>> | undefined;
+  /** Balance reads asked for and not yet made, by key id (see balance). */
+  private readonly pendingReads = new Map<number, Promise<number>>();
 
   constructor(private readonly db: Db) {
     this.balanceQuery = new PreparedQuery(db, db.selectFrom('api_keys').select('balance').where('id', '=', 0), 1);
@@ -49,17 +38,16 @@ export class BillingService {
    * A caller after that read gets the next one.
    */
   balance(keyId: number): Promise<number> {
-    let batch = this.balanceBatch;
-    if (!batch) {
-      const reads = (batch = this.balanceBatch = new Map());
-      queueMicrotask(() => {
-        this.balanceBatch = undefined;
-        for (const [id, read] of reads) read.resolve(this.readBalance(id));
+    let read = this.pendingReads.get(keyId);
+    if (!read) {
+      read = Promise.resolve().then(() => {
+        // From here on a caller gets the next read: this one may not include its request.
+        this.pendingReads.delete(keyId);
+        return this.readBalance(keyId);
       });
+      this.pendingReads.set(keyId, read);
     }
-    let read = batch.get(keyId);
-    if (!read) batch.set(keyId, (read = deferred()));
-    return read.promise;
+    return read;
   }
 
   private async readBalance(keyId: number): Promise<number> {
