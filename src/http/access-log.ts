@@ -42,7 +42,7 @@ function lineWriter(logger: Logger): (line: AccessLine) => void {
 export class AccessLogController extends LogController {
   private readonly writeLine: ((line: AccessLine) => void) | undefined;
 
-  /** `logger`: the app's logger, whose destination completed requests' lines are written to. */
+  /** `logger`: the app's logger, whose destination completed requests' lines are written to (none when logging is off). */
   constructor(logger?: Logger) {
     super();
     this.writeLine = logger && lineWriter(logger);
@@ -62,7 +62,6 @@ export class AccessLogController extends LogController {
       keyId: request.apiKey?.id,
     };
     if (error) request.log.error({ ...line, err: { message: error.message } }, 'request errored');
-    else if (this.writeLine) this.writeLine(line);
-    else request.log.info(line, 'request completed');
+    else this.writeLine?.(line);
   }
 }
