@@ -104,6 +104,7 @@ export function createServices(deps: ServiceDeps): Services {
     ...deps.config.bulk,
     ...deps.bulk,
   });
+  const people = new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl });
   const jobs = new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } });
   const crawl = deps.config.crawl;
   const http = new HttpClient({
@@ -125,6 +126,7 @@ export function createServices(deps: ServiceDeps): Services {
       politeness: new HostPoliteness({ db: deps.db, minIntervalMs: crawl.hostIntervalMs, holdMs: crawl.timeoutMs * 4 }),
       jobs,
       companies,
+      people,
     }),
   });
   const registry = new SourceRegistry({
@@ -166,7 +168,7 @@ export function createServices(deps: ServiceDeps): Services {
     queue,
     idempotency: new IdempotencyStore(deps.db),
     health: () => checkHealth({ db: deps.db, redis: deps.redis, logger: deps.logger }),
-    people: new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl }),
+    people,
     close: async () => {
       closing.abort();
       await working;

@@ -6,19 +6,24 @@ import { JOB_SOURCES } from '../ingest/jobs/index.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
 import { boardOfUrl } from './ats-links.ts';
 import type { SourceStatus, SourceTable } from './tables.ts';
+import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
 import type { Insertable, Selectable } from 'kysely';
 
 export type SourceRow = Selectable<SourceTable>;
 
 /** Every kind of source: the job-board connectors, RSS/Atom feeds and SEC Form D data sets. */
-export const SOURCE_TYPES = [...JOB_SOURCES, 'feed', 'formd'] as const;
+export const SOURCE_TYPES: readonly string[] = [...JOB_SOURCES, 'feed', 'formd', ...DATA_SET_TYPES];
 
 /** SEC's quarterly Form D data sets; `{year}` and `{quarter}` name the quarter. */
 export const FORM_D_URL_PATTERN = 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip';
 
 const HOUR = 3_600_000;
 /** How often each kind is fetched unless the source says otherwise. */
-export const DEFAULT_INTERVAL_MS: Record<string, number> = { feed: HOUR, formd: 24 * HOUR };
+export const DEFAULT_INTERVAL_MS: Record<string, number> = {
+  feed: HOUR,
+  formd: 24 * HOUR,
+  ...Object.fromEntries(Object.values(DATA_SET_KINDS).map((kind) => [kind.type, kind.defaultIntervalMs])),
+};
 const BOARD_INTERVAL_MS = 6 * HOUR;
 /** A source failing for longer than this is marked in listings. */
 export const FAILING_MARK_MS = 24 * HOUR;
@@ -87,6 +92,8 @@ function httpUrl(text: string, field: string): URL {
 /** The locator as stored, and the key two additions of one source share. */
 export function normalizeLocator(type: string, locator: string | undefined): { locator: string; key: string; baseUrl?: string } {
   const text = (locator ?? '').trim();
+  const kind = DATA_SET_KINDS[type];
+  if (kind) return kind.normalizeLocator(text || kind.defaultLocator);
   if (type === 'formd') {
     const pattern = text || FORM_D_URL_PATTERN;
     if (!pattern.includes('{year}') || !pattern.includes('{quarter}'))
@@ -233,8 +240,7 @@ export class SourceRegistry {
     const type = String(input.type ?? '')
       .trim()
       .toLowerCase();
-    if (!(SOURCE_TYPES as readonly string[]).includes(type))
-      throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
+    if (!SOURCE_TYPES.includes(type)) throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
     // A link to a board on another instance of its ATS (Lever's EU one) brings that API along.
     const { locator, key, baseUrl: linkedBase } = normalizeLocator(type, input.locator);
     const givenBase = input.base_url || linkedBase;

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { CompanyService } from '../companies/service.ts';
+import type { PeopleService } from '../people/service.ts';
+import { DATA_SET_KINDS } from './kinds/index.ts';
 import type { JobService } from '../jobs/service.ts';
 import { connectorFor } from '../ingest/jobs/index.ts';
 import type { HttpGet } from '../ingest/jobs/types.ts';
@@ -51,6 +53,7 @@ export interface SourceRunnerDeps {
   politeness: HostPoliteness;
   jobs: JobService;
   companies: CompanyService;
+  people: PeopleService;
 }
 
 /** The source answered 304: nothing changed since the validators we sent. */
@@ -131,6 +134,9 @@ export class SourceRunner {
       return { read: summary.read, inserted: summary.inserted, updated: summary.updated, expired: 0, refused: summary.rejectedTotal };
     }
     if (source.type === 'formd') return this.readFormD(source, fetches, now);
+    const kind = DATA_SET_KINDS[source.type];
+    if (kind)
+      return kind.read({ source, fetch: fetches, companies: this.deps.companies, people: this.deps.people, now, signal: options.signal });
     const connector = connectorFor(source.type);
     const listings = await connector.fetchBoard(fetches, { board: source.locator, baseUrl: source.base_url ?? undefined });
     const company =

@@ -1,0 +1,40 @@
+// Source kinds that read a data set (rather than a job board or a feed): each kind is one
+// descriptor in its own module, listed here. The registry takes its type, default interval and
+// locator rule from it; the runner calls its `read`.
+import type { CompanyService } from '../../companies/service.ts';
+import type { PeopleService } from '../../people/service.ts';
+import type { RunCounts, SourceRow } from '../registry.ts';
+
+/** How a kind's run fetches: each request in its host's turn, through the guarded client. */
+export interface KindFetcher {
+  /** The body of a 2xx answer; any other status fails the run (429/503 carry their Retry-After). */
+  get(url: string, accept: string, maxBytes?: number): Promise<Buffer>;
+  getText(url: string, accept?: string): Promise<string>;
+}
+
+export interface KindRunContext {
+  source: SourceRow;
+  fetch: KindFetcher;
+  companies: CompanyService;
+  people: PeopleService;
+  now: number;
+  signal?: AbortSignal;
+}
+
+export interface DataSetKind {
+  /** The `type` of its sources. */
+  type: string;
+  /** How often its sources run unless told otherwise, in milliseconds. */
+  defaultIntervalMs: number;
+  /** The locator used when none is given (the upstream's published address). */
+  defaultLocator: string;
+  /** Checks a locator: what is stored and the key two additions of one source share. Throw SourceInputError to refuse. */
+  normalizeLocator(locator: string): { locator: string; key: string };
+  /** One run. */
+  read(context: KindRunContext): Promise<RunCounts>;
+}
+
+/** Every data-set kind, by type. */
+export const DATA_SET_KINDS: Record<string, DataSetKind> = {};
+
+export const DATA_SET_TYPES = Object.keys(DATA_SET_KINDS);
