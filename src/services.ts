@@ -121,6 +121,7 @@ export function createServices(deps: ServiceDeps): Services {
     settings: crawl,
     mergeIndex: () => jobs.mergeStagedIndex(),
     runner: new SourceRunner({
+      db: deps.db,
       http,
       robots,
       politeness: new HostPoliteness({ db: deps.db, minIntervalMs: crawl.hostIntervalMs, holdMs: crawl.timeoutMs * 4 }),

@@ -14,6 +14,7 @@ import * as queue from './migrations/0011_queue.ts';
 import * as emailBulk from './migrations/0012_email_bulk.ts';
 import * as sources from './migrations/0013_sources.ts';
 import * as companyProfileUrl from './migrations/0014_company_profile_url.ts';
+import * as sourceProgress from './migrations/0015_source_progress.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0012_email_bulk': emailBulk,
   '0013_sources': sources,
   '0014_company_profile_url': companyProfileUrl,
+  '0015_source_progress': sourceProgress,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -325,6 +325,7 @@ export class SourceRegistry {
   async remove(id: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('source_runs').where('source_id', '=', id).execute();
+      await trx.deleteFrom('source_parts').where('source_id', '=', id).execute();
       const result = await trx.deleteFrom('sources').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });

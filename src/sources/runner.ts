@@ -9,6 +9,8 @@ import { unzipSync } from 'fflate';
 import type { CompanyService } from '../companies/service.ts';
 import type { PeopleService } from '../people/service.ts';
 import { DATA_SET_KINDS } from './kinds/index.ts';
+import { sourceParts } from './parts.ts';
+import type { Db } from '../db/database.ts';
 import type { JobService } from '../jobs/service.ts';
 import { connectorFor } from '../ingest/jobs/index.ts';
 import type { HttpGet } from '../ingest/jobs/types.ts';
@@ -48,6 +50,7 @@ export interface RunOptions {
 }
 
 export interface SourceRunnerDeps {
+  db: Db;
   http: HttpClient;
   robots: RobotsRules;
   politeness: HostPoliteness;
@@ -136,7 +139,15 @@ export class SourceRunner {
     if (source.type === 'formd') return this.readFormD(source, fetches, now);
     const kind = DATA_SET_KINDS[source.type];
     if (kind)
-      return kind.read({ source, fetch: fetches, companies: this.deps.companies, people: this.deps.people, now, signal: options.signal });
+      return kind.read({
+        source,
+        fetch: fetches,
+        progress: sourceParts(this.deps.db, Number(source.id)),
+        companies: this.deps.companies,
+        people: this.deps.people,
+        now,
+        signal: options.signal,
+      });
     const connector = connectorFor(source.type);
     const listings = await connector.fetchBoard(fetches, { board: source.locator, baseUrl: source.base_url ?? undefined });
     const company =

@@ -61,7 +61,17 @@ export interface CrawlHostTable {
   next_fetch_at: number;
 }
 
+/** A part of a data-set source stored whole (migration 0015): a quarter, a page, a monthly file. */
+export interface SourcePartTable {
+  source_id: number;
+  part: string;
+  completed_at: number;
+  /** JSON of what storing it counted. */
+  counts: string | null;
+}
+
 export interface SourceTables {
+  source_parts: SourcePartTable;
   sources: SourceTable;
   source_runs: SourceRunTable;
   crawl_hosts: CrawlHostTable;

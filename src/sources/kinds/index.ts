@@ -12,9 +12,20 @@ export interface KindFetcher {
   getText(url: string, accept?: string): Promise<string>;
 }
 
+/** The parts of a source already stored whole (table source_parts), so a run resumes where one stopped. */
+export interface KindProgress {
+  /** Whether this part was stored whole by an earlier run. */
+  isDone(part: string): Promise<boolean>;
+  /** Every part stored whole, with when. */
+  doneParts(): Promise<Map<string, number>>;
+  /** Writes the part down as stored whole (after its rows are committed). */
+  markDone(part: string, counts?: Partial<RunCounts> & Record<string, unknown>): Promise<void>;
+}
+
 export interface KindRunContext {
   source: SourceRow;
   fetch: KindFetcher;
+  progress: KindProgress;
   companies: CompanyService;
   people: PeopleService;
   now: number;
