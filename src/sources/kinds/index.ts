@@ -37,6 +37,11 @@ export interface DataSetKind {
   type: string;
   /** How often its sources run unless told otherwise, in milliseconds. */
   defaultIntervalMs: number;
+  /**
+   * The upstream's name in `--mirror NAME=URL`. A source's `base_url`, when set, replaces the
+   * upstream's origin in every address the kind fetches (a mirror, or a local server in tests).
+   */
+  mirrorName: string;
   /** The locator used when none is given (the upstream's published address). */
   defaultLocator: string;
   /** Checks a locator: what is stored and the key two additions of one source share. Throw SourceInputError to refuse. */
