@@ -149,11 +149,18 @@ export class SourceRunner {
         signal: options.signal,
       });
     const connector = connectorFor(source.type);
-    const listings = await connector.fetchBoard(fetches, { board: source.locator, baseUrl: source.base_url ?? undefined });
+    const listings = await connector.fetchBoard(fetches, {
+      board: source.locator,
+      baseUrl: source.base_url ?? undefined,
+      companyName: source.company_name ?? undefined,
+    });
     const company =
       source.company_name || source.company_website
         ? { name: source.company_name ?? source.company_website!, website: source.company_website }
         : null;
+    // A board that names its company keeps the website the source gives, when it gives none itself.
+    if (source.company_website)
+      for (const l of listings) if (l.company && !l.company.website) l.company = { ...l.company, website: source.company_website };
     const summary = await this.deps.jobs.importer.importBoard(listings, {
       source: source.type,
       board: source.locator,
