@@ -239,8 +239,15 @@ class SourceFetches implements HttpGet {
   async get(url: string, accept: string, maxBytes?: number): Promise<Buffer> {
     const first = this.first;
     this.first = false;
-    if (ROBOTS_TYPES.has(this.source.type) && !(await this.deps.robots.allows(url)))
-      throw new Error(`robots.txt of ${new URL(url).origin} does not allow ${url}`);
+    if (ROBOTS_TYPES.has(this.source.type)) {
+      const robots = await this.deps.robots.check(url);
+      if (!robots.allowed)
+        throw new Error(
+          robots.reason === 'robots.txt does not allow it'
+            ? `robots.txt of ${new URL(url).origin} does not allow ${url}`
+            : `${url}: ${robots.reason}`,
+        );
+    }
     const headers: Record<string, string> = {};
     if (first && this.source.validator_url === url) {
       if (this.source.etag) headers['if-none-match'] = this.source.etag;
