@@ -1,9 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { JOB_SOURCES } from '../../src/ingest/jobs/index.ts';
 import { normalizeLocator, SourceRegistry } from '../../src/sources/registry.ts';
 import { dbTargets } from '../support/db.ts';
+import { startMirror } from '../support/upstreams/greenhouse.ts';
+import { PoliteFetcher } from '../../src/ingest/jobs/fetcher.ts';
+import { connectorFor, JOB_SOURCES } from '../../src/ingest/jobs/index.ts';
 import { STARTER_BOARDS_FILE, starterBoards } from '../../src/sources/starter.ts';
 
 const ATS_TYPES = ['greenhouse', 'lever', 'ashby', 'workable', 'smartrecruiters', 'recruitee', 'personio'];
@@ -51,3 +53,19 @@ for (const target of dbTargets) {
     }
   });
 }
+
+test("the starter list's Greenhouse boards are read from the Greenhouse mirror (recorded real boards)", { timeout: 60_000 }, async () => {
+  const mirror = await startMirror();
+  try {
+    const fetcher = new PoliteFetcher({ retries: 0, timeoutMs: 5000 });
+    const listed = starterBoards().filter((b) => b.type === 'greenhouse' && ['stripe', 'generalassembly'].includes(b.locator!));
+    assert.equal(listed.length, 2);
+    for (const board of listed) {
+      const listings = await connectorFor('greenhouse').fetchBoard(fetcher, { board: board.locator!, baseUrl: mirror.url });
+      assert.ok(listings.length > 0, board.locator);
+    }
+    await assert.rejects(connectorFor('greenhouse').fetchBoard(fetcher, { board: 'nosuchboard', baseUrl: mirror.url }), /HTTP 404/);
+  } finally {
+    await mirror.close();
+  }
+});
