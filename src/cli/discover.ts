@@ -1,31 +1,9 @@
 import type { Command } from 'commander';
 import { CliError, withServices } from './context.ts';
-import { BoardDiscovery, type Discovery } from '../sources/discovery.ts';
+import { BoardDiscovery } from '../sources/discovery.ts';
+import { companiesToDiscover, discoverSites, type SiteReport, type SiteToDiscover } from '../sources/site-discovery.ts';
 import { createProgress } from './progress.ts';
 import { positiveInt } from './arguments.ts';
-import type { Services } from '../services.ts';
-
-interface Registered {
-  type: string;
-  locator: string;
-  id: number;
-  created: boolean;
-}
-
-/** Registers what discovery found on a company's site, linked to the company. */
-async function register(services: Services, found: Discovery, company: { name?: string; domain: string }): Promise<Registered[]> {
-  const out: Registered[] = [];
-  const common = { company_name: company.name ?? null, company_website: company.domain };
-  const entries = [
-    ...found.boards.map((b) => ({ type: b.type, locator: b.board, base_url: b.baseUrl ?? null, discovered_from: b.foundOn })),
-    ...found.jsonLdPages.map((page) => ({ type: 'jsonld', locator: page, discovered_from: page })),
-  ];
-  for (const entry of entries) {
-    const { source, created } = await services.sources.registry.add({ ...entry, ...common });
-    out.push({ type: entry.type, locator: source.locator, id: Number(source.id), created });
-  }
-  return out;
-}
 
 /** `leadbase discover DOMAIN…`: finds a company's job boards and registers them as sources. */
 export function registerDiscover(program: Command): void {
@@ -33,7 +11,11 @@ export function registerDiscover(program: Command): void {
     .command('discover')
     .description("Find companies' job boards on their sites (ATS links, JobPosting data) and register them as sources")
     .argument('[domains...]', 'company domains (or site URLs)')
-    .option('--from-companies', 'every company in the company store that has a domain')
+    .option('--from-companies', 'the companies in the company store that have a domain')
+    .option(
+      '--limit <n>',
+      'sites read at most; with --from-companies, the N companies with the most employees (unknown counts last, then the newest) whose sites were not discovered before',
+    )
     .option('--dry-run', 'say what was found; register nothing')
     .option('--max-pages <n>', 'pages read per site at most (default 12)')
     .option('-q, --quiet', 'no progress bar')
@@ -41,28 +23,29 @@ export function registerDiscover(program: Command): void {
     .action(
       async (
         domains: string[],
-        opts: { fromCompanies?: boolean; dryRun?: boolean; maxPages?: string; quiet?: boolean; json?: boolean },
+        opts: { fromCompanies?: boolean; limit?: string; dryRun?: boolean; maxPages?: string; quiet?: boolean; json?: boolean },
       ) => {
         if (!domains.length && !opts.fromCompanies) throw new CliError('give one or more domains, or --from-companies');
         const maxPages = Math.max(1, positiveInt(opts.maxPages, '--max-pages', 12, 200));
+        const limit = opts.limit === undefined ? undefined : Math.max(1, positiveInt(opts.limit, '--limit', 1, 1_000_000));
         await withServices(async (services) => {
           const discovery = new BoardDiscovery(services.sources.http, services.sources.robots);
-          const sites: { name?: string; domain: string }[] = domains.map((domain) => ({ domain }));
+          const registry = services.sources.registry;
+          const sites: SiteToDiscover[] = domains.map((domain) => ({ domain }));
           for (const site of sites) {
             const company = await services.companies.findByDomain(site.domain).catch(() => null);
             if (company) site.name = company.name;
           }
-          if (opts.fromCompanies)
-            for await (const company of services.companies.withDomains()) sites.push({ name: company.name, domain: company.domain });
+          if (opts.fromCompanies) {
+            if (limit !== undefined)
+              sites.push(...(await companiesToDiscover(services.companies, registry, Math.max(0, limit - sites.length))));
+            else for await (const company of services.companies.withDomains()) sites.push({ name: company.name, domain: company.domain });
+          }
+          if (limit !== undefined) sites.splice(limit);
+          if (!sites.length) throw new CliError('no site to read: no company in the store has a domain that was not discovered before');
           const progress = createProgress('discover', sites.length, 'sites', opts.quiet || opts.json);
-          let withFinds = 0;
-          let registeredCount = 0;
-          for (const [i, site] of sites.entries()) {
-            const found = await discovery.discover(site.domain, { maxPages });
-            const registered = opts.dryRun ? [] : await register(services, found, site);
-            if (found.boards.length || found.jsonLdPages.length) withFinds++;
-            registeredCount += registered.filter((r) => r.created).length;
-            progress.update(i + 1);
+          const onSite = ({ site, found, registered }: SiteReport, done: number) => {
+            progress.update(done);
             if (opts.json) {
               console.log(
                 JSON.stringify({
@@ -76,9 +59,9 @@ export function registerDiscover(program: Command): void {
                   notes: found.notes,
                 }),
               );
-              continue;
+              return;
             }
-            if (progress.visible && !found.boards.length && !found.jsonLdPages.length) continue;
+            if (progress.visible && !found.boards.length && !found.jsonLdPages.length && found.pagesRead.length) return;
             const lines = [`${site.domain}${site.name ? ` (${site.name})` : ''}: read ${found.pagesRead.length} pages`];
             for (const b of found.boards) lines.push(`  found ${b.type} board "${b.board}" on ${b.foundOn}`);
             for (const page of found.jsonLdPages) lines.push(`  found JobPosting data on ${page}`);
@@ -86,11 +69,22 @@ export function registerDiscover(program: Command): void {
               lines.push(`  ${r.created ? 'registered' : 'already registered'}: source ${r.id} (${r.type} ${r.locator})`);
             for (const note of found.notes) lines.push(`  could not tell: ${note}`);
             console.log(lines.join('\n'));
-          }
+          };
+          const summary = await discoverSites({ discovery, registry }, sites, { maxPages, dryRun: opts.dryRun, onSite });
           progress.stop();
           if (!opts.json)
             console.log(
-              `discover: ${sites.length} sites, ${withFinds} with a board or JobPosting data, ${opts.dryRun ? 'nothing registered (dry run)' : `${registeredCount} sources registered`}`,
+              `discover: ${summary.sites} sites, ${summary.pagesRead} pages read, ${summary.withFinds} with a board or JobPosting data, ` +
+                `${summary.unreadable.length} unreadable, ${opts.dryRun ? 'nothing registered (dry run)' : `${summary.registered} sources registered`}`,
+            );
+          // Reading nothing at all is a failure, not an empty result: say why.
+          if (!summary.pagesRead)
+            throw new CliError(
+              `no page could be read on ${summary.sites === 1 ? 'the site' : `any of the ${summary.sites} sites`}: ` +
+                summary.unreadable
+                  .slice(0, 5)
+                  .map((u) => `${u.site}: ${u.cause}`)
+                  .join('; '),
             );
         });
       },

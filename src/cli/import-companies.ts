@@ -157,7 +157,7 @@ export function registerImportCompanies(importCommand: Command): void {
   common(
     companies
       .command('feed <files-or-urls...>')
-      .description("RSS or Atom feeds into a company's news or press releases (the company must be stored already)")
+      .description("RSS or Atom feeds into a company's news or press releases (the company is made from the feed's site when not stored)")
       .option('--domain <domain>', "the company's domain (default: the feed's own site)")
       .option('--name <name>', "the company's name, when no domain is given")
       .option('--kind <kind>', "news or press_release (default: press_release for a feed on the company's own site, else news)"),

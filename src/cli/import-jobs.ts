@@ -136,7 +136,7 @@ export function registerImportJobs(importCommand: Command): void {
                   );
                 return listings;
               })
-            : connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl });
+            : connector.fetchBoard(fetcher, { board, baseUrl: opts.baseUrl, companyName: opts.companyName });
         async function* boards(): AsyncGenerator<BoardInput> {
           const ahead = opts.board.map(() => undefined as Promise<SourceListing[]> | undefined);
           for (let i = 0; i < opts.board.length; i++) {

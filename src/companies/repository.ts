@@ -101,6 +101,20 @@ export class CompanyRepository {
     return rows.map((r) => ({ id: Number(r.id), name: r.name, domain: r.domain! }));
   }
 
+  /** Companies with a domain, the most employees first (unknown counts last), then the newest: whose jobs matter most. */
+  async biggestWithDomains(limit: number): Promise<{ id: number; name: string; domain: string }[]> {
+    const rows = await this.db
+      .selectFrom('companies')
+      .select(['id', 'name', 'domain'])
+      .where('domain', 'is not', null)
+      .orderBy(sql`case when employee_count is null then 1 else 0 end`)
+      .orderBy('employee_count', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, domain: r.domain! }));
+  }
+
   /** Company ids of many normalized domains in a few statements (importers resolving a batch). */
   async idsByNormalizedDomains(domains: string[]): Promise<Map<string, number>> {
     return idsByNormalizedDomains(this.db, this.pg, domains);

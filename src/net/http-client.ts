@@ -140,8 +140,27 @@ export class HttpClient {
     const cause = (error as { cause?: unknown }).cause ?? error;
     if (cause instanceof NotPublicError || (error as Error).message?.includes('not a public address'))
       return new FetchError(`${url.origin}: ${(cause as Error).message}`, 'not_public');
-    return new FetchError(`${url.origin}: ${(cause as Error).message ?? String(cause)}`, 'network');
+    return new FetchError(`${url.origin}: ${networkCause(cause, url.hostname)}`, 'network');
   }
+}
+
+/** A network failure in words that say what went wrong ("could not resolve host x", not "getaddrinfo ENOTFOUND x"). */
+function networkCause(cause: unknown, host: string): string {
+  const code = (cause as { code?: unknown }).code;
+  switch (code) {
+    case 'ENOTFOUND':
+      return `could not resolve host ${host} (no such name in DNS)`;
+    case 'EAI_AGAIN':
+      return `could not resolve host ${host} (DNS did not answer)`;
+    case 'ECONNREFUSED':
+      return `${host} refused the connection`;
+    case 'ECONNRESET':
+      return `${host} closed the connection`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${host} cannot be reached (no route)`;
+  }
+  return (cause as Error).message ?? String(cause);
 }
 
 function flatten(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -233,8 +233,9 @@ export class BoardDiscovery {
   /** A page's HTML, or null with a note saying why not. */
   private async page(url: string, result: Discovery, signal?: AbortSignal): Promise<string | null> {
     try {
-      if (!(await this.robots.allows(url))) {
-        result.notes.push(`${url}: robots.txt does not allow it`);
+      const robots = await this.robots.check(url);
+      if (!robots.allowed) {
+        result.notes.push(`${url}: ${robots.reason}`);
         return null;
       }
       const response = await this.http.get(url, { accept: 'text/html,application/xhtml+xml', signal, maxBytes: 5 * 1024 * 1024 });

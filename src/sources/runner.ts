@@ -149,11 +149,18 @@ export class SourceRunner {
         signal: options.signal,
       });
     const connector = connectorFor(source.type);
-    const listings = await connector.fetchBoard(fetches, { board: source.locator, baseUrl: source.base_url ?? undefined });
+    const listings = await connector.fetchBoard(fetches, {
+      board: source.locator,
+      baseUrl: source.base_url ?? undefined,
+      companyName: source.company_name ?? undefined,
+    });
     const company =
       source.company_name || source.company_website
         ? { name: source.company_name ?? source.company_website!, website: source.company_website }
         : null;
+    // A board that names its company keeps the website the source gives, when it gives none itself.
+    if (source.company_website)
+      for (const l of listings) if (l.company && !l.company.website) l.company = { ...l.company, website: source.company_website };
     const summary = await this.deps.jobs.importer.importBoard(listings, {
       source: source.type,
       board: source.locator,
@@ -232,8 +239,15 @@ class SourceFetches implements HttpGet {
   async get(url: string, accept: string, maxBytes?: number): Promise<Buffer> {
     const first = this.first;
     this.first = false;
-    if (ROBOTS_TYPES.has(this.source.type) && !(await this.deps.robots.allows(url)))
-      throw new Error(`robots.txt of ${new URL(url).origin} does not allow ${url}`);
+    if (ROBOTS_TYPES.has(this.source.type)) {
+      const robots = await this.deps.robots.check(url);
+      if (!robots.allowed)
+        throw new Error(
+          robots.reason === 'robots.txt does not allow it'
+            ? `robots.txt of ${new URL(url).origin} does not allow ${url}`
+            : `${url}: ${robots.reason}`,
+        );
+    }
     const headers: Record<string, string> = {};
     if (first && this.source.validator_url === url) {
       if (this.source.etag) headers['if-none-match'] = this.source.etag;

@@ -189,9 +189,12 @@ for (const target of dbTargets) {
       assert.equal(news[0].title, 'Stripe’s valuation climbs');
       assert.equal(news[0].publisher, 'Fintech Daily');
 
-      const unknown = await importFeed({ service: companies, xml: readFileSync(`${FIXTURES}/fintech-news.atom`, 'utf8') });
-      assert.equal(unknown.inserted, 0);
-      assert.match(unknown.rejected[0].reason, /no stored company for fintech-daily.example/);
+      // A feed whose company is not stored makes it from its own site and the name its title spells.
+      const own = await importFeed({ service: companies, xml: readFileSync(`${FIXTURES}/fintech-news.atom`, 'utf8') });
+      assert.equal(own.inserted, 2, JSON.stringify(own.toJSON()));
+      const daily = (await companies.findByDomain('fintech-daily.example'))!;
+      assert.equal(daily.name, 'Fintech Daily');
+      assert.ok((await companies.repository.articlesOf(daily.id)).every((a) => a.kind === 'press_release'));
     });
   });
 }

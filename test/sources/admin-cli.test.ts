@@ -139,9 +139,9 @@ describe('leadbase sources (CLI)', () => {
     assert.match(refused.stderr, /header must name the fields.*not fields: name, url/);
   });
 
-  it('discover says what it could not tell about a site it cannot reach, and registers nothing', async () => {
+  it('discover says what it could not tell about a site it cannot reach, registers nothing, and fails with the real cause', async () => {
     const found = await runLeadbase(['discover', 'nowhere.invalid', '--json', '--max-pages', '3'], env);
-    assert.equal(found.status, 0, found.stderr);
+    assert.equal(found.status, 1, 'reading nothing is a failure');
     const line = JSON.parse(found.stdout.trim());
     assert.equal(line.site, 'nowhere.invalid');
     assert.deepEqual(line.boards, []);
@@ -150,6 +150,12 @@ describe('leadbase sources (CLI)', () => {
       line.notes.some((n: string) => /no page of the site could be read/.test(n)),
       line.notes.join('\n'),
     );
+    assert.ok(
+      line.notes.every((n: string) => !/robots\.txt does not allow/.test(n)),
+      'a name that does not resolve is not a robots.txt refusal',
+    );
+    assert.match(line.notes[0], /could not resolve host nowhere\.invalid/);
+    assert.match(found.stderr, /no page could be read on the site: nowhere\.invalid: .*could not resolve host nowhere\.invalid/);
     const none = await runLeadbase(['discover'], env);
     assert.equal(none.status, 1);
     assert.match(none.stderr, /give one or more domains, or --from-companies/);

@@ -3,6 +3,7 @@ import { parseInstant, trimSlash, type JobConnector, type SourceListing } from '
 import { Type } from '@sinclair/typebox';
 import { readJsonPayload } from './shape.ts';
 import { alpha2Code, countryCodeByName } from '../../lookups/countries.ts';
+import { ashbyOrganization, boardPageUrl, companyOfBoard } from './board-names.ts';
 
 interface SalaryComponent {
   compensationType?: string;
@@ -73,15 +74,24 @@ function toListing(job: AshbyJob): SourceListing {
   };
 }
 
+/** Ashby's API host and the host of its boards' pages. */
+const ASHBY_PAGES: Record<string, string> = { 'https://api.ashbyhq.com': 'https://jobs.ashbyhq.com' };
+
 export const ashby: JobConnector = {
   source: 'ashby',
   defaultBaseUrl: 'https://api.ashbyhq.com',
+  // The posting API names no company; the board's page embeds its organization (docs/jobs.md, "Which company a board is").
+  namesBoardWhenFetched: true,
   async fetchBoard(http, ctx) {
     const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl);
-    return this.parsePayload(
-      await http.getText(`${base}/posting-api/job-board/${encodeURIComponent(ctx.board)}?includeCompensation=true`),
-      ctx,
-    );
+    const page = boardPageUrl(ctx, ASHBY_PAGES, this.defaultBaseUrl);
+    const [payload, company] = await Promise.all([
+      http.getText(`${base}/posting-api/job-board/${encodeURIComponent(ctx.board)}?includeCompensation=true`),
+      companyOfBoard(http, ctx, 'ashby', page, ashbyOrganization),
+    ]);
+    const listings = this.parsePayload(payload, ctx);
+    if (company) for (const l of listings) l.company ??= company;
+    return listings;
   },
   parsePayload(payload) {
     const body = readJsonPayload('Ashby', payload, AshbyBoard, 'a job board: {"jobs": [{"id": text, "title": …}, …]}') as {

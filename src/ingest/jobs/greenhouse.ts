@@ -74,7 +74,8 @@ export const greenhouse: JobConnector = {
     const token = encodeURIComponent(ctx.board);
     const [jobs, board] = await Promise.all([
       http.getText(`${base}/v1/boards/${token}/jobs?content=true&pay_transparency=true`),
-      http.getText(`${base}/v1/boards/${token}`).catch(() => null),
+      // A name the source gives wins over the board's, which then need not be asked for.
+      ctx.companyName?.trim() ? Promise.resolve(null) : http.getText(`${base}/v1/boards/${token}`).catch(() => null),
     ]);
     const listings = this.parsePayload(jobs, ctx);
     const boardName = board ? boardNameOf(board) : undefined;

@@ -2,6 +2,7 @@
 import { parseInstant, trimSlash, type JobConnector, type SourceListing } from './types.ts';
 import { Type } from '@sinclair/typebox';
 import { readJsonPayload } from './shape.ts';
+import { boardPageUrl, companyOfBoard, pageTitle } from './board-names.ts';
 
 interface LeverPosting {
   id: string;
@@ -56,12 +57,30 @@ function toListing(p: LeverPosting): SourceListing {
   };
 }
 
+/** Lever's API hosts and the hosts of their boards' pages. */
+const LEVER_PAGES: Record<string, string> = {
+  'https://api.lever.co': 'https://jobs.lever.co',
+  'https://api.eu.lever.co': 'https://jobs.eu.lever.co',
+};
+
 export const lever: JobConnector = {
   source: 'lever',
   defaultBaseUrl: 'https://api.lever.co',
+  // The postings name no company; the board's page title does (docs/jobs.md, "Which company a board is").
+  namesBoardWhenFetched: true,
   async fetchBoard(http, ctx) {
     const base = trimSlash(ctx.baseUrl ?? this.defaultBaseUrl);
-    return this.parsePayload(await http.getText(`${base}/v0/postings/${encodeURIComponent(ctx.board)}?mode=json`), ctx);
+    const page = boardPageUrl(ctx, LEVER_PAGES, this.defaultBaseUrl);
+    const [payload, company] = await Promise.all([
+      http.getText(`${base}/v0/postings/${encodeURIComponent(ctx.board)}?mode=json`),
+      companyOfBoard(http, ctx, 'lever', page, (html) => {
+        const name = pageTitle(html);
+        return name ? { name } : undefined;
+      }),
+    ]);
+    const listings = this.parsePayload(payload, ctx);
+    if (company) for (const l of listings) l.company ??= company;
+    return listings;
   },
   parsePayload(payload) {
     const body = readJsonPayload('Lever', payload, LeverBoard, 'a list of postings [{"id": text, "text": …}, …]');

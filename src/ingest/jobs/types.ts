@@ -14,6 +14,8 @@ export interface ConnectorContext {
   board: string;
   /** Overrides the source's API origin (tests and self-hosted mirrors). */
   baseUrl?: string;
+  /** The company's name as the source gives it: it wins over the board's own, which is then not fetched. */
+  companyName?: string;
 }
 
 export interface JobConnector {

@@ -80,4 +80,15 @@ export const BOARD_ROUTES: Record<string, Route> = {
   '/api/offers/': { body: 'recruitee-offers.json' },
   '/xml?language=en': { body: 'personio.xml', contentType: 'application/xml' },
   '/careers': { body: 'careers-jsonld.html', contentType: 'text/html' },
+  // Lever and Ashby name their company on the board's own page (its title; Ashby's embedded organization).
+  ...Object.fromEntries(
+    ['northwind', 'eastwind', 'westwind'].map((board) => [
+      `/${board}`,
+      { body: () => `<html><head><title>${board[0].toUpperCase()}${board.slice(1)} Ltd</title></head></html>`, contentType: 'text/html' },
+    ]),
+  ),
+  '/lumen': {
+    body: () => '<script>window.__appData = {"organization":{"name":"Lumen Labs","publicWebsite":"https://lumen.example"}};</script>',
+    contentType: 'text/html',
+  },
 };
