@@ -34,13 +34,16 @@ function queryUrl(context: KindRunContext, query: string): string {
   return url.toString();
 }
 
+/** A listing of a large class (a few hundred thousand items) is tens of MB of JSON. */
+const LISTING_MAX_BYTES = 256 * 1024 * 1024;
+
 /** One query's answer; a 429 or 503 is tried again (its Retry-After is waited by the host's turn). */
-async function ask(context: KindRunContext, query: string): Promise<string> {
+async function ask(context: KindRunContext, query: string, maxBytes?: number): Promise<string> {
   const url = queryUrl(context, query);
   for (let attempt = 1; ; attempt++) {
     context.signal?.throwIfAborted();
     try {
-      return await context.fetch.getText(url, ACCEPT);
+      return (await context.fetch.get(url, ACCEPT, maxBytes)).toString('utf8');
     } catch (error) {
       const { status, retryAfterMs } = error as { status?: number; retryAfterMs?: number | null };
       const busy = status === 429 || status === 503;
@@ -58,7 +61,8 @@ async function read(context: KindRunContext): Promise<RunCounts> {
   const listed = new Set<string>();
   for (const cls of COMPANY_CLASSES) {
     const where = `listing of ${cls}`;
-    for (const qid of listedQids(readSparqlResults(await ask(context, listingQuery(cls)), where), where)) listed.add(qid);
+    for (const qid of listedQids(readSparqlResults(await ask(context, listingQuery(cls), LISTING_MAX_BYTES), where), where))
+      listed.add(qid);
   }
   const ranges = new Map<number, string[]>();
   for (const qid of [...listed].sort((a, b) => qidNumber(a) - qidNumber(b))) {

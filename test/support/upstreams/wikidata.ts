@@ -36,13 +36,14 @@ export function recordedRows(): Map<string, Binding[]> {
 
 /**
  * `count` companies made from the recorded ones: each a copy of a recorded company's rows under a
- * new QID (spread over the id space as real ones are), with its own name and website.
+ * new QID, with its own name and website. QIDs are about 430 apart, as the few hundred thousand
+ * companies with a website are among Wikidata's ~130 million item ids.
  */
 export function scaledRows(count: number): Map<string, Binding[]> {
   const templates = [...recordedRows().values()];
   const out = new Map<string, Binding[]>();
   for (let i = 0; i < count; i++) {
-    const qid = `Q${1000 + Math.floor((i * 7919) % 1_000_003) * 97 + i}`;
+    const qid = `Q${1000 + i * 430 + ((i * 7919) % 430)}`;
     const template = templates[i % templates.length];
     out.set(
       qid,
@@ -50,6 +51,8 @@ export function scaledRows(count: number): Map<string, Binding[]> {
         const copy: Binding = { ...row, company: { type: 'uri', value: `${ENTITY}${qid}` } };
         if (row.companyLabel) copy.companyLabel = { ...row.companyLabel, value: `${row.companyLabel.value} ${i}` };
         if (row.website) copy.website = { type: 'uri', value: `https://company-${i}.example.com/` };
+        // A ticker names one listed company: each copy has its own.
+        if (row.ticker) copy.ticker = { ...row.ticker, value: `${row.ticker.value}${i}` };
         return copy;
       }),
     );
