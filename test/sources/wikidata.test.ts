@@ -6,7 +6,8 @@ import { HostPoliteness } from '../../src/sources/politeness.ts';
 import { SourceRunner } from '../../src/sources/runner.ts';
 import type { SourceRow } from '../../src/sources/registry.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
-import { startWikidataUpstream, type WikidataUpstream } from '../support/upstreams/wikidata.ts';
+import { request } from 'node:http';
+import { startMirror, startWikidataUpstream, type WikidataUpstream } from '../support/upstreams/wikidata.ts';
 
 const USER_AGENT = 'leadbase-test/1.0 (ops@example.test)';
 const CRAWL_ENV = {
@@ -170,3 +171,30 @@ for (const target of dbTargets) {
     });
   });
 }
+
+describe('the local Wikidata Query Service', () => {
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      request(url, { headers }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it('serves the recorded answers at /sparql, like the service refusing a request without a User-Agent', async () => {
+    const mirror = await startMirror();
+    try {
+      assert.equal(mirror.name, 'wikidata');
+      const query = encodeURIComponent('SELECT ?company WHERE { VALUES ?company { wd:Q95 } { ?company wdt:P856 ?website . } }');
+      assert.equal((await get(`${mirror.url}/sparql?query=${query}&format=json`)).status, 403);
+      const answer = await get(`${mirror.url}/sparql?query=${query}&format=json`, { 'user-agent': USER_AGENT });
+      assert.equal(answer.status, 200);
+      assert.match(answer.body, /"value" : "Google"/);
+    } finally {
+      await mirror.close();
+    }
+  });
+});

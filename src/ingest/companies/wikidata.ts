@@ -231,8 +231,9 @@ function toCompany(qid: string, facts: Facts): CompanyInput {
       .filter((l): l is LeaderInput => l !== null)
       .map((l, i) => (i ? { ...l, role: `${role}_${i + 1}` } : l));
   const leadership = [
-    ...people('ceo', 'Chief Executive Officer', 'Co-Chief Executive Officer'),
-    ...people('chair', 'Chairperson', 'Co-Chairperson'),
+    // "Co-CEO" is no title the role finder knows as a CEO: co-holders keep the plain title.
+    ...people('ceo', 'Chief Executive Officer', 'Chief Executive Officer'),
+    ...people('chair', 'Chairperson', 'Chairperson'),
     ...people('founder', 'Founder', 'Co-Founder'),
   ];
   const external: Record<string, string> = { wikidata: qid };
