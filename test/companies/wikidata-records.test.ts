@@ -81,6 +81,8 @@ describe('Wikidata Query Service answers', () => {
         bindings: [
           row({ inception: term('0578-01-01T00:00:00Z', 'http://www.w3.org/2001/XMLSchema#dateTime') }),
           row({ ceoLabel: term('Q123456') }),
+          // An "unknown value" CEO: the service's placeholder IRI, whose label is an id.
+          row({ ceo: { type: 'uri', value: 'http://www.wikidata.org/.well-known/genid/0a1b2c' }, ceoLabel: term('t1234567') }),
           row({
             revenue: term('7500000000', 'http://www.w3.org/2001/XMLSchema#decimal'),
             revenueUnit: { type: 'uri', value: 'http://www.wikidata.org/entity/Q8146' },
@@ -96,7 +98,7 @@ describe('Wikidata Query Service answers', () => {
   });
 
   it('queries stay small: a listing is one class, a detail page names its items', () => {
-    assert.equal(listingQuery('Q4830453'), 'SELECT ?company WHERE { ?company wdt:P31 wd:Q4830453 ; wdt:P856 ?website . }');
+    assert.equal(listingQuery('Q4830453'), 'SELECT DISTINCT ?company WHERE { ?company wdt:P31 wd:Q4830453 ; wdt:P856 ?website . }');
     const query = detailQuery(Array.from({ length: 100 }, (_, i) => `Q${10_000_000 + i}`));
     assert.match(query, /VALUES \?company \{ wd:Q10000000 /);
     assert.ok(encodeURIComponent(query).length < 8000, `a GET address of ${encodeURIComponent(query).length} characters`);

@@ -39,7 +39,7 @@ export function qidOf(iri: string | undefined): string | null {
 
 /** The items of one class with an official website. */
 export function listingQuery(classQid: string): string {
-  return `SELECT ?company WHERE { ?company wdt:P31 wd:${classQid} ; wdt:P856 ?website . }`;
+  return `SELECT DISTINCT ?company WHERE { ?company wdt:P31 wd:${classQid} ; wdt:P856 ?website . }`;
 }
 
 /** The variables of the detail query; names shared with common WDQS examples (company, hqLabel, parentLabel …). */
@@ -107,8 +107,14 @@ function add(facts: Facts, name: string, value: string): void {
   else if (!list.includes(value)) list.push(value);
 }
 
-/** A label, unless it is the service's stand-in for a missing one (the QID itself). */
+/**
+ * The label of `name` ("ceoLabel" of ?ceo), unless the value is no item (an "unknown value" is a
+ * blank node or a genid IRI, whose "label" is an id) or the label is the service's stand-in for a
+ * missing one (the QID itself).
+ */
 function label(row: SparqlRow, name: string): string | null {
+  const of = row[name.replace(/Label$/, '')];
+  if (of && !qidOf(of.value)) return null;
   const v = row[name]?.value?.trim();
   return v && !/^Q\d+$/.test(v) ? v : null;
 }
