@@ -57,5 +57,24 @@ for (const target of dbTargets) {
       assert.equal(cfo.credits_consumed, 0);
       assert.equal(await balance(), 6);
     });
+
+    it('the company profile carries what the source read (professional-network page from P4264)', async () => {
+      const res = await t.post('/company-search', { profile_url: 'https://www.linkedin.com/company/apple' });
+      assert.equal(res.statusCode, 200);
+      const body = res.json();
+      assert.equal(body.message, 'Company found.', JSON.stringify(body));
+      assert.equal(body.company_name, 'Apple Inc.');
+      assert.equal(body.domain, 'apple.com');
+      assert.equal(body.url, 'https://www.linkedin.com/company/apple');
+      assert.equal(body.universal_name, 'apple');
+      assert.deepEqual(body.founded_on, { year: 1976, month: null, day: null });
+      assert.equal(body.company_type, 'public');
+      assert.equal(body.employee_count, 161000);
+      assert.deepEqual(
+        [body.locations[0].country, body.locations[0].city, body.locations[0].latitude, body.locations[0].longitude],
+        ['US', 'cupertino', 37.3175, -122.0419],
+      );
+      assert.equal(body.credits_consumed, 1);
+    });
   });
 }
