@@ -159,6 +159,12 @@ for (const target of dbTargets) {
       assert.equal(wrong.outcome, 'failed');
       assert.match(wrong.error ?? '', /not SPARQL JSON results \(no head\.vars\)/);
 
+      const empty = '{ "head" : { "vars" : [ "company" ] }, "results" : { "bindings" : [ ] } }';
+      upstream.failNext(...Array.from({ length: 10 }, () => ({ kind: 'listing' as const, status: 200, body: empty })));
+      const none = await runner.run(source, { now: NOVEMBER });
+      assert.equal(none.outcome, 'failed');
+      assert.match(none.error ?? '', /named no item/);
+
       upstream.failNext({ status: 500, body: 'java.util.concurrent.TimeoutException' });
       const error = await runner.run(source, { now: NOVEMBER });
       assert.equal(error.outcome, 'failed');

@@ -64,6 +64,9 @@ async function read(context: KindRunContext): Promise<RunCounts> {
     for (const qid of listedQids(readSparqlResults(await ask(context, listingQuery(cls), LISTING_MAX_BYTES), where), where))
       listed.add(qid);
   }
+  // Wikidata holds hundreds of thousands of companies with a website: none at all is a broken answer, not an empty Wikidata.
+  if (!listed.size)
+    throw new Error(`the listings of ${COMPANY_CLASSES.length} company classes named no item: refusing to read that as no companies`);
   const ranges = new Map<number, string[]>();
   for (const qid of [...listed].sort((a, b) => qidNumber(a) - qidNumber(b))) {
     const range = Math.floor(qidNumber(qid) / RANGE_WIDTH);
