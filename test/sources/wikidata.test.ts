@@ -129,6 +129,22 @@ for (const target of dbTargets) {
       assert.equal(google.ownership, 'subsidiary of Alphabet Inc.');
     });
 
+    it('an interrupted run resumes at the first range not done', async () => {
+      await database.db.deleteFrom('source_parts').execute();
+      upstream.log.length = 0;
+      // The recorded items fall in two ranges (Q95, Q312, Q3884; Q215293): the second one's query fails.
+      upstream.failNext({ kind: 'detail', skip: 1, status: 502, body: 'Bad Gateway' });
+      const stopped = await runner.run(source, { now: NOVEMBER });
+      assert.equal(stopped.outcome, 'failed');
+      assert.deepEqual(await parts(), ['2026-11:Q0-Q99999']);
+      upstream.log.length = 0;
+      const resumed = await runner.run(source, { now: NOVEMBER });
+      assert.equal(resumed.outcome, 'unchanged', resumed.error ?? '');
+      assert.equal(resumed.counts.read, 1, 'only the range not done is read again');
+      assert.equal(upstream.log.filter((l) => l.kind === 'detail').length, 1);
+      assert.deepEqual((await parts()).sort(), ['2026-11:Q0-Q99999', '2026-11:Q200000-Q299999']);
+    });
+
     it('a later run of the same month skips the ranges it holds; next month reads them again and matches by QID', async () => {
       upstream.log.length = 0;
       const again = await runner.run(source, { now: NOVEMBER + 3600_000 });

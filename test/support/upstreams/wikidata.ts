@@ -69,6 +69,8 @@ export interface WikidataUpstreamOptions {
 
 interface Failure {
   kind?: 'listing' | 'detail';
+  /** Let this many matching queries through first. */
+  skip?: number;
   status: number;
   retryAfter?: string;
   body?: string;
@@ -125,7 +127,11 @@ export async function startWikidataUpstream(options: WikidataUpstreamOptions = {
     try {
       if (options.latencyMs) await sleep(options.latencyMs);
       const at = failures.findIndex((f) => !f.kind || f.kind === kind);
-      const failure = at >= 0 ? failures.splice(at, 1)[0] : undefined;
+      let failure = at >= 0 ? failures[at] : undefined;
+      if (failure?.skip) {
+        failure.skip--;
+        failure = undefined;
+      } else if (failure) failures.splice(at, 1);
       if (failure) return send(failure.status, failure.body ?? 'error', failure.retryAfter ? { 'retry-after': failure.retryAfter } : {});
       if (kind === 'listing') {
         const cls = /wdt:P31 wd:(Q\d+)/.exec(query)?.[1];
