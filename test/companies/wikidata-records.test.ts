@@ -90,7 +90,15 @@ describe('Wikidata Query Service answers', () => {
         ],
       },
     });
-    const input = inputOf(companiesOf(readSparqlResults(body), ['Q7'], 'page'));
+    const employees = (n: string, at?: string) =>
+      row({
+        employees: term(n, 'http://www.w3.org/2001/XMLSchema#decimal'),
+        ...(at ? { employeesAt: term(at, 'http://www.w3.org/2001/XMLSchema#dateTime') } : {}),
+      });
+    const parsed = JSON.parse(body) as { results: { bindings: unknown[] } };
+    parsed.results.bindings.push(employees('100', '2020-01-01T00:00:00Z'), employees('90', '2023-01-01T00:00:00Z'), employees('500'));
+    const input = inputOf(companiesOf(readSparqlResults(JSON.stringify(parsed)), ['Q7'], 'page'));
+    assert.equal(input.employee_count, 90, 'the most recent dated count');
     assert.equal(input.founded_year, null, 'a founding year before 1000 is not stored (the company is)');
     assert.equal(input.leadership, null, 'a person without a label is no leader');
     assert.equal(input.revenue, null, 'revenue in yen is not stored as dollars');

@@ -53,7 +53,8 @@ const DETAIL_BRANCHES = [
   '?company wdt:P159 ?hq . OPTIONAL { ?hq wdt:P17 ?hqCountry . } OPTIONAL { ?hq wdt:P625 ?hqCoord . }',
   '?company wdt:P17 ?country .',
   '?company wdt:P625 ?coord .',
-  '?company wdt:P1128 ?employees .',
+  '?company p:P1128 ?employeesStatement . ?employeesStatement ps:P1128 ?employees ; wikibase:rank ?employeesRank .' +
+    ' FILTER(?employeesRank != wikibase:DeprecatedRank) OPTIONAL { ?employeesStatement pq:P585 ?employeesAt . }',
   '?company wdt:P452 ?industry .',
   '?company wdt:P1454 ?legalForm .',
   '?company wdt:P31 ?class .',
@@ -67,15 +68,14 @@ const DETAIL_BRANCHES = [
   '?company p:P488 ?chairStatement . ?chairStatement ps:P488 ?chair . FILTER NOT EXISTS { ?chairStatement pq:P582 ?chairEnded . }' +
     ' OPTIONAL { ?chair wdt:P6634 ?chairProfId . }',
   '?company wdt:P749 ?parent .',
-  '?company wdt:P355 ?subsidiary .',
   '?company p:P1830 ?owned . ?owned ps:P1830 ?acquired ; pq:P580 ?acquiredAt .',
 ];
 
 const DETAIL_VARS = [
   '?company ?companyLabel ?website ?profId ?twitter ?facebook ?github ?inception ?hq ?hqLabel ?hqCountry ?hqCountryLabel ?hqCoord',
-  '?country ?countryLabel ?coord ?employees ?industry ?industryLabel ?legalForm ?legalFormLabel ?class ?exchange ?exchangeLabel',
+  '?country ?countryLabel ?coord ?employees ?employeesAt ?industry ?industryLabel ?legalForm ?legalFormLabel ?class ?exchange ?exchangeLabel',
   '?ticker ?revenue ?revenueUnit ?revenueAt ?ceo ?ceoLabel ?ceoProfId ?founder ?founderLabel ?founderProfId ?chair ?chairLabel',
-  '?chairProfId ?parent ?parentLabel ?subsidiary ?subsidiaryLabel ?acquired ?acquiredLabel ?acquiredAt',
+  '?chairProfId ?parent ?parentLabel ?acquired ?acquiredLabel ?acquiredAt',
 ].join(' ');
 
 /** Everything we read about a page of items (their QIDs). */
@@ -133,7 +133,7 @@ function collect(results: SparqlResults, where: string): Map<string, Facts> {
     if (!facts) items.set(qid, (facts = new Map()));
     const name = label(row, 'companyLabel');
     if (name) add(facts, 'name', name);
-    for (const v of ['website', 'profId', 'twitter', 'facebook', 'github', 'inception', 'employees'] as const)
+    for (const v of ['website', 'profId', 'twitter', 'facebook', 'github', 'inception'] as const)
       if (row[v]) add(facts, v, row[v].value.trim());
     const hq = label(row, 'hqLabel');
     if (hq || row.hqCountryLabel || row.hqCoord)
@@ -141,7 +141,8 @@ function collect(results: SparqlResults, where: string): Map<string, Facts> {
     const country = label(row, 'countryLabel');
     if (country) add(facts, 'country', country);
     if (row.coord) add(facts, 'coord', row.coord.value);
-    for (const v of ['industryLabel', 'legalFormLabel', 'parentLabel', 'subsidiaryLabel'] as const) {
+    if (row.employees) add(facts, 'employees', JSON.stringify([row.employees.value, row.employeesAt?.value ?? null]));
+    for (const v of ['industryLabel', 'legalFormLabel', 'parentLabel'] as const) {
       const l = label(row, v);
       if (l) add(facts, v, l);
     }
@@ -213,9 +214,13 @@ function toCompany(qid: string, facts: Facts): CompanyInput {
   const hqWithCountry = hq.find((h) => h[1]) ?? hq[0];
   const geo = [...hq.map((h) => h[2]), ...all('coord')].map(geoOfWkt).find(Boolean) ?? null;
   const country = hqWithCountry?.[1] ?? first('country');
-  const employees = all('employees')
-    .map(numberOf)
-    .filter((n): n is number => n !== null && n >= 0 && n <= 10_000_000);
+  // Employees: the most recent dated count, else the largest undated one.
+  const counts = all('employees')
+    .map((e) => parse<[string, string | null]>(e))
+    .map(([n, at]) => ({ n: numberOf(n), at }))
+    .filter((e): e is { n: number; at: string | null } => e.n !== null && e.n >= 0 && e.n <= 10_000_000);
+  const dated = counts.filter((e) => e.at).sort((a, b) => b.at!.localeCompare(a.at!))[0];
+  const employees = dated ? dated.n : counts.length ? Math.max(...counts.map((e) => e.n)) : null;
   const founded = all('inception')
     .map(yearOf)
     .filter((y): y is number => y !== null);
@@ -254,7 +259,7 @@ function toCompany(qid: string, facts: Facts): CompanyInput {
     external_ids: external,
     industry: first('industryLabel'),
     sectors: all('industryLabel').length > 1 ? all('industryLabel') : null,
-    employee_count: employees.length ? Math.round(Math.max(...employees)) : null,
+    employee_count: employees === null ? null : Math.round(employees),
     founded_year: founded.length ? Math.min(...founded) : null,
     company_type: companyType,
     ownership: parent ? `subsidiary of ${parent}` : first('legalFormLabel'),
