@@ -1,0 +1,123 @@
+// Wikidata companies through the Wikidata Query Service (docs/data/wikidata.md): one query at a
+// time (the host's politeness turn), each small enough for the service's 60 s limit. A run lists
+// the items of each company class that have an official website, cuts them into fixed ranges of
+// item ids, and reads each range as detail queries of at most PAGE_ITEMS items; a range is written
+// down as done once its companies are stored, so an interrupted run resumes with the next range
+// and the month's later runs skip what they hold.
+import { runCompanyImport, type SourceRecord } from '../../ingest/companies/runner.ts';
+import { readSparqlResults } from '../../ingest/companies/sparql-results.ts';
+import { COMPANY_CLASSES, companiesOf, detailQuery, listedQids, listingQuery } from '../../ingest/companies/wikidata.ts';
+import { SourceInputError, type RunCounts } from '../registry.ts';
+import type { DataSetKind, KindRunContext } from './index.ts';
+
+const ENDPOINT = 'https://query.wikidata.org/sparql';
+const ACCEPT = 'application/sparql-results+json';
+
+/** Items per detail query: its address stays a few KB and its answer a few hundred rows. */
+const PAGE_ITEMS = 100;
+/** Width of a range of item ids (a stored part): small enough that an interruption costs little. */
+const RANGE_WIDTH = 100_000;
+/** Attempts of one query the service answered 429 or 503 (the host's turn waits its Retry-After). */
+const ATTEMPTS = 4;
+/** A longer Retry-After than this ends the run; the scheduler tries again after it. */
+const MAX_RETRY_WAIT_MS = 5 * 60_000;
+
+/** The address of a query on the endpoint, honouring a mirror's origin. */
+function queryUrl(context: KindRunContext, query: string): string {
+  const url = new URL(context.source.locator);
+  if (context.source.base_url) {
+    const base = new URL(context.source.base_url);
+    url.protocol = base.protocol;
+    url.host = base.host;
+  }
+  url.search = new URLSearchParams({ query, format: 'json' }).toString();
+  return url.toString();
+}
+
+/** A listing of a large class (a few hundred thousand items) is tens of MB of JSON. */
+const LISTING_MAX_BYTES = 256 * 1024 * 1024;
+
+/** One query's answer; a 429 or 503 is tried again (its Retry-After is waited by the host's turn). */
+async function ask(context: KindRunContext, query: string, maxBytes?: number): Promise<string> {
+  const url = queryUrl(context, query);
+  for (let attempt = 1; ; attempt++) {
+    context.signal?.throwIfAborted();
+    try {
+      return (await context.fetch.get(url, ACCEPT, maxBytes)).toString('utf8');
+    } catch (error) {
+      const { status, retryAfterMs } = error as { status?: number; retryAfterMs?: number | null };
+      const busy = status === 429 || status === 503;
+      if (!busy || attempt >= ATTEMPTS || (retryAfterMs ?? 0) > MAX_RETRY_WAIT_MS) throw error;
+    }
+  }
+}
+
+const qidNumber = (qid: string) => Number(qid.slice(1));
+
+/** The month a run belongs to: each month's refresh reads every range again. */
+const monthOf = (now: number) => new Date(now).toISOString().slice(0, 7);
+
+async function read(context: KindRunContext): Promise<RunCounts> {
+  const listed = new Set<string>();
+  for (const cls of COMPANY_CLASSES) {
+    const where = `listing of ${cls}`;
+    for (const qid of listedQids(readSparqlResults(await ask(context, listingQuery(cls), LISTING_MAX_BYTES), where), where))
+      listed.add(qid);
+  }
+  // Wikidata holds hundreds of thousands of companies with a website: none at all is a broken answer, not an empty Wikidata.
+  if (!listed.size)
+    throw new Error(`the listings of ${COMPANY_CLASSES.length} company classes named no item: refusing to read that as no companies`);
+  const ranges = new Map<number, string[]>();
+  for (const qid of [...listed].sort((a, b) => qidNumber(a) - qidNumber(b))) {
+    const range = Math.floor(qidNumber(qid) / RANGE_WIDTH);
+    const list = ranges.get(range);
+    if (list) list.push(qid);
+    else ranges.set(range, [qid]);
+  }
+  const month = monthOf(context.now);
+  const done = await context.progress.doneParts();
+  const counts: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
+  for (const [range, qids] of ranges) {
+    const part = `${month}:Q${range * RANGE_WIDTH}-Q${(range + 1) * RANGE_WIDTH - 1}`;
+    if (done.has(part)) continue;
+    context.signal?.throwIfAborted();
+    async function* records(): AsyncIterable<SourceRecord> {
+      for (let i = 0; i < qids.length; i += PAGE_ITEMS) {
+        const page = qids.slice(i, i + PAGE_ITEMS);
+        const where = `${part} items ${page[0]}…${page.at(-1)}`;
+        yield* companiesOf(readSparqlResults(await ask(context, detailQuery(page)), where), page, where, i);
+      }
+    }
+    const summary = await runCompanyImport({ service: context.companies, source: 'wikidata', records: records(), seenAt: context.now });
+    const partCounts = {
+      read: summary.read,
+      inserted: summary.inserted,
+      updated: summary.updated,
+      expired: 0,
+      refused: summary.rejectedTotal,
+    };
+    await context.progress.markDone(part, { ...partCounts, refusedReasons: summary.rejected.slice(0, 20) });
+    for (const key of ['read', 'inserted', 'updated', 'refused'] as const) counts[key] += partCounts[key];
+  }
+  return counts;
+}
+
+export const WIKIDATA_KIND: DataSetKind = {
+  type: 'wikidata',
+  defaultIntervalMs: 30 * 24 * 3600_000,
+  mirrorName: 'wikidata',
+  defaultLocator: ENDPOINT,
+  normalizeLocator(locator) {
+    let url: URL;
+    try {
+      url = new URL(locator);
+    } catch {
+      throw new SourceInputError(`a wikidata source's locator is its SPARQL endpoint (${ENDPOINT}), not ${JSON.stringify(locator)}`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SourceInputError('a SPARQL endpoint is an http(s) address');
+    url.search = '';
+    url.hash = '';
+    return { locator: url.toString(), key: url.toString() };
+  },
+  read,
+};
