@@ -9,7 +9,7 @@ import { Type, KindGuard, type TSchema, type TObject } from '@sinclair/typebox';
 import { Nullable, Text } from './common.ts';
 import { EmailFinderResponse, EmailValidateResponse } from './email.ts';
 import { CompanyFundingResponse, CompanySearchResponse } from './companies.ts';
-import { JobsFinderResponse } from './jobs.ts';
+import { JobsFinderBody, JobsFinderResponse } from './jobs.ts';
 import { EmployeeFinderResponse, ProfileEmailResponse, RoleFinderBody, RoleFinderResponse } from './people.ts';
 
 /** Our field name → the v1 name, wherever it occurs. */
@@ -153,4 +153,15 @@ export const V1RoleFinderBody = Type.Object(
     title: 'V1RoleFinderRequest',
     description: 'job_title and at least one of company_name, company_domain, company_profile_url are required.',
   },
+);
+
+/** The v1 jobs-finder request: LeadMagic's own request has no has_remote, so an absent one means any listing (ours: non-remote). */
+export const V1JobsFinderBody = Type.Object(
+  {
+    ...JobsFinderBody.properties,
+    has_remote: Type.Optional(
+      Type.Boolean({ description: 'true: remote-only listings; false: non-remote listings; absent: any listing (on our own path: false)' }),
+    ),
+  },
+  { title: 'V1JobsFinderRequest' },
 );
