@@ -5429,7 +5429,9 @@ export interface operations {
                      *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
                      *       "credits_consumed": 5,
                      *       "message": "Email found.",
-                     *       "email": "maria@acme-robotics.com"
+                     *       "email": "maria@acme-robotics.com",
+                     *       "work_email": "maria@acme-robotics.com",
+                     *       "status": "found"
                      *     }
                      */
                     "application/json": {
@@ -5438,6 +5440,9 @@ export interface operations {
                         /** @description "Email found." or "No email found for this profile." */
                         message: string;
                         email: string | null;
+                        work_email: string | null;
+                        /** @description Whether an email was found (the original API's field) */
+                        status: "found" | "not_found";
                     };
                 };
             };

@@ -72,6 +72,10 @@ export const ProfileEmailResponse = Type.Object(
     credits_consumed: Type.Integer(),
     message: Type.String({ description: '"Email found." or "No email found for this profile."' }),
     email: Str,
+    work_email: Nullable(Type.String({ description: "The same value as email, under the original API's name" })),
+    status: Type.Union([Type.Literal('found'), Type.Literal('not_found')], {
+      description: "Whether an email was found (the original API's field)",
+    }),
   },
   { title: 'ProfileEmailResult' },
 );
