@@ -28,6 +28,18 @@ export function withOriginalNamesSchema(schema: TSchema): TSchema {
   };
 }
 
+/** Whether a schema has a neutral field anywhere (else its answers need no original names). */
+export function hasNeutralNames(schema: TSchema): boolean {
+  if (KindGuard.IsUnion(schema)) return schema.anyOf.some(hasNeutralNames);
+  if (KindGuard.IsArray(schema)) return hasNeutralNames(schema.items);
+  if (!KindGuard.IsObject(schema)) return false;
+  const extra = schema.additionalProperties;
+  return (
+    Object.entries(schema.properties).some(([name, property]) => name in V1_NAMES || hasNeutralNames(property)) ||
+    (typeof extra === 'object' && hasNeutralNames(extra))
+  );
+}
+
 /** An answer with each neutral field's original name added beside it (values shared, nothing removed). */
 export function withOriginalNames<T>(value: T): T {
   if (Array.isArray(value)) return value.map(withOriginalNames) as T;

@@ -6,11 +6,11 @@
 // - unknown values: our contract answers null, their document types most fields as non-nullable,
 //   so a v1 answer leaves an unknown field out, except the fields their document types as nullable.
 import { Type, KindGuard, type TSchema, type TObject } from '@sinclair/typebox';
-import { Nullable, Text } from './common.ts';
+import { Nullable } from './common.ts';
 import { EmailFinderResponse, EmailValidateResponse } from './email.ts';
 import { CompanyFundingResponse, CompanySearchResponse } from './companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from './jobs.ts';
-import { EmployeeFinderResponse, ProfileEmailResponse, RoleFinderBody, RoleFinderResponse } from './people.ts';
+import { EmployeeFinderResponse, ProfileEmailResponse, RoleFinderResponse } from './people.ts';
 
 /** Our field name → the v1 name, wherever it occurs. */
 export const V1_NAMES: Readonly<Record<string, string>> = {
@@ -142,17 +142,6 @@ export const V1ProfileEmailResponse = withFields(
     status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
   },
   'V1ProfileEmailResult',
-);
-
-export const V1RoleFinderBody = Type.Object(
-  {
-    ...RoleFinderBody.properties,
-    company_profile_url: Type.Optional(Text({ maxLength: 512, description: "The company's professional-network page URL" })),
-  },
-  {
-    title: 'V1RoleFinderRequest',
-    description: 'job_title and at least one of company_name, company_domain, company_profile_url are required.',
-  },
 );
 
 /** The v1 jobs-finder request: LeadMagic's own request has no has_remote, so an absent one means any listing (ours: non-remote). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
-import { withOriginalNames } from '../../contract/original-names.ts';
+import { hasNeutralNames, withOriginalNames } from '../../contract/original-names.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
 import { OPERATIONS, routeOptions, spellingsOf, type Answer, type BodyOf, type ChargedOperationId } from '../operations.ts';
@@ -16,10 +16,12 @@ export function answerRoute<const Id extends ChargedOperationId>(
   answer: (services: Services, body: Static<NonNullable<BodyOf<Id>>>) => Promise<Answer<object>>,
 ): (fastify: FastifyInstance) => Promise<void> {
   const options = routeOptions(id) as RouteShorthandOptions & { schema: object };
+  // Only answers with a neutral field name are copied to add the original names.
+  const originalNames = hasNeutralNames(OPERATIONS[id].response);
   return async (app) => {
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const { cost, body } = await answer(app.services, request.body as Static<NonNullable<BodyOf<Id>>>);
-      return reply.settle(cost, withOriginalNames(body));
+      return reply.settle(cost, originalNames ? withOriginalNames(body) : body);
     };
     app.post(OPERATIONS[id].path, options, handler);
     // The same operation under the other paths its clients send (left out of OpenAPI).

@@ -19,7 +19,6 @@ import {
   V1JobsFinderResponse,
   V1MobileFinderResponse,
   V1ProfileEmailResponse,
-  V1RoleFinderBody,
   V1RoleFinderResponse,
 } from '../../contract/v1.ts';
 import { JobCountryList, IdNameList } from '../../contract/lookups.ts';
@@ -125,7 +124,6 @@ const V1_SURFACES: readonly V1Surface[] = [
     operation: 'role-finder',
     operationId: 'findRole',
     response: V1RoleFinderResponse,
-    body: V1RoleFinderBody,
     answer: findRole,
   },
   {
