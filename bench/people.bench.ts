@@ -121,7 +121,7 @@ for (const dialect of dialects) {
     let employeesListed = 0;
     const employees = summarize(
       await timeCalls(LOOKUPS, async () => {
-        const page = await people.employees({ company_domain: companyDomain(pick(COMPANIES)) }, 1, 20);
+        const page = await people.employees({ company_domain: companyDomain(pick(COMPANIES)) }, 0, 20);
         employeesListed += page?.employees.length ?? 0;
       }),
     );

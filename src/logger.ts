@@ -55,9 +55,11 @@ export function createLogger(options: LoggerOptions): Logger {
         paths: [
           'req.headers["x-api-key"]',
           'req.headers.authorization',
+          'req.headers["x-leadmagic-key"]',
           'req.headers.cookie',
           'headers["x-api-key"]',
           'headers.authorization',
+          'headers["x-leadmagic-key"]',
           'headers.cookie',
         ],
         censor: '[redacted]',

@@ -567,6 +567,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Job regions (ids for region_id) (LeadMagic v1) */
+        get: operations["v1GetJobRegions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/industries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Industries (ids for company_industry_id) (LeadMagic v1) */
+        get: operations["v1GetJobIndustries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/company-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Company types (ids for company_type_id) (LeadMagic v1) */
+        get: operations["v1GetJobCompanyTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1676,7 +1727,11 @@ export interface operations {
                      *       "is_disposable": false,
                      *       "is_role_account": false,
                      *       "is_free_email": false,
-                     *       "did_you_mean": null
+                     *       "did_you_mean": null,
+                     *       "company_linkedin_url": "www.linkedin.com/company/acme-robotics",
+                     *       "company_linkedin_id": "1035",
+                     *       "company_facebook_url": null,
+                     *       "company_twitter_url": "https://twitter.com/acmerobotics"
                      *     }
                      */
                     "application/json": {
@@ -1706,9 +1761,17 @@ export interface operations {
                             geo: string | null;
                         } | null;
                         company_prof_url: string | null;
+                        /** @description The same value as company_prof_url, under the original API's name */
+                        company_linkedin_url?: string | null;
                         company_prof_id: string | null;
+                        /** @description The same value as company_prof_id, under the original API's name */
+                        company_linkedin_id?: string | null;
                         company_social_a_url: string | null;
+                        /** @description The same value as company_social_a_url, under the original API's name */
+                        company_facebook_url?: string | null;
                         company_social_b_url: string | null;
+                        /** @description The same value as company_social_b_url, under the original API's name */
+                        company_twitter_url?: string | null;
                         company_type: string | null;
                         /** @description Extension: the domain is a disposable-mail service (a maintained public list). */
                         is_disposable: boolean;
@@ -2829,7 +2892,11 @@ export interface operations {
                      *       "company_prof_id": "1035",
                      *       "company_social_a_url": null,
                      *       "company_social_b_url": "https://twitter.com/acmerobotics",
-                     *       "company_type": "private"
+                     *       "company_type": "private",
+                     *       "company_linkedin_url": "www.linkedin.com/company/acme-robotics",
+                     *       "company_linkedin_id": "1035",
+                     *       "company_facebook_url": null,
+                     *       "company_twitter_url": "https://twitter.com/acmerobotics"
                      *     }
                      */
                     "application/json": {
@@ -2863,9 +2930,17 @@ export interface operations {
                             geo: string | null;
                         } | null;
                         company_prof_url: string | null;
+                        /** @description The same value as company_prof_url, under the original API's name */
+                        company_linkedin_url?: string | null;
                         company_prof_id: string | null;
+                        /** @description The same value as company_prof_id, under the original API's name */
+                        company_linkedin_id?: string | null;
                         company_social_a_url: string | null;
+                        /** @description The same value as company_social_a_url, under the original API's name */
+                        company_facebook_url?: string | null;
                         company_social_b_url: string | null;
+                        /** @description The same value as company_social_b_url, under the original API's name */
+                        company_twitter_url?: string | null;
                         company_type: string | null;
                     };
                 };
@@ -3106,7 +3181,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At least one of company_name and company_domain is required. */
+        /** @description At least one of company_name, company_domain and profile_url is required. */
         requestBody: {
             content: {
                 /**
@@ -3119,6 +3194,8 @@ export interface operations {
                     company_name?: string;
                     /** @description Company domain (a URL or an email also works) */
                     company_domain?: string;
+                    /** @description The company's professional-network page URL */
+                    profile_url?: string;
                 };
             };
         };
@@ -3192,7 +3269,9 @@ export interface operations {
                      *           "lastName": "de la Cruz",
                      *           "designation": null,
                      *           "prof": "https://www.linkedin.com/in/maria-de-la-cruz",
-                     *           "social_b": null
+                     *           "social_b": null,
+                     *           "linkedin": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *           "twitter": null
                      *         }
                      *       },
                      *       "industryAndSectors": {
@@ -3269,7 +3348,11 @@ export interface operations {
                                 lastName: string | null;
                                 designation: string | null;
                                 prof: string | null;
+                                /** @description The same value as prof, under the original API's name */
+                                linkedin?: string | null;
                                 social_b: string | null;
+                                /** @description The same value as social_b, under the original API's name */
+                                twitter?: string | null;
                             } | null;
                         } & {
                             [key: string]: {
@@ -3277,7 +3360,11 @@ export interface operations {
                                 lastName: string | null;
                                 designation: string | null;
                                 prof: string | null;
+                                /** @description The same value as prof, under the original API's name */
+                                linkedin?: string | null;
                                 social_b: string | null;
+                                /** @description The same value as social_b, under the original API's name */
+                                twitter?: string | null;
                             } | null;
                         }) | null;
                         industryAndSectors: {
@@ -3934,9 +4021,9 @@ export interface operations {
                     company_domain?: string;
                     /** @default 1 */
                     page?: number;
-                    /** @default 20 */
+                    /** @description Employees per page (default 20) */
                     per_page?: number;
-                    /** @description Another name for per_page */
+                    /** @description How many employees to answer, up to 1000 (read a page at a time); in place of per_page, which it must equal when both are given */
                     limit?: number;
                 };
             };
@@ -4345,7 +4432,10 @@ export interface operations {
                      *             "website_url": "https://acme-robotics.com",
                      *             "prof_url": "www.linkedin.com/company/acme-robotics",
                      *             "social_b_handle": "acmerobotics",
-                     *             "code_host_url": null
+                     *             "code_host_url": null,
+                     *             "linkedin_url": "www.linkedin.com/company/acme-robotics",
+                     *             "twitter_handle": "acmerobotics",
+                     *             "github_url": null
                      *           },
                      *           "title": "Robotics Engineer",
                      *           "location": "Austin, TX",
@@ -4419,8 +4509,14 @@ export interface operations {
                                 name: string | null;
                                 website_url: string | null;
                                 prof_url: string | null;
+                                /** @description The same value as prof_url, under the original API's name */
+                                linkedin_url?: string | null;
                                 social_b_handle: string | null;
+                                /** @description The same value as social_b_handle, under the original API's name */
+                                twitter_handle?: string | null;
                                 code_host_url: string | null;
+                                /** @description The same value as code_host_url, under the original API's name */
+                                github_url?: string | null;
                             };
                             title: string;
                             location: string;
@@ -4708,7 +4804,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description job_title and at least one of company_name, company_domain are required. */
+        /** @description job_title and at least one of company_name, company_domain, company_profile_url are required. */
         requestBody: {
             content: {
                 /**
@@ -4722,6 +4818,8 @@ export interface operations {
                     company_domain?: string;
                     /** @description The title to find, such as CEO or Head of Sales */
                     job_title: string;
+                    /** @description The company's professional-network page URL */
+                    company_profile_url?: string;
                 };
             };
         };
@@ -5331,7 +5429,9 @@ export interface operations {
                      *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
                      *       "credits_consumed": 5,
                      *       "message": "Email found.",
-                     *       "email": "maria@acme-robotics.com"
+                     *       "email": "maria@acme-robotics.com",
+                     *       "work_email": "maria@acme-robotics.com",
+                     *       "status": "found"
                      *     }
                      */
                     "application/json": {
@@ -5340,6 +5440,9 @@ export interface operations {
                         /** @description "Email found." or "No email found for this profile." */
                         message: string;
                         email: string | null;
+                        work_email: string | null;
+                        /** @description Whether an email was found (the original API's field) */
+                        status: "found" | "not_found";
                     };
                 };
             };
@@ -7301,9 +7404,9 @@ export interface operations {
                     company_domain?: string;
                     /** @default 1 */
                     page?: number;
-                    /** @default 20 */
+                    /** @description Employees per page (default 20) */
                     per_page?: number;
-                    /** @description Another name for per_page */
+                    /** @description How many employees to answer, up to 1000 (read a page at a time); in place of per_page, which it must equal when both are given */
                     limit?: number;
                 };
             };
@@ -7974,7 +8077,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description At least one of company_name and company_domain is required. */
+        /** @description At least one of company_name, company_domain and profile_url is required. */
         requestBody: {
             content: {
                 /**
@@ -7987,6 +8090,8 @@ export interface operations {
                     company_name?: string;
                     /** @description Company domain (a URL or an email also works) */
                     company_domain?: string;
+                    /** @description The company's professional-network page URL */
+                    profile_url?: string;
                 };
             };
         };
@@ -8473,10 +8578,7 @@ export interface operations {
                     company_industry_id?: number;
                     min_employees?: number;
                     max_employees?: number;
-                    /**
-                     * @description true: remote-only listings; false: non-remote listings
-                     * @default false
-                     */
+                    /** @description true: remote-only listings; false: non-remote listings; absent: any listing (on our own path: false) */
                     has_remote?: boolean;
                     /** @description Days since posting; default 30 when neither posted_after nor posted_before is given */
                     posted_within?: number;
@@ -9069,6 +9171,429 @@ export interface operations {
                     "application/json": {
                         /** @description ISO 3166-1 alpha-2 code */
                         id: string;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1GetJobRegions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Africa"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Asia/Pacific"
+                     *       },
+                     *       {
+                     *         "id": 3,
+                     *         "name": "Europe"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1GetJobIndustries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Software & IT Services"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Internet"
+                     *       },
+                     *       {
+                     *         "id": 3,
+                     *         "name": "Computer Hardware & Semiconductors"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1GetJobCompanyTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Startup"
+                     *       },
+                     *       {
+                     *         "id": 2,
+                     *         "name": "Small Business"
+                     *       },
+                     *       {
+                     *         "id": 3,
+                     *         "name": "Mid-Market"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        id: number;
                         name: string;
                     }[];
                 };

@@ -159,7 +159,7 @@ export class CompanyService {
   }
 
   /** The company-funding result (without credits_consumed), or null when no funding data is found. */
-  async funding(query: { company_name?: string | null; company_domain?: string | null }): Promise<FundingResult | null> {
+  async funding(query: CompanyQuery): Promise<FundingResult | null> {
     const company = await this.resolve(query);
     if (!company) return null;
     const facts = await this.loadFacts(company.id);

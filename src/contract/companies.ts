@@ -8,8 +8,9 @@ export const CompanyFundingBody = Type.Object(
   {
     company_name: Type.Optional(Text({ description: 'Company name', maxLength: 512 })),
     company_domain: Type.Optional(Text({ description: 'Company domain (a URL or an email also works)', maxLength: 512 })),
+    profile_url: Type.Optional(Text({ description: "The company's professional-network page URL", maxLength: 512 })),
   },
-  { title: 'CompanyFundingRequest', description: 'At least one of company_name and company_domain is required.' },
+  { title: 'CompanyFundingRequest', description: 'At least one of company_name, company_domain and profile_url is required.' },
 );
 export type CompanyFundingBody = Static<typeof CompanyFundingBody>;
 

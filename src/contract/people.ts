@@ -3,13 +3,20 @@ import { BoundedInteger, CreditsNumber, Nullable, Text } from './common.ts';
 
 const Str = Nullable(Type.String());
 
+/** The most employees one employee-finder request answers (its `limit`). */
+export const EMPLOYEE_LIMIT_MAX = 1000;
+
 export const RoleFinderBody = Type.Object(
   {
     company_name: Type.Optional(Text({ maxLength: 512 })),
     company_domain: Type.Optional(Text({ maxLength: 512 })),
     job_title: Text({ maxLength: 256, description: 'The title to find, such as CEO or Head of Sales' }),
+    company_profile_url: Type.Optional(Text({ maxLength: 512, description: "The company's professional-network page URL" })),
   },
-  { title: 'RoleFinderRequest', description: 'job_title and at least one of company_name, company_domain are required.' },
+  {
+    title: 'RoleFinderRequest',
+    description: 'job_title and at least one of company_name, company_domain, company_profile_url are required.',
+  },
 );
 export type RoleFinderBody = Static<typeof RoleFinderBody>;
 
@@ -65,6 +72,10 @@ export const ProfileEmailResponse = Type.Object(
     credits_consumed: Type.Integer(),
     message: Type.String({ description: '"Email found." or "No email found for this profile."' }),
     email: Str,
+    work_email: Nullable(Type.String({ description: "The same value as email, under the original API's name" })),
+    status: Type.Union([Type.Literal('found'), Type.Literal('not_found')], {
+      description: "Whether an email was found (the original API's field)",
+    }),
   },
   { title: 'ProfileEmailResult' },
 );
@@ -76,8 +87,14 @@ export const EmployeeFinderBody = Type.Object(
     company_name: Type.Optional(Text({ maxLength: 512 })),
     company_domain: Type.Optional(Text({ maxLength: 512 })),
     page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100000, default: 1 })),
-    per_page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 50, default: 20 })),
-    limit: Type.Optional(BoundedInteger({ minimum: 1, maximum: 50, description: 'Another name for per_page' })),
+    per_page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 50, description: 'Employees per page (default 20)' })),
+    limit: Type.Optional(
+      BoundedInteger({
+        minimum: 1,
+        maximum: EMPLOYEE_LIMIT_MAX,
+        description: `How many employees to answer, up to ${EMPLOYEE_LIMIT_MAX} (read a page at a time); in place of per_page, which it must equal when both are given`,
+      }),
+    ),
   },
   { title: 'EmployeeFinderRequest', description: 'At least one of company_name and company_domain is required.' },
 );

@@ -6,11 +6,11 @@
 // - unknown values: our contract answers null, their document types most fields as non-nullable,
 //   so a v1 answer leaves an unknown field out, except the fields their document types as nullable.
 import { Type, KindGuard, type TSchema, type TObject } from '@sinclair/typebox';
-import { Nullable, Text } from './common.ts';
+import { Nullable } from './common.ts';
 import { EmailFinderResponse, EmailValidateResponse } from './email.ts';
 import { CompanyFundingResponse, CompanySearchResponse } from './companies.ts';
-import { JobsFinderResponse } from './jobs.ts';
-import { EmployeeFinderResponse, ProfileEmailResponse, RoleFinderBody, RoleFinderResponse } from './people.ts';
+import { JobsFinderBody, JobsFinderResponse } from './jobs.ts';
+import { EmployeeFinderResponse, ProfileEmailResponse, RoleFinderResponse } from './people.ts';
 
 /** Our field name → the v1 name, wherever it occurs. */
 export const V1_NAMES: Readonly<Record<string, string>> = {
@@ -144,13 +144,13 @@ export const V1ProfileEmailResponse = withFields(
   'V1ProfileEmailResult',
 );
 
-export const V1RoleFinderBody = Type.Object(
+/** The v1 jobs-finder request: LeadMagic's own request has no has_remote, so an absent one means any listing (ours: non-remote). */
+export const V1JobsFinderBody = Type.Object(
   {
-    ...RoleFinderBody.properties,
-    company_profile_url: Type.Optional(Text({ maxLength: 512, description: "The company's professional-network page URL" })),
+    ...JobsFinderBody.properties,
+    has_remote: Type.Optional(
+      Type.Boolean({ description: 'true: remote-only listings; false: non-remote listings; absent: any listing (on our own path: false)' }),
+    ),
   },
-  {
-    title: 'V1RoleFinderRequest',
-    description: 'job_title and at least one of company_name, company_domain, company_profile_url are required.',
-  },
+  { title: 'V1JobsFinderRequest' },
 );

@@ -7,6 +7,7 @@ import type { Services } from '../services.ts';
 import './types.ts';
 import errorsPlugin from './plugins/errors.ts';
 import authPlugin from './plugins/auth.ts';
+import clientFormsPlugin from './plugins/client-forms.ts';
 import rateLimitPlugin from './plugins/rate-limit.ts';
 import idempotencyPlugin from './plugins/idempotency.ts';
 import billingPlugin from './plugins/billing.ts';
@@ -103,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin, { metrics });
   await app.register(docsPlugin);
   await app.register(authPlugin);
+  await app.register(clientFormsPlugin);
   await app.register(rateLimitPlugin, {
     redis: options.services.redis,
     namespace: options.rateLimitNamespace,

@@ -23,6 +23,7 @@ import { CreditsResponse, IdNameList, JobCountryList } from '../contract/lookups
 import { IdempotencyHeaders, responsesOf } from './responses.ts';
 import { McpMessage } from '../contract/mcp.ts';
 import { EXAMPLES } from './examples.ts';
+import { withOriginalNamesSchema } from '../contract/original-names.ts';
 
 /** How a charged operation is priced, in millicredits. */
 interface Charge {
@@ -50,6 +51,12 @@ interface OperationBase {
   charge?: Charge;
   /** Messages of a lookup that finds something or nothing (docs/contract.md, Not found). */
   messages?: { found: string; notFound: string };
+  /**
+   * The other paths clients of LeadMagic's API send for this operation (docs/leadmagic-v1.md):
+   * `plain` are answered as `path` is (our contract's shape), `v1` in the LeadMagic v1 shape. The
+   * first v1 path is the documented one; the others are served alike and left out of OpenAPI.
+   */
+  spellings?: { plain?: readonly `/${string}`[]; v1?: readonly `/v1/${string}`[] };
 }
 
 const found = (price: number, what: string): Charge => ({ minimum: price, rule: `${price / 1000} credits when ${what} is found, else 0` });
@@ -67,6 +74,7 @@ export const OPERATIONS = {
       minimum: PRICES.emailValidationCharged,
       rule: '0.05 credits for valid, valid_catch_all and invalid; 0 for catch_all and unknown',
     },
+    spellings: { v1: ['/v1/people/email-validation', '/v1/emails/validate'] },
   },
   'email-validate-bulk': {
     path: '/email-validate/bulk',
@@ -114,6 +122,7 @@ export const OPERATIONS = {
     response: EmailFinderResponse,
     charge: found(PRICES.emailFinderFound, 'an email'),
     messages: { found: 'Email found.', notFound: 'No email found.' },
+    spellings: { v1: ['/v1/people/email-finder', '/v1/emails/finder'] },
   },
   'company-funding': {
     path: '/company-funding',
@@ -125,6 +134,7 @@ export const OPERATIONS = {
     response: CompanyFundingResponse,
     charge: found(PRICES.companyFundingFound, 'funding data'),
     messages: { found: 'Funding data found.', notFound: 'No funding data found for this company.' },
+    spellings: { v1: ['/v1/companies/company-funding', '/v1/companies/funding'] },
   },
   'company-search': {
     path: '/company-search',
@@ -136,6 +146,7 @@ export const OPERATIONS = {
     response: CompanySearchResponse,
     charge: found(PRICES.companySearchFound, 'the company'),
     messages: { found: 'Company found.', notFound: 'Company not found.' },
+    spellings: { v1: ['/v1/companies/company-search', '/v1/companies/search'] },
   },
   'jobs-finder': {
     path: '/jobs-finder',
@@ -146,6 +157,7 @@ export const OPERATIONS = {
     body: JobsFinderBody,
     response: JobsFinderResponse,
     charge: { minimum: PRICES.jobsFinderPerJob, rule: '1 credit per returned listing' },
+    spellings: { v1: ['/v1/jobs/jobs-finder', '/v1/jobs/finder'] },
   },
   'role-finder': {
     path: '/role-finder',
@@ -157,6 +169,7 @@ export const OPERATIONS = {
     response: RoleFinderResponse,
     charge: found(PRICES.roleFinderFound, 'the role'),
     messages: { found: 'Role found.', notFound: 'Role not found.' },
+    spellings: { v1: ['/v1/people/role-finder'] },
   },
   'employee-finder': {
     path: '/employee-finder',
@@ -168,6 +181,7 @@ export const OPERATIONS = {
     response: EmployeeFinderResponse,
     charge: { minimum: PRICES.employeeFinderPerEmployee, rule: '0.05 credits per returned employee' },
     messages: { found: 'Data found for the given company.', notFound: 'No employees found for the given company.' },
+    spellings: { v1: ['/v1/people/employee-finder', '/v1/people/employees'] },
   },
   'mobile-finder': {
     path: '/mobile-finder',
@@ -179,6 +193,7 @@ export const OPERATIONS = {
     response: MobileFinderResponse,
     charge: found(PRICES.mobileFinderFound, 'a mobile number'),
     messages: { found: 'Mobile found.', notFound: 'Mobile not found.' },
+    spellings: { v1: ['/v1/people/mobile-finder', '/v1/people/mobile'] },
   },
   'b2b-profile-email': {
     path: '/b2b-profile-email',
@@ -190,6 +205,7 @@ export const OPERATIONS = {
     response: ProfileEmailResponse,
     charge: found(PRICES.profileEmailFound, 'an email'),
     messages: { found: 'Email found.', notFound: 'No email found for this profile.' },
+    spellings: { plain: ['/b2b-social-email'], v1: ['/v1/people/b2b-profile-email', '/v1/emails/social-to-work'] },
   },
   'job-types': {
     path: '/job-types',
@@ -198,6 +214,7 @@ export const OPERATIONS = {
     tag: 'lookups',
     perMinute: 1000,
     response: IdNameList,
+    spellings: { v1: ['/v1/jobs/job-types', '/v1/jobs/types', '/v1/jobs/get-job-types'] },
   },
   'job-regions': {
     path: '/job-regions',
@@ -206,6 +223,7 @@ export const OPERATIONS = {
     tag: 'lookups',
     perMinute: 1000,
     response: IdNameList,
+    spellings: { v1: ['/v1/jobs/regions'] },
   },
   'job-company-types': {
     path: '/job-company-types',
@@ -214,6 +232,7 @@ export const OPERATIONS = {
     tag: 'lookups',
     perMinute: 1000,
     response: IdNameList,
+    spellings: { v1: ['/v1/jobs/company-types'] },
   },
   'job-industries': {
     path: '/job-industries',
@@ -222,6 +241,7 @@ export const OPERATIONS = {
     tag: 'lookups',
     perMinute: 1000,
     response: IdNameList,
+    spellings: { v1: ['/v1/jobs/industries'] },
   },
   'job-country': {
     path: '/job-country',
@@ -230,6 +250,7 @@ export const OPERATIONS = {
     tag: 'lookups',
     perMinute: 1000,
     response: JobCountryList,
+    spellings: { v1: ['/v1/jobs/countries', '/v1/jobs/get-job-countries'] },
   },
   mcp: {
     path: '/mcp',
@@ -247,6 +268,7 @@ export const OPERATIONS = {
     tag: 'account',
     perMinute: 1000,
     response: CreditsResponse,
+    spellings: { v1: ['/v1/credits'] },
   },
 } as const satisfies Record<string, OperationBase>;
 
@@ -258,6 +280,12 @@ type Operation<Id extends OperationId> = (typeof OPERATIONS)[Id];
 export const RATE_LIMITS_PER_MINUTE: Record<OperationId, number> = Object.fromEntries(
   Object.entries(OPERATIONS).map(([id, op]) => [id, op.perMinute]),
 ) as Record<OperationId, number>;
+
+/** The other paths an operation is served at (see OperationBase.spellings), each list empty when there are none. */
+export function spellingsOf(id: OperationId): { plain: readonly `/${string}`[]; v1: readonly `/v1/${string}`[] } {
+  const op: OperationBase = OPERATIONS[id];
+  return { plain: op.spellings?.plain ?? [], v1: op.spellings?.v1 ?? [] };
+}
 
 export function isOperationId(value: string): value is OperationId {
   return Object.hasOwn(OPERATIONS, value);
@@ -310,7 +338,8 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
       ...(as === 'POST' && !op.rawAnswer ? { headers: IdempotencyHeaders } : {}),
       // Exactly the statuses the operation can answer with, their headers (an accepted operation
       // documents 202 in place of 200; its handler sets the code).
-      response: responsesOf(withExample(alias?.response ?? op.response, example?.response)!, {
+      // Our own paths answer with the original API's field names beside the contract's (contract/original-names.ts).
+      response: responsesOf(withExample(alias?.response ?? withOriginalNamesSchema(op.response), example?.response)!, {
         method: as,
         charged: Boolean(op.charge),
         // An accepted operation reads its own body (a JSON or CSV list).

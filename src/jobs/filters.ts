@@ -15,7 +15,7 @@ function checkId(field: string, id: number | undefined, list: LookupItem[], endp
  * The filters with every id checked against its list, and the country code in its canonical form.
  * An unknown id is refused rather than matching nothing: a typo must not look like "no jobs".
  */
-export function checkedFilters<T extends JobsFinderBody>(filters: T): T {
+export function checkedFilters<T extends Omit<JobsFinderBody, 'has_remote'>>(filters: T): T {
   checkId('region_id', filters.region_id, JOB_REGIONS, '/job-regions');
   checkId('job_type_id', filters.job_type_id, JOB_TYPES, '/job-types');
   checkId('company_type_id', filters.company_type_id, JOB_COMPANY_TYPES, '/job-company-types');

@@ -6,6 +6,7 @@
 // (text-window.ts) unless a facet range is small. Totals are exact: one facet alone is counted from
 // per-day sums plus the two partial days; anything else is counted over the driver.
 import { checkedFilters } from './filters.ts';
+import { InvalidInputError } from '../invalid-input.ts';
 import { sql, type RawBuilder } from 'kysely';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import {
@@ -33,7 +34,11 @@ const FTS_PROBE_LIMIT = 2_000;
 const DRIVER_COUNT_CAP = 30_000;
 const FAR_FUTURE = 8_640_000_000_000_000;
 
-export type JobSearchFilters = JobsFinderBody;
+/** The jobs-finder filters; has_remote 'any' takes remote and non-remote listings alike (the LeadMagic v1 paths' default). */
+export type JobSearchFilters = Omit<JobsFinderBody, 'has_remote'> & { has_remote?: boolean | 'any' };
+
+/** With has_remote 'any', how deep a page may reach (page × per_page): both partitions are read up to it and merged. */
+export const ANY_REMOTE_WINDOW_MAX = 10_000;
 
 export interface CompanyLookup {
   findByDomain(domainOrUrl: string): Promise<{ id: number } | null>;
@@ -102,7 +107,7 @@ export class JobSearch {
   private async plan(filters: JobSearchFilters, now: number): Promise<Plan> {
     const plan: Plan = {
       facets: [],
-      remote: filters.has_remote ? 1 : 0,
+      remote: filters.has_remote === true ? 1 : 0,
       lo: 0,
       hi: FAR_FUTURE,
       description: null,
@@ -165,10 +170,33 @@ export class JobSearch {
     const offset = (page - 1) * perPage;
     let total = 0;
     let ids: number[] = [];
-    if (!plan.empty) ({ total, ids } = await this.run(plan, offset, perPage));
+    if (!plan.empty)
+      ({ total, ids } = filters.has_remote === 'any' ? await this.runAny(plan, offset, perPage) : await this.run(plan, offset, perPage));
     const totalPages = Math.ceil(total / perPage);
     const results = ids.length ? await this.load(ids) : [];
     return { total_count: total, page, per_page: perPage, total_pages: totalPages, results };
+  }
+
+  /**
+   * Remote and non-remote listings alike: each partition of the index read up to the page's end,
+   * merged newest first (the order of one partition), the page cut from the merge.
+   */
+  private async runAny(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+    if (offset + limit > ANY_REMOTE_WINDOW_MAX) {
+      throw new InvalidInputError(
+        'page',
+        `Without has_remote, pages reach at most ${ANY_REMOTE_WINDOW_MAX} listings deep (page × per_page): send has_remote to page further.`,
+      );
+    }
+    const onSite = await this.run({ ...plan, remote: 0 }, 0, offset + limit);
+    const remote = await this.run({ ...plan, remote: 1 }, 0, offset + limit);
+    const total = onSite.total + remote.total;
+    const ids = [...onSite.ids, ...remote.ids];
+    if (offset >= total || !ids.length) return { total, ids: [] };
+    const rows = await this.db.selectFrom('jobs').select(['id', 'published_at']).where('id', 'in', ids).execute();
+    const published = new Map(rows.map((r) => [Number(r.id), Number(r.published_at)]));
+    ids.sort((a, b) => published.get(b)! - published.get(a)! || b - a);
+    return { total, ids: ids.slice(offset, offset + limit) };
   }
 
   /** Exact count of one facet's range, from per-day sums and the two partial days at the ends. */

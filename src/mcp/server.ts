@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { isToolName, requestOf, toolDefinitions, type ApiCall } from './tools.ts';
+import { requestOf, toolDefinitions, toolNamed, type ApiCall } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'leadbase', version: '0.1.0' };
 
@@ -29,8 +29,9 @@ export function createMcpServer(call: ApiCall): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
-    if (!isToolName(name)) return { isError: true, content: text({ error: 'unknown_tool', message: `No tool named ${name}.` }) };
-    const answer = await call(requestOf(name, args));
+    const tool = toolNamed(name);
+    if (!tool) return { isError: true, content: text({ error: 'unknown_tool', message: `No tool named ${name}.` }) };
+    const answer = await call(requestOf(tool, args));
     if (!answer.ok) {
       // The API's envelope, as the tool's error: the assistant reads what to change (a field, the balance).
       return { isError: true, content: text({ error: answer.code, message: answer.message, status: answer.status }) };

@@ -3,6 +3,7 @@
 // the API itself with the caller's key (ApiCall), so it is authenticated, limited, charged and
 // made idempotent exactly as the same request over HTTP: the same ledger rows, the same answers.
 import { OPERATIONS, type OperationId } from '../http/operations.ts';
+import { withOriginalNamesSchema } from '../contract/original-names.ts';
 
 /** One API request a tool call makes, and its answer. */
 export interface ApiRequest {
@@ -78,6 +79,43 @@ export const TOOLS = {
 
 export type ToolName = keyof typeof TOOLS;
 
+/**
+ * Other MCP servers' tool names, answered by our tool for the same operation (docs/mcp.md, "Other
+ * tool names"), so a workflow written for them calls ours unchanged. They are not listed by
+ * tools/list (an assistant sees each tool once). Their tools for operations we do not have are not
+ * here: a call of one is answered "unknown tool".
+ */
+export const TOOL_ALIASES: Readonly<Record<string, ToolName>> = {
+  // LeadMagic's hosted MCP server.
+  check_credit_balance: 'check_credits',
+  validate_work_email: 'validate_email',
+  find_work_email: 'find_email',
+  find_mobile_number: 'find_mobile',
+  linkedin_profile_to_work_email: 'profile_to_work_email',
+  research_account: 'search_company',
+  find_people_by_role: 'find_role',
+  // LeadMagic's stdio server (validate_email, find_email, search_company, find_role, find_employees
+  // and find_mobile are our names too).
+  get_credits: 'check_credits',
+  social_to_work_email: 'profile_to_work_email',
+  find_jobs: 'search_jobs',
+  get_job_countries: 'list_job_countries',
+  get_job_types: 'list_job_types',
+  get_company_funding: 'company_funding',
+  // The MCP server of the leadmagic agent CLI.
+  people_validate_email: 'validate_email',
+  people_find_email: 'find_email',
+  people_find_employees: 'find_employees',
+  people_find_mobile: 'find_mobile',
+  people_find_role: 'find_role',
+  people_profile_to_email: 'profile_to_work_email',
+  companies_search: 'search_company',
+  companies_funding: 'company_funding',
+  jobs_find: 'search_jobs',
+  jobs_countries: 'list_job_countries',
+  jobs_types: 'list_job_types',
+};
+
 const IDEMPOTENCY_KEY = {
   type: 'string',
   minLength: 1,
@@ -105,7 +143,8 @@ export function toolDefinitions(): ToolDefinition[] {
     const op = OPERATIONS[spec.operation];
     const body = 'body' in op ? plain(op.body) : { type: 'object' as const, properties: {} };
     const charged = 'charge' in op;
-    const response = plain(op.response) as unknown as { type: string };
+    // The answer as our own path gives it: the contract's fields and the original API's names beside them.
+    const response = plain(withOriginalNamesSchema(op.response)) as unknown as { type: string };
     return {
       name,
       title: op.summary,
@@ -125,14 +164,16 @@ export function toolDefinitions(): ToolDefinition[] {
   });
 }
 
+/** Our tool of a name: one of ours, or another server's name for it; undefined when there is none. */
+export function toolNamed(name: string): ToolName | undefined {
+  if (Object.hasOwn(TOOLS, name)) return name as ToolName;
+  return Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : undefined;
+}
+
 /** The API request of a tool call. */
 export function requestOf(name: ToolName, args: Record<string, unknown>): ApiRequest {
   const op = OPERATIONS[TOOLS[name].operation];
   const { idempotency_key: idempotencyKey, ...body } = args;
   if (!('body' in op)) return { method: 'GET', path: op.path };
   return { method: 'POST', path: op.path, body, idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined };
-}
-
-export function isToolName(name: string): name is ToolName {
-  return Object.hasOwn(TOOLS, name);
 }

@@ -11,6 +11,9 @@ import { findEmail, type EmailFinderQuery, type EmailFinderResult, type FinderVa
 import { DEFAULT_PROFILE_BASE_URL, normalizeProfileId, profileUrlFor } from './profile.ts';
 import { mobileNumberOf } from './phones.ts';
 
+/** The most employees one read of the employee finder takes (a page of the API). */
+const EMPLOYEES_PER_READ = 50;
+
 export type { EmailValidator } from './profile-email.ts';
 
 export interface PeopleServiceDeps {
@@ -67,20 +70,24 @@ export class PeopleService {
   }
 
   /**
-   * Employee finder: a page of the people with a current position at the company (most senior
-   * first), and how many there are; null when the company is not known.
+   * Employee finder: `count` of the people with a current position at the company (most senior
+   * first) from `offset`, and how many there are; null when the company is not known. A count
+   * above one page is read a page at a time, so no single read is larger than a page.
    */
   async employees(
     query: { company_name?: string | null; company_domain?: string | null },
-    page: number,
-    perPage: number,
+    offset: number,
+    count: number,
   ): Promise<{ total: number; employees: Employee[] } | null> {
     const company = await this.deps.companies.resolve(query);
     if (!company) return null;
+    const firstRead = Math.min(EMPLOYEES_PER_READ, count);
     const [total, rows] = await Promise.all([
       this.repository.countCurrentEmployees(company.id),
-      this.repository.currentEmployees(company.id, (page - 1) * perPage, perPage),
+      this.repository.currentEmployees(company.id, offset, firstRead),
     ]);
+    for (let at = offset + firstRead; at < offset + count && rows.length === at - offset; at += EMPLOYEES_PER_READ)
+      rows.push(...(await this.repository.currentEmployees(company.id, at, Math.min(EMPLOYEES_PER_READ, offset + count - at))));
     const website = websiteOf(company);
     return {
       total,

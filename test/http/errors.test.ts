@@ -31,9 +31,10 @@ describe('error envelope (docs/contract.md, Errors)', () => {
     assertEnvelope(res, 400, 'invalid_request');
   });
 
-  it('400 with details for wrong types (no coercion of "2" to 2)', async () => {
-    const body = assertEnvelope(await t.post('/jobs-finder', { page: '2' }), 400, 'invalid_request');
+  it('400 with details for wrong types (a number written as digits, "2", is read as 2; "two" is not)', async () => {
+    const body = assertEnvelope(await t.post('/jobs-finder', { page: 'two' }), 400, 'invalid_request');
     assert.deepEqual(body.details, [{ field: '/page', message: 'must be integer' }]);
+    assert.equal((await t.post('/jobs-finder', { page: '2' })).statusCode, 200);
     assertEnvelope(await t.post('/jobs-finder', { has_remote: 'yes' }), 400, 'invalid_request');
     assertEnvelope(await t.post('/email-validate', { email: 42 }), 400, 'invalid_request');
     assertEnvelope(await t.post('/jobs-finder', []), 400, 'invalid_request');
@@ -43,7 +44,7 @@ describe('error envelope (docs/contract.md, Errors)', () => {
     const email = assertEnvelope(await t.post('/email-validate', {}), 400, 'invalid_request');
     assert.deepEqual(email.details, [{ field: '/email', message: "must have required property 'email'" }]);
     const funding = assertEnvelope(await t.post('/company-funding', {}), 400, 'invalid_request');
-    assert.equal(funding.message, 'Provide at least one of company_name or company_domain.');
+    assert.equal(funding.message, 'Provide at least one of company_name, company_domain or profile_url.');
     assertEnvelope(await t.post('/company-funding', { company_name: '  ' }), 400, 'invalid_request');
     const mobile = assertEnvelope(await t.post('/mobile-finder', {}), 400, 'invalid_request');
     assert.equal(mobile.message, 'Provide at least one of profile_url, work_email or personal_email.');

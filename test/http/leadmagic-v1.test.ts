@@ -59,7 +59,8 @@ for (const target of dbTargets) {
     }
 
     it('every v1 path of the document is served, and accepts the request its examples make', async () => {
-      assert.deepEqual(new Set(V1_ROUTES.map((r) => `${r.method} ${r.path}`)), new Set(Object.keys(DOCUMENT.paths)));
+      const served = new Set(V1_ROUTES.map((r) => `${r.method} ${r.path}`));
+      for (const key of Object.keys(DOCUMENT.paths)) assert.ok(served.has(key), `${key} is served`);
       for (const [key, p] of Object.entries(DOCUMENT.paths)) {
         const [method, path] = key.split(' ') as ['GET' | 'POST', string];
         await v1(method, path, p.requestExample);
@@ -72,7 +73,7 @@ for (const target of dbTargets) {
       assert.deepEqual(Object.keys(json), ['credits']);
     });
 
-    it('email-validation: company fields under their network names, unknown ones left out; our path unchanged', async () => {
+    it('email-validation: company fields under their network names, unknown ones left out; our path keeps its names and adds theirs', async () => {
       const { json } = await v1('POST', '/v1/people/email-validation', { email: 'jane@acme-robotics.com' });
       assert.equal(json.email_status, 'valid');
       assert.equal(json.credits_consumed, 0.05);
@@ -89,7 +90,7 @@ for (const target of dbTargets) {
       assert.ok(!('company_prof_url' in json));
       const ours = (await t.post('/email-validate', { email: 'jane@acme-robotics.com' })).json<Record<string, unknown>>();
       assert.equal(ours.company_prof_url, 'www.linkedin.com/company/acme-robotics');
-      assert.ok(!('company_linkedin_url' in ours));
+      assert.equal(ours.company_linkedin_url, ours.company_prof_url, 'the original name beside ours, same value');
     });
 
     it('email-finder: found and not found', async () => {

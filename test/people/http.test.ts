@@ -93,13 +93,22 @@ for (const target of dbTargets) {
         credits_consumed: 5,
         message: 'Email found.',
         email: 'maria@acme-robotics.com',
+        work_email: 'maria@acme-robotics.com',
+        status: 'found',
       });
       assert.equal(await balance(), 8);
     });
 
     it('POST /b2b-profile-email not found and validation', async () => {
       const res = await t.post('/b2b-profile-email', { profile_url: 'nobody-at-all' });
-      assert.deepEqual(res.json(), { profile_url: null, credits_consumed: 0, message: 'No email found for this profile.', email: null });
+      assert.deepEqual(res.json(), {
+        profile_url: null,
+        credits_consumed: 0,
+        message: 'No email found for this profile.',
+        email: null,
+        work_email: null,
+        status: 'not_found',
+      });
       assert.equal((await t.post('/b2b-profile-email', {})).statusCode, 400);
     });
 

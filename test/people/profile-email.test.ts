@@ -133,6 +133,8 @@ for (const target of dbTargets) {
           credits_consumed: 5,
           message: 'Email found.',
           email: 'hana@plain.test',
+          work_email: 'hana@plain.test',
+          status: 'found',
         });
         // dana@plain.test (found above) shows the domain uses "first": tried before first.last.
         assert.equal(mx.plain.rcpts.filter((r) => r.startsWith('h')).at(0), 'hana@plain.test');

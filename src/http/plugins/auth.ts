@@ -1,15 +1,33 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors.ts';
 
-/** X-API-Key on every route marked `config.auth` (Node lower-cases header names, so any case matches). */
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+
+/**
+ * The API key a request presents: X-API-Key, else `Authorization: Bearer <key>`, else
+ * X-LeadMagic-Key (the header LeadMagic's hosted MCP documents), so that their clients' requests
+ * authenticate unchanged (docs/contract.md, Authentication). Node lower-cases header names.
+ */
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const apiKey = first(headers['x-api-key']);
+  if (apiKey) return apiKey;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(first(headers.authorization) ?? '');
+  return bearer?.[1] ?? first(headers['x-leadmagic-key']);
+}
+
+/** The key on every route marked `config.auth`. */
 async function authPlugin(app: FastifyInstance): Promise<void> {
   // Callback style: the common case (a recently seen key) completes without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!request.routeOptions.config.auth) return done();
-    const header = request.headers['x-api-key'];
-    const presented = (Array.isArray(header) ? header[0] : header)?.trim();
-    if (!presented) return done(new AppError(401, 'missing_api_key', 'Missing API key: send it in the X-API-Key header.'));
+    const presented = presentedKey(request.headers);
+    if (!presented) {
+      return done(
+        new AppError(401, 'missing_api_key', 'Missing API key: send it in the X-API-Key header (or as Authorization: Bearer <key>).'),
+      );
+    }
     const cached = app.services.keys.cachedAuthentication(presented);
     if (cached) {
       request.apiKey = cached;

@@ -1,10 +1,22 @@
 import type { EmployeeFinderBody, EmployeeFinderResponse } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
-import { requireOneOf } from '../errors.ts';
+import { InvalidRequestError, requireOneOf } from '../errors.ts';
 import { OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
 import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['employee-finder'];
+const DEFAULT_PER_PAGE = 20;
+
+/** How many employees the request asks for: `limit`, else `per_page`, else 20 (both given must agree). */
+function pageSizeOf(request: EmployeeFinderBody): number {
+  const { limit, per_page: perPage } = request;
+  if (limit !== undefined && perPage !== undefined && limit !== perPage) {
+    throw new InvalidRequestError(`limit (${limit}) and per_page (${perPage}) disagree: send one of them.`, [
+      { field: '/limit', message: 'must equal per_page when both are given' },
+    ]);
+  }
+  return limit ?? perPage ?? DEFAULT_PER_PAGE;
+}
 
 export async function findEmployees(
   services: Services,
@@ -12,10 +24,10 @@ export async function findEmployees(
 ): Promise<Answer<Omit<EmployeeFinderResponse, 'credits_consumed'>>> {
   requireOneOf(request, ['company_name', 'company_domain']);
   const page = request.page ?? 1;
-  const perPage = request.per_page ?? request.limit ?? 20;
+  const perPage = pageSizeOf(request);
   const found = await services.people.employees(
     { company_name: request.company_name?.trim() || null, company_domain: request.company_domain?.trim() || null },
-    page,
+    (page - 1) * perPage,
     perPage,
   );
   const data = found?.employees ?? [];
@@ -27,7 +39,7 @@ export async function findEmployees(
     per_page: perPage,
     data,
   };
-  // A page past the end serves nothing and costs nothing.
+  // Charged for what is returned: a page past the end serves nothing and costs nothing.
   return { cost: PRICE_OF['employee-finder'](body), body };
 }
 

@@ -4,6 +4,7 @@ import { createMcpServer } from '../../mcp/server.ts';
 import type { ApiAnswer, ApiCall } from '../../mcp/tools.ts';
 import { OPERATIONS, routeOptions } from '../operations.ts';
 import { AppError, InvalidRequestError } from '../errors.ts';
+import { presentedKey } from '../plugins/auth.ts';
 
 /** A JSON-RPC 2.0 request, notification or response (the SDK checks the rest). */
 function isJsonRpcMessage(value: unknown): boolean {
@@ -57,7 +58,7 @@ function inProcessCall(app: FastifyInstance, apiKey: string, requestId: string):
 export default async function mcpRoutes(app: FastifyInstance): Promise<void> {
   app.post(OPERATIONS.mcp.path, routeOptions('mcp'), async (request, reply) => {
     checkMcpRequest(request.headers.accept, request.body);
-    const server = createMcpServer(inProcessCall(app, String(request.headers['x-api-key']).trim(), request.id));
+    const server = createMcpServer(inProcessCall(app, presentedKey(request.headers)!, request.id));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {

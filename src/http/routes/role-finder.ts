@@ -4,17 +4,10 @@ import { requireNonBlank, requireOneOf } from '../errors.ts';
 import { lookupAnswer, type Answer } from '../operations.ts';
 import { answerRoute } from './answer-route.ts';
 
-/**
- * The role finder's answer. `companyFields` are the ways the request may name the company (the
- * LeadMagic v1 request also takes the company's page URL, company_profile_url).
- */
-export async function findRole(
-  services: Services,
-  request: RoleFinderBody & { company_profile_url?: string },
-  companyFields = ['company_name', 'company_domain'],
-): Promise<Answer> {
+/** The role finder's answer: the company named by its name, domain or page URL. */
+export async function findRole(services: Services, request: RoleFinderBody): Promise<Answer> {
   const jobTitle = requireNonBlank(request, 'job_title');
-  requireOneOf(request, companyFields);
+  requireOneOf(request, ['company_name', 'company_domain', 'company_profile_url']);
   const found = await services.people.findRole({
     job_title: jobTitle,
     company_name: request.company_name?.trim() || null,

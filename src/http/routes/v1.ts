@@ -2,8 +2,8 @@
 // base URL and key, nothing else. Each path is one of our operations (the same service calls,
 // prices, per-minute limits and ledger rows) answered in the v1 shape (src/contract/v1.ts).
 // Paths whose answers need data we do not have (ads, technographics, personal emails) are absent.
-import type { FastifyInstance } from 'fastify';
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
 import { withScheme } from '../../companies/input.ts';
 import {
@@ -15,14 +15,14 @@ import {
   V1EmailFinderResponse,
   V1EmailValidationResponse,
   V1EmployeeFinderResponse,
+  V1JobsFinderBody,
   V1JobsFinderResponse,
   V1MobileFinderResponse,
   V1ProfileEmailResponse,
-  V1RoleFinderBody,
   V1RoleFinderResponse,
 } from '../../contract/v1.ts';
 import { JobCountryList, IdNameList } from '../../contract/lookups.ts';
-import { OPERATIONS, routeOptions, type Answer, type OperationId } from '../operations.ts';
+import { OPERATIONS, routeOptions, spellingsOf, type Answer, type OperationId } from '../operations.ts';
 import { creditsOf } from './credits.ts';
 import { validateEmail } from './email-validate.ts';
 import { findEmail } from './email-finder.ts';
@@ -36,10 +36,9 @@ import { findEmployees } from './employee-finder.ts';
 
 type Body = Record<string, unknown>;
 
-/** One v1 path: the operation it is, and how its answer is made and shaped. */
-interface V1Route {
+/** One v1 operation: the operation it is, and how its answer is made and shaped. Its paths are the operation's v1 spellings. */
+interface V1Surface {
   method: 'GET' | 'POST';
-  path: `/v1/${string}`;
   operation: OperationId;
   /** LeadMagic's operationId for the path. */
   operationId: string;
@@ -97,10 +96,9 @@ function funding(body: Body): Body {
   };
 }
 
-export const V1_ROUTES: readonly V1Route[] = [
+const V1_SURFACES: readonly V1Surface[] = [
   {
     method: 'GET',
-    path: '/v1/credits',
     operation: 'credits',
     operationId: 'getCredits',
     response: V1CreditsResponse,
@@ -108,7 +106,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/people/email-validation',
     operation: 'email-validate',
     operationId: 'validateEmail',
     response: V1EmailValidationResponse,
@@ -116,7 +113,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/people/email-finder',
     operation: 'email-finder',
     operationId: 'findEmail',
     response: V1EmailFinderResponse,
@@ -125,17 +121,13 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/people/role-finder',
     operation: 'role-finder',
     operationId: 'findRole',
     response: V1RoleFinderResponse,
-    body: V1RoleFinderBody,
-    answer: (services, body: Parameters<typeof findRole>[1]) =>
-      findRole(services, body, ['company_name', 'company_domain', 'company_profile_url']),
+    answer: findRole,
   },
   {
     method: 'POST',
-    path: '/v1/people/mobile-finder',
     operation: 'mobile-finder',
     operationId: 'findMobile',
     response: V1MobileFinderResponse,
@@ -144,7 +136,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/people/b2b-profile-email',
     operation: 'b2b-profile-email',
     operationId: 'socialToWorkEmail',
     response: V1ProfileEmailResponse,
@@ -153,7 +144,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/people/employee-finder',
     operation: 'employee-finder',
     operationId: 'findEmployees',
     response: V1EmployeeFinderResponse,
@@ -161,7 +151,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/companies/company-search',
     operation: 'company-search',
     operationId: 'searchCompany',
     response: V1CompanySearchResponse,
@@ -169,7 +158,6 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/companies/company-funding',
     operation: 'company-funding',
     operationId: 'getCompanyFunding',
     response: V1CompanyFundingResponse,
@@ -178,16 +166,16 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'POST',
-    path: '/v1/jobs/jobs-finder',
     operation: 'jobs-finder',
     operationId: 'findJobs',
     response: V1JobsFinderResponse,
-    answer: findJobs,
+    body: V1JobsFinderBody,
+    // Their request has no has_remote: absent, it means any listing (docs/leadmagic-v1.md, Jobs).
+    answer: (services, body: Static<typeof V1JobsFinderBody>) => findJobs(services, { ...body, has_remote: body.has_remote ?? 'any' }),
     shape: jobListings,
   },
   {
     method: 'GET',
-    path: '/v1/jobs/job-types',
     operation: 'job-types',
     operationId: 'getJobTypes',
     response: IdNameList,
@@ -195,15 +183,51 @@ export const V1_ROUTES: readonly V1Route[] = [
   },
   {
     method: 'GET',
-    path: '/v1/jobs/countries',
     operation: 'job-country',
     operationId: 'getJobCountries',
     response: JobCountryList,
     free: (services) => services.lookups.countries(),
   },
+  {
+    method: 'GET',
+    operation: 'job-regions',
+    operationId: 'getJobRegions',
+    response: IdNameList,
+    free: (services) => services.lookups.list('job_regions'),
+  },
+  {
+    method: 'GET',
+    operation: 'job-industries',
+    operationId: 'getJobIndustries',
+    response: IdNameList,
+    free: (services) => services.lookups.list('job_industries'),
+  },
+  {
+    method: 'GET',
+    operation: 'job-company-types',
+    operationId: 'getJobCompanyTypes',
+    response: IdNameList,
+    free: (services) => services.lookups.list('job_company_types'),
+  },
 ];
 
-/** Every v1 path: LeadMagic's operationId (prefixed v1) under the tag "leadmagic-v1". */
+/** A v1 operation at its documented path (the first of its v1 spellings). */
+export type V1Route = V1Surface & { path: `/v1/${string}` };
+
+/** Every v1 operation's spellings: the documented path first. */
+function v1PathsOf(operation: OperationId): readonly `/v1/${string}`[] {
+  const paths = spellingsOf(operation).v1;
+  if (!paths.length) throw new Error(`${operation} is on the v1 surface but its descriptor names no v1 path`);
+  return paths;
+}
+
+export const V1_ROUTES: readonly V1Route[] = V1_SURFACES.map((surface) => ({ ...surface, path: v1PathsOf(surface.operation)[0] }));
+
+/**
+ * Every v1 path: LeadMagic's operationId (prefixed v1) under the tag "leadmagic-v1". The other
+ * spellings of a path, and a free path asked by POST (their clients post to the lookups and
+ * credits), are served alike and left out of the OpenAPI document.
+ */
 export default async function v1Routes(app: FastifyInstance): Promise<void> {
   for (const route of V1_ROUTES) {
     const options = routeOptions(route.operation, route.method, {
@@ -215,16 +239,17 @@ export default async function v1Routes(app: FastifyInstance): Promise<void> {
     });
     const { answer, free } = route;
     const shape = route.shape ?? asV1;
-    app.route({
-      ...options,
-      method: route.method,
-      url: route.path,
-      schema: { ...options.schema, summary: `${OPERATIONS[route.operation].summary} (LeadMagic v1)` },
-      handler: async (request, reply) => {
-        if (free) return free(app.services, request.apiKey!.id);
-        const { cost, body } = await answer!(app.services, request.body as never);
-        return reply.settle(cost, shape(body as Body));
-      },
-    });
+    const schema = { ...options.schema, summary: `${OPERATIONS[route.operation].summary} (LeadMagic v1)` };
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (free) return free(app.services, request.apiKey!.id);
+      const { cost, body } = await answer!(app.services, request.body as never);
+      return reply.settle(cost, shape(body as Body));
+    };
+    const methods = free ? (['GET', 'POST'] as const) : ([route.method] as const);
+    for (const url of v1PathsOf(route.operation))
+      for (const method of methods) {
+        const documented = url === route.path && method === route.method;
+        app.route({ ...options, method, url, schema: documented ? schema : { ...schema, hide: true }, handler });
+      }
   }
 }

@@ -1,0 +1,100 @@
+// Every charged operation, on every path it is served at (ours, each LeadMagic v1 spelling) and as
+// its MCP tool, asked for something the sample world has: the charge is the operation's price rule
+// applied to what was returned, in credits_consumed, in the balance and in the ledger. A new charged
+// operation without a request here is a compile error.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { dbTargets } from '../support/db.ts';
+import type { TestApp } from '../support/app.ts';
+import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
+import { OPERATIONS, PRICE_OF, spellingsOf, type ChargedOperationId } from '../../src/http/operations.ts';
+import { TOOLS, type ToolName } from '../../src/mcp/tools.ts';
+
+/** A request each charged operation answers with something found (a non-zero charge). */
+const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
+  'email-validate': { email: 'jane@acme-robotics.com' },
+  'email-finder': { first_name: 'John', last_name: 'Smith', domain: 'acme-robotics.com' },
+  'company-funding': { company_domain: 'acme-robotics.com' },
+  'company-search': { company_domain: 'acme-robotics.com' },
+  'jobs-finder': { company_name: 'Acme Robotics', posted_after: SAMPLE_POSTED_AFTER, has_remote: false },
+  'role-finder': { job_title: 'VP of Sales', company_domain: 'acme-robotics.com' },
+  'employee-finder': { company_domain: 'acme-robotics.com', limit: 2 },
+  'mobile-finder': { work_email: 'john.smith@acme-robotics.com' },
+  'b2b-profile-email': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+};
+
+/** The price rule applied to an answer (ours or the v1 shape: the rule reads fields both have). */
+function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): number {
+  switch (id) {
+    case 'email-validate':
+      return PRICE_OF[id](answer as { email_status: 'valid' });
+    case 'email-finder':
+      return PRICE_OF[id](answer as { status: string });
+    case 'jobs-finder':
+      return PRICE_OF[id](answer as { results: unknown[] });
+    case 'employee-finder':
+      return PRICE_OF[id](answer as { data: unknown[] });
+    default:
+      return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
+  }
+}
+
+for (const target of dbTargets) {
+  describe(`the charge is the price rule applied to what was returned (${target.name})`, { skip: target.skip }, () => {
+    let sample: SampleWorld;
+    let t: TestApp;
+    let baseUrl: string;
+    before(async () => {
+      sample = await startSampleWorld(target, 10_000);
+      t = sample.t;
+      baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(() => sample?.close());
+
+    const ledgerTotal = async () => {
+      const rows = await t.database.db.selectFrom('credit_ledger').select('amount').where('key_id', '=', t.keyId).execute();
+      return rows.reduce((sum, r) => sum + Number(r.amount), 0);
+    };
+
+    /** Asserts one answer's charge and returns it. */
+    async function checkCharge(id: ChargedOperationId, label: string, call: () => Promise<Record<string, unknown>>): Promise<void> {
+      const balance = await t.services.billing.balance(t.keyId);
+      const ledger = await ledgerTotal();
+      const answer = await call();
+      const cost = priceOf(id, answer);
+      assert.ok(cost > 0, `${label}: something was found\n${JSON.stringify(answer).slice(0, 400)}`);
+      assert.equal(Math.round((answer.credits_consumed as number) * 1000), cost, `${label}: credits_consumed`);
+      assert.equal(balance - (await t.services.billing.balance(t.keyId)), cost, `${label}: balance`);
+      assert.equal(Math.abs((await ledgerTotal()) - ledger), cost, `${label}: one ledger amount`);
+    }
+
+    for (const id of Object.keys(FOUND) as ChargedOperationId[]) {
+      it(`${id}: on ${[OPERATIONS[id].path, ...spellingsOf(id).plain, ...spellingsOf(id).v1].join(', ')} and as its MCP tool`, async () => {
+        for (const path of [OPERATIONS[id].path, ...spellingsOf(id).plain, ...spellingsOf(id).v1]) {
+          await checkCharge(id, path, async () => {
+            const res = await t.post(path, FOUND[id]);
+            assert.equal(res.statusCode, 200, `${path}: ${res.body}`);
+            return res.json<Record<string, unknown>>();
+          });
+        }
+        const tool = (Object.keys(TOOLS) as ToolName[]).find((name) => TOOLS[name].operation === id)!;
+        const client = new Client({ name: 'charge-test', version: '1.0.0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { 'x-api-key': t.key } } }),
+        );
+        try {
+          await checkCharge(id, `MCP ${tool}`, async () => {
+            const result = (await client.callTool({ name: tool, arguments: FOUND[id] })) as CallToolResult;
+            assert.ok(!result.isError, JSON.stringify(result.content));
+            return result.structuredContent as Record<string, unknown>;
+          });
+        } finally {
+          await client.close();
+        }
+      });
+    }
+  });
+}

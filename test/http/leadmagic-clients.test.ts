@@ -1,0 +1,356 @@
+// The requests real clients of LeadMagic's API send (recorded from their sources in
+// test/fixtures/real/clients/<client>/requests.json, origins in test/fixtures/real/ORIGINS.md),
+// replayed against a live server with the sample world: each answers as that client reads it, and
+// each charge is the price rule applied to what was returned. Requests for operations we do not
+// have yet are answered with our 404 not_found envelope and listed as pending.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { dbTargets } from '../support/db.ts';
+import type { TestApp } from '../support/app.ts';
+import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
+import { OPERATIONS, PRICE_OF, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
+import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
+import { runPeopleImport } from '../../src/ingest/people/runner.ts';
+
+interface RecordedRequest {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  source: string;
+  operation?: OperationId;
+  pending?: string;
+  reads?: string[];
+  readsAnyOf?: string[][];
+  tool?: string;
+}
+interface ClientFixture {
+  client: string;
+  repository: string;
+  commit: string;
+  requests: RecordedRequest[];
+  mcpTools?: { tools: { tool: string; operation?: OperationId; pending?: string }[] };
+}
+
+const FIXTURES_DIR = new URL('../fixtures/real/clients/', import.meta.url);
+const CLIENTS = readdirSync(FIXTURES_DIR).map((name) => ({
+  name,
+  fixture: JSON.parse(readFileSync(new URL(`${name}/requests.json`, FIXTURES_DIR), 'utf8')) as ClientFixture,
+}));
+
+/** The placeholder values of the clients' examples, as the sample world's company, people and addresses. */
+const SAMPLE_VALUES: Record<string, string> = {
+  'acme.com': 'acme-robotics.com',
+  'leadmagic.io': 'acme-robotics.com',
+  Acme: 'Acme Robotics, Inc.',
+  LeadMagic: 'Acme Robotics, Inc.',
+  'jane@acme.com': 'jane@acme-robotics.com',
+  'john@acme.com': 'john.smith@acme-robotics.com',
+  'jesse@leadmagic.io': 'john.smith@acme-robotics.com',
+  'https://www.linkedin.com/in/janedoe': 'https://www.linkedin.com/in/maria-de-la-cruz',
+  'https://example.com/in/janedoe': 'https://www.linkedin.com/in/maria-de-la-cruz',
+  'https://linkedin.com/in/johndoe': 'https://www.linkedin.com/in/maria-de-la-cruz',
+  'https://profiles.example.com/test-user': 'https://www.linkedin.com/in/maria-de-la-cruz',
+  'https://www.linkedin.com/company/acme': 'https://www.linkedin.com/company/acme-robotics',
+};
+
+function withSampleValues(value: unknown): unknown {
+  if (typeof value === 'string') return SAMPLE_VALUES[value] ?? value;
+  if (Array.isArray(value)) return value.map(withSampleValues);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSampleValues(v)]));
+  return value;
+}
+
+/** A field the client reads ("basicInfo.companyName"; "length" of a list answer). */
+function read(answer: unknown, path: string): unknown {
+  if (path === 'length') return Array.isArray(answer) ? answer.length : undefined;
+  return path
+    .split('.')
+    .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), answer);
+}
+
+/** What the operation's price rule says an answer costs (millicredits), on either surface's shape. */
+function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): number {
+  switch (id) {
+    case 'email-validate':
+      return PRICE_OF[id](answer as { email_status: 'valid' });
+    case 'email-finder':
+      return PRICE_OF[id](answer as { status: string });
+    case 'jobs-finder':
+      return PRICE_OF[id](answer as { results: unknown[] });
+    case 'employee-finder':
+      return PRICE_OF[id](answer as { data: unknown[] });
+    default:
+      return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
+  }
+}
+
+const isCharged = (id: OperationId): id is ChargedOperationId => 'charge' in OPERATIONS[id];
+
+for (const target of dbTargets) {
+  describe(`requests real LeadMagic clients send (${target.name})`, { skip: target.skip }, () => {
+    let sample: SampleWorld;
+    let t: TestApp;
+    let baseUrl: string;
+
+    before(async () => {
+      sample = await startSampleWorld(target, 100_000);
+      t = sample.t;
+      baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(() => sample?.close());
+
+    /** The recorded request, with our key where theirs was and the sample world's values. */
+    function send(request: RecordedRequest, key = t.key) {
+      const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v === '<key>' ? key : v]));
+      const body = withSampleValues(request.body);
+      return t.inject({
+        method: request.method,
+        url: request.path,
+        headers,
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+    }
+
+    for (const { name, fixture } of CLIENTS) {
+      it(`${name}: every recorded request is answered as the client reads it (${fixture.repository} @ ${fixture.commit.slice(0, 7)})`, async (ctx) => {
+        const pending: string[] = [];
+        for (const request of fixture.requests) {
+          const label = `${name} › ${request.name}: ${request.method} ${request.path}`;
+          const before = await t.services.billing.balance(t.keyId);
+          const res = await send(request);
+          if (request.pending) {
+            assert.equal(res.statusCode, 404, `${label}: ${res.body}`);
+            assert.equal(res.json<{ error: string }>().error, 'not_found', label);
+            assert.equal(await t.services.billing.balance(t.keyId), before, `${label}: nothing charged`);
+            pending.push(`${request.method} ${request.path} (${request.pending})`);
+            continue;
+          }
+          assert.equal(res.statusCode, 200, `${label}: ${res.body}`);
+          const answer = res.json<Record<string, unknown>>();
+          for (const path of request.reads ?? []) {
+            const value = read(answer, path);
+            assert.notEqual(value, undefined, `${label}: reads ${path}\n${res.body.slice(0, 600)}`);
+            if (path === 'length') assert.ok((value as number) > 0, `${label}: a non-empty list`);
+          }
+          if (request.readsAnyOf) {
+            const present = request.readsAnyOf.some(
+              (path) => read(answer, path.join('.')) !== undefined && read(answer, path.join('.')) !== null,
+            );
+            assert.ok(present, `${label}: reads one of ${JSON.stringify(request.readsAnyOf)}\n${res.body.slice(0, 600)}`);
+          }
+          const operation = request.operation!;
+          assert.ok(isOperationId(operation), `${label}: ${operation} is an operation`);
+          if (isCharged(operation)) {
+            const cost = priceOf(operation, answer);
+            assert.equal(Math.round((answer.credits_consumed as number) * 1000), cost, `${label}: credits_consumed follows the price rule`);
+            assert.equal(before - (await t.services.billing.balance(t.keyId)), cost, `${label}: charged what the price rule says`);
+          }
+        }
+        ctx.diagnostic(
+          `${name}: ${fixture.requests.length - pending.length} requests served, ${pending.length} pending: ${pending.join('; ')}`,
+        );
+      });
+    }
+
+    it('the key is accepted as X-API-Key, Authorization: Bearer and X-LeadMagic-Key; a wrong one in any is 401', async () => {
+      for (const headers of [{ 'x-api-key': t.key }, { authorization: `Bearer ${t.key}` }, { 'x-leadmagic-key': t.key }]) {
+        const res = await t.inject({ method: 'GET', url: '/v1/credits', headers });
+        assert.equal(res.statusCode, 200, `${JSON.stringify(Object.keys(headers))}: ${res.body}`);
+      }
+      for (const headers of [{ authorization: 'Bearer lb_wrong' }, { 'x-leadmagic-key': 'lb_wrong' }]) {
+        const res = await t.inject({ method: 'GET', url: '/credits', headers });
+        assert.equal(res.statusCode, 401);
+        assert.equal(res.json<{ error: string }>().error, 'invalid_api_key');
+      }
+      const none = await t.inject({ method: 'GET', url: '/credits', headers: { authorization: 'Basic abc' } });
+      assert.equal(none.json<{ error: string }>().error, 'missing_api_key');
+    });
+
+    async function mcpClient(headers: Record<string, string>): Promise<Client> {
+      const client = new Client({ name: 'leadmagic-clients-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }));
+      return client;
+    }
+
+    it('/mcp: their tool names call ours (Bearer and X-LeadMagic-Key); their tools we do not have are unknown', async () => {
+      const bearer = await mcpClient({ authorization: `Bearer ${t.key}` });
+      const leadmagicKey = await mcpClient({ 'x-leadmagic-key': t.key });
+      try {
+        const calls: { tool: string; args: Record<string, unknown>; pending?: string }[] = [];
+        for (const { fixture } of CLIENTS) {
+          for (const request of fixture.requests)
+            if (request.tool)
+              calls.push({
+                tool: request.tool,
+                args: (withSampleValues(request.body) ?? {}) as Record<string, unknown>,
+                pending: request.pending,
+              });
+          for (const tool of fixture.mcpTools?.tools ?? []) {
+            // Their hosted tools take the REST request's fields: the first recorded request of the operation.
+            const sampleArgs = CLIENTS.flatMap((c) => c.fixture.requests).find((r) => r.operation === tool.operation)?.body;
+            calls.push({ tool: tool.tool, args: (withSampleValues(sampleArgs) ?? {}) as Record<string, unknown>, pending: tool.pending });
+          }
+        }
+        assert.ok(calls.length > 40);
+        for (const [i, call] of calls.entries()) {
+          const client = i % 2 ? bearer : leadmagicKey;
+          const result = (await client.callTool({ name: call.tool, arguments: call.args })) as CallToolResult;
+          const text = (result.content[0] as { text: string }).text;
+          if (call.pending) {
+            assert.equal(result.isError, true, call.tool);
+            assert.equal((JSON.parse(text) as { error: string }).error, 'unknown_tool', call.tool);
+          } else {
+            assert.ok(!result.isError, `${call.tool}(${JSON.stringify(call.args)}): ${text}`);
+          }
+        }
+        // find_role takes the company page URL, as the v1 path does.
+        const role = (await bearer.callTool({
+          name: 'find_role',
+          arguments: { job_title: 'VP of Sales', company_profile_url: 'https://www.linkedin.com/company/acme-robotics' },
+        })) as CallToolResult;
+        assert.equal((role.structuredContent as { first_name: string }).first_name, 'John');
+      } finally {
+        await bearer.close();
+        await leadmagicKey.close();
+      }
+    });
+
+    it('our paths answer the original field names beside ours; the v1 paths keep only theirs', async () => {
+      const ours = (await t.post('/email-validate', { email: 'jane@acme-robotics.com' })).json<Record<string, unknown>>();
+      assert.equal(ours.company_prof_url, 'www.linkedin.com/company/acme-robotics');
+      assert.equal(ours.company_linkedin_url, ours.company_prof_url);
+      assert.equal(ours.company_twitter_url, ours.company_social_b_url);
+      assert.equal(ours.company_linkedin_id, '1035');
+      const v1 = (await t.post('/v1/people/email-validation', { email: 'jane@acme-robotics.com' })).json<Record<string, unknown>>();
+      assert.equal(v1.company_linkedin_url, ours.company_prof_url);
+      assert.ok(!('company_prof_url' in v1));
+      const funding = (await t.post('/company-funding', { company_domain: 'acme-robotics.com' })).json<{
+        leadership: { ceo: Record<string, unknown> };
+      }>();
+      assert.equal(funding.leadership.ceo.linkedin, funding.leadership.ceo.prof);
+      const jobs = (await t.post('/jobs-finder', { company_name: 'Acme Robotics', posted_after: SAMPLE_POSTED_AFTER })).json<{
+        results: { company: Record<string, unknown> }[];
+      }>();
+      assert.equal(jobs.results[0].company.linkedin_url, jobs.results[0].company.prof_url);
+    });
+
+    it('request forms: each unambiguous one read as ours, the others refused naming the field', async () => {
+      const bySkill = await t.post('/v1/companies/company-search', { domain: 'acme-robotics.com' });
+      assert.equal(bySkill.json<{ company_name: string }>().company_name, 'Acme Robotics, Inc.');
+      const byPage = await t.post('/company-funding', { linkedin_url: 'https://www.linkedin.com/company/acme-robotics' });
+      assert.equal(byPage.json<{ message: string }>().message, 'Funding data found.');
+      const conflict = await t.post('/company-search', { domain: 'acme-robotics.com', company_domain: 'other.example' });
+      assert.equal(conflict.statusCode, 400);
+      assert.match(conflict.json<{ message: string }>().message, /domain and company_domain/);
+      const full = await t.post('/email-finder', { full_name: 'John Smith', company_name: 'acme-robotics.com' });
+      assert.equal(full.json<{ email: string }>().email, 'john.smith@acme-robotics.com');
+      const oneWord = await t.post('/email-finder', { full_name: 'Cher', domain: 'acme-robotics.com' });
+      assert.equal(oneWord.statusCode, 400);
+      assert.match(oneWord.json<{ message: string }>().message, /full_name/);
+      const days = await t.post('/jobs-finder', { job_title: 'Robotics Engineer', posted_within: '400', per_page: '5' });
+      assert.equal(days.statusCode, 200, days.body);
+      assert.equal(days.json<{ per_page: number }>().per_page, 5);
+      const notANumber = await t.post('/jobs-finder', { posted_within: 'last week' });
+      assert.equal(notANumber.statusCode, 400);
+      assert.match(notANumber.json<{ message: string }>().message, /posted_within/);
+    });
+
+    it('employee finder: limit is honoured (paged through above a page) and only what is returned is charged', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'leadbase-employees-'));
+      try {
+        const file = join(dir, 'people.jsonl');
+        const people = Array.from({ length: 75 }, (_, i) =>
+          JSON.stringify({
+            id: `pg${i}`,
+            first_name: `Person${i}`,
+            last_name: 'Pager',
+            profile_url: `pager-${i}`,
+            positions: [{ company_name: 'Pager Works', company_domain: 'pager-works.example', title: 'Engineer', start: '2022-01' }],
+          }),
+        );
+        writeFileSync(file, people.join('\n') + '\n');
+        await runPeopleImport({
+          db: t.database.db,
+          companies: t.services.companies,
+          source: 'jsonl',
+          records: readPeopleJsonl(file).records,
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      for (const [path, body, expected] of [
+        ['/v1/people/employee-finder', { company_domain: 'pager-works.example', limit: 1 }, 1],
+        ['/employee-finder', { company_domain: 'pager-works.example', limit: 1 }, 1],
+        ['/v1/people/employee-finder', { company_domain: 'pager-works.example', limit: 60 }, 60],
+        ['/v1/people/employee-finder', { company_domain: 'pager-works.example', limit: 100 }, 75],
+        ['/v1/people/employees', { company_domain: 'pager-works.example', limit: 30, page: 3 }, 15],
+        ['/employee-finder', { company_domain: 'pager-works.example' }, 20],
+      ] as const) {
+        const before = await t.services.billing.balance(t.keyId);
+        const res = await t.post(path, body);
+        assert.equal(res.statusCode, 200, res.body);
+        const answer = res.json<{ data: { full_name: string }[]; returned_count: number; total_count: number; credits_consumed: number }>();
+        assert.equal(answer.data.length, expected, `${path} ${JSON.stringify(body)}`);
+        assert.equal(answer.returned_count, expected);
+        assert.equal(answer.total_count, 75);
+        assert.equal(new Set(answer.data.map((e) => e.full_name)).size, expected, 'no employee twice');
+        assert.equal(Math.round(answer.credits_consumed * 1000), expected * 50);
+        assert.equal(before - (await t.services.billing.balance(t.keyId)), expected * 50, 'charged exactly what was returned');
+      }
+      const mcp = await mcpClient({ 'x-api-key': t.key });
+      try {
+        const result = (await mcp.callTool({
+          name: 'find_employees',
+          arguments: { company_domain: 'pager-works.example', limit: 1 },
+        })) as CallToolResult;
+        assert.equal((result.structuredContent as { data: unknown[] }).data.length, 1);
+        assert.equal((result.structuredContent as { credits_consumed: number }).credits_consumed, 0.05);
+      } finally {
+        await mcp.close();
+      }
+      const disagree = await t.post('/employee-finder', { company_domain: 'pager-works.example', limit: 5, per_page: 10 });
+      assert.equal(disagree.statusCode, 400);
+      assert.match(disagree.json<{ message: string }>().message, /limit/);
+    });
+
+    it('jobs: on the v1 paths an absent has_remote takes any listing; our own path keeps the contract default (non-remote)', async () => {
+      await t.services.jobs.importer.importBoard(
+        [
+          {
+            sourceId: 'R1',
+            title: 'Remote Robotics Engineer',
+            location: 'Remote',
+            remote: true,
+            employmentTypes: ['Full-time'],
+            publishedAt: Date.UTC(2026, 0, 20, 9, 0),
+            descriptionHtml: '<p>Build robots from home.</p>',
+            applyUrl: 'https://jobs.example/r1',
+            company: { name: 'Acme Robotics, Inc.', website: 'https://acme-robotics.com' },
+          },
+        ],
+        { source: 'greenhouse', board: 'acme-remote', now: Date.now() },
+      );
+      const query = { company_name: 'Acme Robotics', posted_after: SAMPLE_POSTED_AFTER };
+      const titles = (body: string) => (JSON.parse(body) as { results: { title: string }[] }).results.map((r) => r.title);
+      const v1 = await t.post('/v1/jobs/jobs-finder', query);
+      assert.deepEqual(titles(v1.body), ['Remote Robotics Engineer', 'Robotics Engineer'], 'newest first, remote or not');
+      assert.equal(v1.json<{ total_count: number; credits_consumed: number }>().total_count, 2);
+      assert.equal(v1.json<{ credits_consumed: number }>().credits_consumed, 2, '1 credit per returned listing');
+      const secondPage = await t.post('/v1/jobs/finder', { ...query, per_page: 1, page: 2 });
+      assert.deepEqual(titles(secondPage.body), ['Robotics Engineer']);
+      assert.deepEqual(titles((await t.post('/v1/jobs/jobs-finder', { ...query, has_remote: true })).body), ['Remote Robotics Engineer']);
+      assert.deepEqual(titles((await t.post('/jobs-finder', query)).body), ['Robotics Engineer'], 'ours: has_remote defaults to false');
+      const deep = await t.post('/v1/jobs/jobs-finder', { ...query, page: 1000, per_page: 50 });
+      assert.equal(deep.statusCode, 400);
+      assert.match(deep.json<{ message: string }>().message, /has_remote/);
+    });
+  });
+}
