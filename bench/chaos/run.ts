@@ -2,6 +2,10 @@
 // Prints one table (or --json) and exits non-zero when a scenario misses its criterion.
 // See docs/benchmarks.md, "Chaos suite".
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
@@ -11,7 +15,7 @@ import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { call, ChaosDatabase, ChaosRedis, enveloped, freePort, Instance, sleep, type Answer } from './cluster.ts';
 
-const SCENARIOS = ['charges', 'kill9', 'pg-kill', 'redis-stop', 'fuzz', 'soak'] as const;
+const SCENARIOS = ['charges', 'kill9', 'pg-kill', 'redis-stop', 'fuzz', 'soak', 'sqlite-import-busy'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const HELP = `usage: npm run chaos -- [options]
@@ -26,6 +30,7 @@ options:
   --instances <n>         server instances (default 3)
   --soak-seconds <n>      length of the soak (default 180)
   --fuzz-requests <n>     hostile requests in the fuzz scenario (default 10000)
+  --import-rows <n>       companies imported in the sqlite-import-busy scenario (default 60000)
   --json                  print the results as JSON instead of a table
   --help                  this text
 `;
@@ -45,6 +50,7 @@ const { values: opts } = parseArgs({
     instances: { type: 'string', default: '3' },
     'soak-seconds': { type: 'string', default: '180' },
     'fuzz-requests': { type: 'string', default: '10000' },
+    'import-rows': { type: 'string', default: '60000' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -455,7 +461,126 @@ async function soak(): Promise<Result> {
   };
 }
 
-const RUNNERS: Record<Scenario, () => Promise<Result>> = { charges, kill9, 'pg-kill': pgKill, 'redis-stop': redisStop, fuzz, soak };
+// ---- sqlite-import-busy: an import beside busy servers on one SQLite file ----
+// A world of its own (a SQLite file, two `leadbase serve` processes on it, no Redis): the servers
+// charge keys as fast as they are asked while `leadbase import companies jsonl` writes a file of
+// companies into the same database. Every row of the file must be stored, and the command exit 0.
+
+const importRows = Math.max(1, Number(opts['import-rows']));
+
+async function sqliteImportBusy(): Promise<Result> {
+  const dir = mkdtempSync(join(tmpdir(), 'leadbase-chaos-sqlite-'));
+  const databaseUrl = `sqlite:${join(dir, 'db.sqlite')}`;
+  const servers = [0, 1].map((i) => new Instance(100 + i, { DATABASE_URL: databaseUrl, REDIS_URL: '' }));
+  let local: DatabaseHandle | undefined;
+  try {
+    await servers[0].start(); // migrates the new file
+    await servers[1].start();
+    local = openDatabase(databaseUrl);
+    const companies = new CompanyService({ db: local.db });
+    const jobs = new JobService({ db: local.db, companies });
+    const now = Date.now();
+    await jobs.importer.importBoard(
+      Array.from({ length: 20 }, (_, i) => ({
+        sourceId: `S${i}`,
+        title: 'Platform Engineer',
+        location: 'Austin, TX',
+        employmentTypes: ['Full-time'],
+        publishedAt: now - i * 3600_000,
+        descriptionHtml: `<p>Busy posting ${i}.</p>`,
+        applyUrl: `https://jobs.example/s${i}`,
+        company: { name: 'Busy Corp', website: 'https://busy.example' },
+      })),
+      { source: 'greenhouse', board: 'sqlite-busy', now },
+    );
+    await jobs.close();
+    const keys = new KeyService(local.db);
+    const key = await keys.create('chaos-sqlite', 1_000_000_000);
+    await keys.setRateLimit(key.id, 'jobs-finder', 1_000_000);
+
+    const file = join(dir, 'companies.jsonl');
+    const tag = randomBytes(3).toString('hex');
+    writeFileSync(
+      file,
+      `${Array.from({ length: importRows }, (_, i) => JSON.stringify({ name: `Busy ${tag} ${i}`, domain: `busy-${tag}-${i}.test` })).join('\n')}\n`,
+    );
+    const statuses = new Map<number, number>();
+    let running = true;
+    const hammer = Array.from({ length: 8 }, async (_, i) => {
+      while (running) {
+        const answer = await post(servers[i % 2], '/jobs-finder', key.key, SEARCH);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      }
+    });
+    const started = Date.now();
+    const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [join(process.cwd(), 'bin', 'leadbase.js'), 'import', 'companies', 'jsonl', file, '--quiet', '--json'],
+        {
+          env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '' },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
+    const seconds = (Date.now() - started) / 1000;
+    running = false;
+    await Promise.all(hammer);
+    let rejected: number | string = 'no summary';
+    try {
+      rejected = (JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '') as { rejected: number }).rejected;
+    } catch {
+      progress(`sqlite-import-busy: the import printed no summary: ${result.stderr.slice(0, 500)}`);
+    }
+    const written = Number(
+      (
+        await local.db
+          .selectFrom('companies')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('name', 'like', `Busy ${tag} %`)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const exits = servers.reduce((n, i) => n + i.unexpectedExits, 0);
+    const fiveHundreds = [...statuses].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
+    return {
+      scenario: 'sqlite-import-busy',
+      criterion: 'every row of the file written (0 lost), the import exits 0, the servers keep charging, 0 server exits',
+      pass: written === importRows && result.status === 0 && (statuses.get(200) ?? 0) > 0 && exits === 0,
+      figures: {
+        'rows in file': importRows,
+        'rows written': written,
+        lost: importRows - written,
+        rejected,
+        'import exit': result.status ?? 'killed',
+        'import seconds': seconds.toFixed(1),
+        'charged 200': statuses.get(200) ?? 0,
+        'answered 503': statuses.get(503) ?? 0,
+        'other 5xx': fiveHundreds,
+        'server exits': exits,
+      },
+    };
+  } finally {
+    await Promise.all(servers.map((i) => i.stop()));
+    await local?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+// ---- end of sqlite-import-busy ----
+
+const RUNNERS: Record<Scenario, () => Promise<Result>> = {
+  charges,
+  kill9,
+  'pg-kill': pgKill,
+  'redis-stop': redisStop,
+  fuzz,
+  soak,
+  'sqlite-import-busy': sqliteImportBusy,
+};
 
 async function setUp(): Promise<void> {
   progress(`database ${database.name}, redis-server on port ${redis.port}, ${instanceCount} instances`);

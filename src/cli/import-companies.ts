@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ImportSummary } from '../import-summary.ts';
+import { ImportStoppedError, ImportSummary } from '../import-summary.ts';
+import { isLockedOrUnavailable } from '../db/retry.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
 import { parallelByDefault, prepareFileInWorker } from '../ingest/companies/parallel.ts';
 import type { FileFormat } from '../ingest/companies/prepare-worker.ts';
@@ -163,7 +164,7 @@ export function registerImportCompanies(importCommand: Command): void {
       .option('--kind <kind>', "news or press_release (default: press_release for a feed on the company's own site, else news)"),
   ).action(async (sources: string[], opts: CommonOptions & { domain?: string; name?: string; kind?: string }) => {
     if (opts.kind && opts.kind !== 'news' && opts.kind !== 'press_release') throw new CliError('--kind must be news or press_release');
-    await withServices(async ({ companies }) => {
+    await withServices(async ({ companies }, config) => {
       const service = companies;
       const summary = new ImportSummary();
       for (const source of sources) {
@@ -178,8 +179,11 @@ export function registerImportCompanies(importCommand: Command): void {
             companyName: opts.name,
             kind: opts.kind as 'news' | 'press_release' | undefined,
             source: 'rss',
+            retry: { maxWaitMs: config.importLockWaitMs },
           });
         } catch (error) {
+          // A database that stayed locked or unreachable is not the feed's fault: stop, say how to resume.
+          if (isLockedOrUnavailable(error)) failStoppedImport(new ImportStoppedError(summary, error), 'feeds', opts.json);
           summary.read += 1;
           summary.reject(0, `${source}: ${(error as Error).message}`);
         }

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { PoliteFetcher } from '../ingest/jobs/fetcher.ts';
 import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
+import { isLockedOrUnavailable } from '../db/retry.ts';
 import type { BoardImportSummary, BoardInput } from '../jobs/importer.ts';
-import { isUnavailable } from '../db/unavailable.ts';
 import { CliError, withServices } from './context.ts';
 import { positiveInt } from './arguments.ts';
 import { createProgress, type Progress } from './progress.ts';
@@ -178,7 +178,7 @@ export function registerImportJobs(importCommand: Command): void {
           .catch((error: unknown) => {
             progress?.stop();
             for (const print of held) print();
-            if (!isUnavailable(error)) throw error;
+            if (!isLockedOrUnavailable(error)) throw error;
             // A locked or unreachable database, waited out in vain: never a rejection of the postings.
             throw new CliError(
               `import stopped after ${boardsStored} of ${opts.board.length} boards stored: the database could not be written ` +

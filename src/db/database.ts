@@ -4,8 +4,9 @@ import SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { createRequire } from 'node:module';
 import type pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
+import { ImmediateSqliteDialect } from './sqlite-locking.ts';
 
 export type Db = Kysely<Database>;
 export type DialectName = 'sqlite' | 'postgres';
@@ -156,7 +157,8 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     sqlite.pragma('cache_size = -262144');
     let reader: SqliteConnection | undefined;
     const connection = withStatementCache(sqlite, () => reader?.close());
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+    // Transactions begin IMMEDIATE: see sqlite-locking.ts for why a deferred BEGIN loses writes beside other processes.
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: connection }) });
     sqliteConnections.set(db.getExecutor().adapter, connection);
     if (path !== ':memory:') {
       sqliteReaders.set(db.getExecutor().adapter, () => {

@@ -1,5 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isUnavailable } from './unavailable.ts';
+import { isSqliteLocked } from './sqlite-locking.ts';
+
+/**
+ * True when a write failed because the database is busy (any SQLite busy or locked code, including
+ * SQLITE_BUSY_SNAPSHOT) or unreachable: never the rows' fault, so an importer waits it out and, if it
+ * lasts, stops (rows "not written") instead of rejecting rows.
+ */
+export function isLockedOrUnavailable(error: unknown): boolean {
+  return isSqliteLocked(error) || isUnavailable(error);
+}
 
 /** How an importer waits out a database that is busy (SQLite locked by a server) or briefly unreachable. */
 export interface WriteRetryOptions {
@@ -30,7 +40,7 @@ export async function retryWhileUnavailable<T>(write: () => Promise<T>, options:
       return await write();
     } catch (error) {
       const waited = Date.now() - started;
-      if (!isUnavailable(error) || waited >= maxWaitMs) throw error;
+      if (!isLockedOrUnavailable(error) || waited >= maxWaitMs) throw error;
       const pause = Math.min(delay * (0.5 + Math.random() / 2), maxWaitMs - waited);
       options.onWait?.(error, pause);
       await sleep(pause);

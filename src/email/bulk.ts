@@ -63,7 +63,7 @@ export interface BulkValidationOptions {
   settleEveryMs?: number;
   /** How long one run of a job works before handing over to a queued continuation, so that no run outlives a queue lease (default 60 s). */
   sliceMs?: number;
-  /** The queue claim's lease (default 120 s): renewed while a run works (the embedded queue), it must outlast a slice where it is not (pg-boss). */
+  /** The queue claim's lease (default 120 s): renewed while a run works, so a run whose instance died is taken over about this long after. */
   leaseMs?: number;
   /** How long a greylisted address waits before it is asked again (default 5 min). */
   greylistRetryMs?: number;
@@ -74,6 +74,37 @@ export interface BulkValidationOptions {
   /** Called once when a job ends (done or failed): the completion webhook. */
   onFinished?: (job: FinishedBulkJob) => Promise<void>;
   now?: () => number;
+}
+
+/** Most position ranges one ledger row names; a charge with more gaps is written as several rows. */
+const RANGES_PER_LEDGER_ROW = 50;
+
+/**
+ * The ledger rows of one charge. Results are produced out of list order (a window of addresses is
+ * validated at once, greylisted ones come back later), so the positions paid at once have gaps: a
+ * row names its positions as ranges ("0-2,5,7-9"), never a span that would include positions other
+ * rows pay for. `paid` is ascending, `costs` the price of each.
+ */
+function ledgerRows(paid: number[], costs: number[]): { ranges: string; units: number; results: number }[] {
+  const rows: { ranges: string; units: number; results: number }[] = [];
+  let ranges: string[] = [];
+  let units = 0;
+  let results = 0;
+  for (let i = 0; i < paid.length;) {
+    let end = i;
+    while (end + 1 < paid.length && paid[end + 1] === paid[end] + 1) end++;
+    ranges.push(end > i ? `${paid[i]}-${paid[end]}` : `${paid[i]}`);
+    for (let k = i; k <= end; k++) units += costs[k];
+    results += end - i + 1;
+    i = end + 1;
+    if (ranges.length === RANGES_PER_LEDGER_ROW || i === paid.length) {
+      rows.push({ ranges: ranges.join(','), units, results });
+      ranges = [];
+      units = 0;
+      results = 0;
+    }
+  }
+  return rows;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
@@ -112,7 +143,7 @@ export class BulkValidationService {
     this.concurrency = options.concurrency ?? 200;
     this.settleEveryMs = options.settleEveryMs ?? 1000;
     this.sliceMs = options.sliceMs ?? 60_000;
-    this.leaseMs = Math.max(options.leaseMs ?? 120_000, this.sliceMs + 1000);
+    this.leaseMs = options.leaseMs ?? 120_000;
     this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
     this.greylistRetryMs = options.greylistRetryMs ?? 5 * 60_000;
     this.greylistDeadlineMs = options.greylistDeadlineMs ?? 30 * 60_000;
@@ -250,7 +281,8 @@ export class BulkValidationService {
     await this.options.queue.send<BulkQueueData>(
       BULK_QUEUE,
       { jobId },
-      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 5_000 },
+      // A short first retry: a run whose instance died is retried (pg-boss) after the delay too, on top of its lease.
+      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 1_000 },
     );
   }
 
@@ -404,6 +436,7 @@ export class BulkValidationService {
       if (!unpaid.length) return 'ok';
       const { balance } = await trx.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirstOrThrow();
       const paid: number[] = [];
+      const costs: number[] = [];
       const counts = JSON.parse(job.counts) as Record<string, number>;
       let units = 0;
       for (const item of unpaid) {
@@ -411,6 +444,7 @@ export class BulkValidationService {
         if (units + cost > Number(balance)) break;
         units += cost;
         paid.push(Number(item.seq));
+        costs.push(cost);
         const status = (JSON.parse(item.result!) as EmailValidation).email_status;
         counts[status] = (counts[status] ?? 0) + 1;
       }
@@ -429,13 +463,14 @@ export class BulkValidationService {
         marked += Number(result.numUpdatedRows);
       }
       if (marked !== paid.length) throw new Error(`bulk job ${jobId}: results charged by another run meanwhile`);
-      if (units > 0) {
+      for (const row of ledgerRows(paid, costs)) {
+        if (row.units === 0) continue;
         const charged = await recordCharge(trx, {
           keyId,
-          units,
+          units: row.units,
           operation: BULK_OPERATION,
-          requestId: `${jobId}:${paid[0]}-${paid[paid.length - 1]}`,
-          note: `${paid.length} results of bulk job ${jobId}`,
+          requestId: `${jobId}:${row.ranges}`,
+          note: `${row.results} results of bulk job ${jobId}`,
         });
         if (charged === null) throw new Error(`bulk job ${jobId}: the balance changed during the charge`);
       }

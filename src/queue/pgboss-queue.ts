@@ -1,9 +1,11 @@
 // The queue of PostgreSQL deployments: pg-boss (its own schema, SKIP LOCKED claims, retries with
-// backoff, expiry of jobs whose worker died). The differences from the embedded queue are pg-boss's
-// own: a claim is not renewed (a job running longer than its lease is failed and retried, so the
-// lease must cover the longest run), and stopping lets running handlers finish instead of handing
-// their jobs back.
+// backoff, expiry of jobs whose worker died). As in the embedded queue, a running job's claim is
+// renewed (pg-boss 10 has no heartbeat of its own: its expiry counts from the job's started_on, which
+// the worker moves forward every third of the lease), so a lease need not cover the longest run, and
+// a job whose worker died is retried about one lease later. Unlike it, stopping lets running handlers
+// finish instead of handing their jobs back.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { JobHandler, JobQueue, JobState, SendOptions, WorkOptions } from './types.ts';
 
@@ -14,8 +16,9 @@ export interface PgBossQueueOptions {
   /** pg-boss's schema (default "pgboss"). */
   schema?: string;
   /**
-   * How often pg-boss looks for jobs whose lease ran out (their worker died) and fails them into a
-   * retry (default 30 s; pg-boss's own default is 2 minutes).
+   * How often pg-boss does its maintenance (archiving, and looking for jobs whose lease ran out;
+   * default 30 s, pg-boss's own default is 2 minutes). A process working a queue also looks for
+   * lapsed leases every quarter of that queue's lease, so a dead worker's job is retried about one lease later.
    */
   maintenanceIntervalSeconds?: number;
   /** How often a running job's state is read, so a cancel reaches its handler (default 1 s). */
@@ -36,7 +39,14 @@ export class PgBossQueue implements JobQueue {
   private readonly boss: PgBoss;
   private readonly created = new Map<string, Promise<void>>();
   private readonly cancelCheckMs: number;
+  private readonly schema: string;
+  /** Looks for lapsed leases (see watchLeases), at the pace of the shortest lease worked here. */
+  private leaseWatch?: { everyMs: number; timer: NodeJS.Timeout };
   private readonly running = new Set<AbortController>();
+  private readonly loops: Promise<void>[] = [];
+  private stopped = false;
+  private readonly stopping = new AbortController();
+  private readonly onError: (error: unknown) => void;
   private starting?: Promise<void>;
   /** The last queue creation: the next one waits for it. */
   private creating: Promise<void> = Promise.resolve();
@@ -48,8 +58,10 @@ export class PgBossQueue implements JobQueue {
       schedule: false,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
     });
+    this.schema = options.schema ?? 'pgboss';
     // A lost database is reported, never thrown from a timer: pg-boss keeps retrying.
-    this.boss.on('error', options.onError ?? (() => {}));
+    this.onError = options.onError ?? (() => {});
+    this.boss.on('error', this.onError);
     this.cancelCheckMs = options.cancelCheckMs ?? 1000;
   }
 
@@ -66,8 +78,14 @@ export class PgBossQueue implements JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopping.abort();
+    if (this.leaseWatch) clearInterval(this.leaseWatch.timer);
+    this.leaseWatch = undefined;
     if (!this.starting) return;
     for (const controller of this.running) controller.abort();
+    // The handlers finish (their signal aborted) and their jobs are completed or failed.
+    await Promise.allSettled(this.loops);
     await this.starting.catch(() => {});
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
@@ -89,28 +107,102 @@ export class PgBossQueue implements JobQueue {
   async work<T>(queue: string, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
     await this.start();
     await this.ensure(queue, options.leaseMs);
+    if (options.leaseMs !== undefined) await this.keepLease(queue, options.leaseMs);
     const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
-    const pollingIntervalSeconds = Math.max(0.5, (options.pollMs ?? DEFAULTS.pollMs) / 1000);
-    for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds, includeMetadata: true }, async ([job]) => {
-        const controller = new AbortController();
-        this.running.add(controller);
-        // pg-boss does not tell a handler its job was cancelled: its state is read while it runs.
-        const watch = setInterval(() => {
-          void this.state(queue, job.id).then(
-            (state) => state === 'cancelled' && controller.abort(),
-            () => {},
-          );
-        }, this.cancelCheckMs);
-        watch.unref();
-        try {
-          await handler({ id: job.id, queue, data: job.data, attempt: job.retryCount + 1 }, controller.signal);
-        } finally {
-          clearInterval(watch);
-          this.running.delete(controller);
-        }
-      });
+    const pollMs = Math.max(500, options.pollMs ?? DEFAULTS.pollMs);
+    const leaseMs = options.leaseMs ?? DEFAULTS.leaseMs;
+    this.watchLeases(leaseMs);
+    for (let i = 0; i < concurrency; i++) this.loops.push(this.loop(queue, handler, pollMs, leaseMs));
+  }
+
+  /**
+   * One worker slot: fetches a job, runs it, and again; waits `pollMs` when there is none. Jobs are
+   * fetched here rather than through pg-boss's work(), which fails a handler running longer than the
+   * job's expiry: a claim renewed while its handler runs may run for as long as it needs.
+   */
+  private async loop<T>(queue: string, handler: JobHandler<T>, pollMs: number, leaseMs: number): Promise<void> {
+    while (!this.stopped) {
+      let job: PgBoss.JobWithMetadata<T> | undefined;
+      try {
+        [job] = await this.boss.fetch<T>(queue, { batchSize: 1, includeMetadata: true });
+      } catch (error) {
+        // A lost database must not end the worker: it tries again after the poll interval.
+        this.onError(error);
+      }
+      if (job) await this.run(queue, job, handler, leaseMs);
+      else if (!this.stopped) await sleep(pollMs, undefined, { signal: this.stopping.signal }).catch(() => {});
     }
+  }
+
+  private async run<T>(queue: string, job: PgBoss.JobWithMetadata<T>, handler: JobHandler<T>, leaseMs: number): Promise<void> {
+    const controller = new AbortController();
+    this.running.add(controller);
+    // The claim is lost when the job is no longer active (cancelled, or its lease lapsed and it was
+    // failed into a retry, perhaps already taken by another worker): the handler is told to stop and
+    // the job is left as it is.
+    let lost = false;
+    const renewal = setInterval(
+      () =>
+        void this.renew(queue, job.id).then(
+          (held) => {
+            if (held) return;
+            lost = true;
+            controller.abort();
+          },
+          (error: unknown) => this.onError(error),
+        ),
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    renewal.unref();
+    // pg-boss does not tell a handler its job was cancelled: its state is read while it runs.
+    const watch = setInterval(() => {
+      void this.state(queue, job.id).then(
+        (state) => state === 'cancelled' && controller.abort(),
+        () => {},
+      );
+    }, this.cancelCheckMs);
+    watch.unref();
+    try {
+      await handler({ id: job.id, queue, data: job.data, attempt: job.retryCount + 1 }, controller.signal);
+      if (!lost) await this.boss.complete(queue, job.id);
+    } catch (error) {
+      // Failed into a retry while attempts are left (pg-boss's backoff), for good after the last.
+      if (!lost)
+        await this.boss
+          .fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) })
+          .catch((e: unknown) => this.onError(e));
+    } finally {
+      clearInterval(renewal);
+      clearInterval(watch);
+      this.running.delete(controller);
+    }
+  }
+
+  /**
+   * pg-boss fails jobs whose lease lapsed (their worker died) into a retry only in its maintenance,
+   * every maintenanceIntervalSeconds: for a short lease that is run here every quarter of it too.
+   */
+  private watchLeases(leaseMs: number): void {
+    const everyMs = Math.max(250, Math.floor(leaseMs / 4));
+    if (this.leaseWatch && this.leaseWatch.everyMs <= everyMs) return;
+    if (this.leaseWatch) clearInterval(this.leaseWatch.timer);
+    const timer = setInterval(() => void this.boss.expire().catch(() => {}), everyMs);
+    timer.unref();
+    this.leaseWatch = { everyMs, timer };
+  }
+
+  /**
+   * Extends a running job's claim: pg-boss fails an active job into a retry once started_on plus its
+   * expiry has passed, so moving started_on forward is a renewal (a lost database only skips one).
+   */
+  private async renew(queue: string, id: string): Promise<boolean> {
+    const { rows } = await this.boss
+      .getDb()
+      .executeSql(`update ${this.schema}.job set started_on = now() where name = $1 and id = $2 and state = 'active' returning id`, [
+        queue,
+        id,
+      ]);
+    return rows.length > 0;
   }
 
   async cancel(queue: string, id: string): Promise<void> {
@@ -143,15 +235,21 @@ export class PgBossQueue implements JobQueue {
     return created;
   }
 
+  /** A queue made before with another lease (an older version, another setting, a send first) gets the worker's. */
+  private async keepLease(queue: string, leaseMs: number): Promise<void> {
+    const expireInSeconds = Math.ceil(leaseMs / 1000);
+    const existing = await this.boss.getQueue(queue);
+    if (existing && existing.expireInSeconds !== expireInSeconds) {
+      await this.boss.updateQueue(queue, { name: queue, policy: existing.policy, expireInSeconds });
+    }
+  }
+
   private async createQueue(queue: string, leaseMs?: number): Promise<void> {
+    const expireInSeconds = Math.ceil((leaseMs ?? DEFAULTS.leaseMs) / 1000);
     for (let attempt = 1; ; attempt++) {
       if (await this.boss.getQueue(queue)) return;
       try {
-        await this.boss.createQueue(queue, {
-          name: queue,
-          policy: 'stately',
-          expireInSeconds: Math.ceil((leaseMs ?? DEFAULTS.leaseMs) / 1000),
-        });
+        await this.boss.createQueue(queue, { name: queue, policy: 'stately', expireInSeconds });
         return;
       } catch (error) {
         if (attempt === 3) throw error;

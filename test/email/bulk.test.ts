@@ -13,6 +13,7 @@ import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
 import { loadConfig } from '../../src/config.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
+import { positionsOfBulkCharge } from '../support/bulk-ledger.ts';
 
 type Job = BulkJobView;
 
@@ -37,6 +38,8 @@ for (const { target, queue } of setups) {
       await world.domain('anything.test', { acceptAll: true });
       await world.domain('slow.test', { mailboxes: [], tarpitMs: 30 });
       await world.domain('grey.test', { mailboxes: ['ted'], greylist: true, greylistMs: 200 });
+      // Each RCPT takes 3 s: its results come long after those of the addresses around it in a list.
+      await world.domain('tarpit.test', { mailboxes: ['sam'], tarpitMs: 3000 });
       database = await target.open();
       let jobQueue: JobQueue | undefined;
       if (queue === 'pg-boss') {
@@ -247,6 +250,32 @@ for (const { target, queue } of setups) {
       assert.equal((await status(id, poor.key)).credits_consumed, 0.2);
       assert.equal(await t.services.billing.balance(poor.id), 900);
       assert.equal(await t.services.billing.ledgerBalance(poor.id), 900);
+    });
+
+    it('names in each ledger row exactly the positions it paid for, when results come out of list order', async () => {
+      // Fast and slow hosts alternate: the fast results are charged first, leaving gaps for the slow ones.
+      const emails = Array.from({ length: 12 }, (_, i) => (i % 2 ? `sam${i}@tarpit.test` : `f${i}@acme.test`));
+      const res = await t.post('/email-validate/bulk', { emails });
+      const { id } = res.json<Job>();
+      await until(async () => (await status(id)).status === 'done', 60_000, 50);
+      const items = await database.db.selectFrom('email_bulk_items').select(['seq', 'cost']).where('job_id', '=', id).execute();
+      const cost = new Map(items.map((i) => [Number(i.seq), Number(i.cost)]));
+      const charges = (await t.services.billing.usage(t.keyId, 1000)).filter((u) => u.request_id?.startsWith(`${id}:`));
+      assert.ok(charges.length >= 2, `charged in several batches: ${charges.map((c) => c.request_id).join(' ')}`);
+      const seen = new Set<number>();
+      for (const charge of charges) {
+        const positions = positionsOfBulkCharge(id, charge.request_id!);
+        for (const p of positions) {
+          assert.ok(!seen.has(p), `position ${p} is named by two ledger rows: ${charges.map((c) => c.request_id).join(' ')}`);
+          seen.add(p);
+        }
+        assert.equal(
+          positions.reduce((sum, p) => sum + cost.get(p)!, 0),
+          Number(charge.amount),
+          charge.request_id!,
+        );
+      }
+      assert.equal(seen.size, 12);
     });
 
     it('stores a long list (more rows than one statement can bind)', async () => {

@@ -1,6 +1,8 @@
 // An instance killed (kill -9) in the middle of a bulk job: another instance on the same database
-// resumes it once the queue claim's lease lapses, and every result is charged exactly once. On
-// SQLite with the embedded queue, and on PostgreSQL with pg-boss.
+// resumes it within about one lease of the kill (the claim is renewed while a run works, so a slice
+// longer than the lease does not delay the takeover), and every result is charged exactly once, each
+// ledger row naming exactly the list positions it paid for. On SQLite with the embedded queue, and on
+// PostgreSQL with pg-boss.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +15,9 @@ import type { BulkJobView } from '../../src/email/bulk.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PG_SKIP, POSTGRES_URL } from '../support/db.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { BULK_OPERATION } from '../../src/email/bulk.ts';
+import { positionsOfBulkCharge } from '../support/bulk-ledger.ts';
 
 type Job = BulkJobView;
 
@@ -30,13 +35,17 @@ for (const storage of storages) {
     let first: ServerProcess;
     let second: ServerProcess | undefined;
     const MAILBOXES = Array.from({ length: 150 }, (_, i) => `m${i}`);
+    // A slice far longer than the lease: a run hands over only after LEASE_MS * 3, yet a dead one is
+    // taken over about LEASE_MS after its instance died.
+    const LEASE_MS = 6000;
+    let databaseUrl: string;
 
     before(async () => {
       world = await startMailWorld();
       // Each RCPT takes 50 ms: a list of 300 takes several seconds even over the engine's pooled
       // sessions, so the kill (after the first results are charged, within a second) lands mid-job.
       await world.domain('slow.test', { mailboxes: MAILBOXES, tarpitMs: 50 });
-      let databaseUrl = `sqlite:${join(dir, 'db.sqlite')}`;
+      databaseUrl = `sqlite:${join(dir, 'db.sqlite')}`;
       if (storage.skip === false && storage.name.startsWith('postgres')) {
         const admin = new pg.Client({ connectionString: POSTGRES_URL });
         await admin.connect();
@@ -50,8 +59,8 @@ for (const storage of storages) {
         DATABASE_URL: databaseUrl,
         REDIS_URL: '',
         ...mailWorldEnv(world),
-        BULK_LEASE_MS: '2000',
-        BULK_SLICE_MS: '1000',
+        BULK_LEASE_MS: String(LEASE_MS),
+        BULK_SLICE_MS: String(LEASE_MS * 3),
         STARTER_CREDITS: '1000',
       };
       first = await startServerProcess(env);
@@ -74,7 +83,7 @@ for (const storage of storages) {
         await fetch(`${server.url}${path}`, { ...init, headers: { 'x-api-key': server.key ?? first.key!, ...init.headers } })
       ).json()) as T;
 
-    it('resumes on another instance and charges every result once', async () => {
+    it('resumes on another instance and charges every result once', async (t) => {
       const key = first.key!;
       const before = (await call<{ credits: number }>(first, '/credits')).credits;
       const emails = Array.from({ length: 300 }, (_, i) => `m${i}@slow.test`);
@@ -87,11 +96,23 @@ for (const storage of storages) {
       await until(async () => (await call<Job>(first, `/email-validate/bulk/${job.id}`)).processed > 0, 30_000, 50);
       first.child.kill('SIGKILL');
       await first.exited;
+      const killedAt = Date.now();
       const resumed = await startServerProcess(env);
+      const listeningAt = Date.now();
       resumed.key = key;
       second = resumed;
       const atKill = await call<Job>(resumed, `/email-validate/bulk/${job.id}`);
       assert.ok(atKill.processed < 300, `the kill landed mid-job (${atKill.processed} of 300 done)`);
+
+      // Taken over once the dead run's claim lapsed: at most LEASE_MS after the kill (or as soon as the
+      // new instance listens, on a machine slow to start it), plus the time to notice and retry.
+      await until(async () => (await call<Job>(resumed, `/email-validate/bulk/${job.id}`)).processed > atKill.processed, 120_000, 100);
+      const late = Date.now() - Math.max(killedAt + LEASE_MS, listeningAt);
+      t.diagnostic(`lease ${LEASE_MS} ms: taken over ${Date.now() - killedAt} ms after the kill (${late} ms after the lease lapsed)`);
+      assert.ok(
+        late < LEASE_MS,
+        `taken over ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill, ${late} ms after the lease lapsed`,
+      );
 
       // The embedded queue hands the slice on when its lease lapses; pg-boss when its maintenance
       // (every 30 s) finds the lapsed lease.
@@ -107,6 +128,34 @@ for (const storage of storages) {
         .split('\n');
       assert.equal(rows.length, 300);
       assert.equal(new Set(rows.map((r) => (JSON.parse(r) as { email: string }).email)).size, 300);
+
+      // Each ledger row names the positions it paid for: no position in two rows, amounts exact.
+      const handle = openDatabase(databaseUrl);
+      try {
+        const charges = await handle.db
+          .selectFrom('credit_ledger')
+          .select(['request_id', 'amount'])
+          .where('operation', '=', BULK_OPERATION)
+          .execute();
+        const items = await handle.db.selectFrom('email_bulk_items').select(['seq', 'cost']).where('job_id', '=', job.id).execute();
+        const cost = new Map(items.map((i) => [Number(i.seq), Number(i.cost)]));
+        const seen = new Set<number>();
+        for (const charge of charges) {
+          const positions = positionsOfBulkCharge(job.id, charge.request_id!);
+          for (const p of positions) {
+            assert.ok(!seen.has(p), `position ${p} is in two ledger rows (${charge.request_id})`);
+            seen.add(p);
+          }
+          assert.equal(
+            positions.reduce((sum, p) => sum + cost.get(p)!, 0),
+            Number(charge.amount),
+            charge.request_id!,
+          );
+        }
+        assert.equal(seen.size, 300);
+      } finally {
+        await handle.close();
+      }
     });
   });
 }

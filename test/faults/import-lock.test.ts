@@ -18,6 +18,8 @@ import { EngagementStore } from '../../src/email/engagement.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { ImportStoppedError } from '../../src/import-summary.ts';
 import { runLeadbase } from '../support/cli.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { KeyService } from '../../src/keys/service.ts';
 
 const ROWS = 60;
 const FAST_RETRY = { maxWaitMs: 8000, firstDelayMs: 20, maxDelayMs: 200 };
@@ -192,5 +194,94 @@ describe('imports while another process holds the SQLite write lock', { timeout:
     );
     assert.equal(rerun.status, 0, rerun.stdout + rerun.stderr);
     assert.match(rerun.stdout, /rejected 0/);
+  });
+});
+
+// The same file written by two real servers charging keys while the import runs. SQLite answers a
+// transaction that read before another process committed and then tries to write with
+// SQLITE_BUSY_SNAPSHOT at once (no busy-timeout wait): such an error must be waited out like any
+// lock, never turned into rejected rows, and the import must write every row and exit 0.
+describe('a SQLite import beside two busy servers', { timeout: 600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'leadbase-busy-'));
+  const path = join(dir, 'db.sqlite');
+  const env = { ...process.env, DATABASE_URL: `sqlite:${path}`, REDIS_URL: '' };
+  const COMPANY_ROWS = 30_000;
+  let handle: DatabaseHandle;
+  let servers: ServerProcess[] = [];
+  let key: string;
+
+  before(async () => {
+    handle = openDatabase(`sqlite:${path}`);
+    await migrateToLatest(handle.db);
+    const companiesService = new CompanyService({ db: handle.db });
+    const jobs = new JobService({ db: handle.db, companies: companiesService });
+    const now = Date.now();
+    await jobs.importer.importBoard(
+      Array.from({ length: 20 }, (_, i) => ({
+        sourceId: `B${i}`,
+        title: 'Platform Engineer',
+        location: 'Austin, TX',
+        employmentTypes: ['Full-time'],
+        publishedAt: now - i * 3600_000,
+        descriptionHtml: `<p>Busy posting ${i}.</p>`,
+        applyUrl: `https://jobs.example/b${i}`,
+        company: { name: 'Busy Corp', website: 'https://busy.example' },
+      })),
+      { source: 'greenhouse', board: 'busy', now },
+    );
+    await jobs.close();
+    const keys = new KeyService(handle.db);
+    const created = await keys.create('busy', 1_000_000_000);
+    await keys.setRateLimit(created.id, 'jobs-finder', 1_000_000);
+    key = created.key;
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await handle?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes every row and exits 0 while the servers charge keys on the same file', async (t) => {
+    const file = join(dir, 'busy.jsonl');
+    writeFileSync(
+      file,
+      `${Array.from({ length: COMPANY_ROWS }, (_, i) => JSON.stringify({ name: `Busy Co ${i}`, domain: `busy-${i}.test` })).join('\n')}\n`,
+    );
+    const statuses = new Map<number, number>();
+    let running = true;
+    const hammer = Array.from({ length: 8 }, async (_, i) => {
+      while (running) {
+        const answer = await fetch(`${servers[i % 2].url}/jobs-finder`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ job_title: 'engineer', per_page: 1 }),
+        }).catch(() => undefined);
+        await answer?.arrayBuffer();
+        statuses.set(answer?.status ?? 0, (statuses.get(answer?.status ?? 0) ?? 0) + 1);
+      }
+    });
+    let result;
+    try {
+      result = await runLeadbase(['import', 'companies', 'jsonl', file, '--quiet', '--json', '--batch-size', '1000'], env, 400_000);
+    } finally {
+      running = false;
+      await Promise.all(hammer);
+    }
+    const charged = statuses.get(200) ?? 0;
+    t.diagnostic(`server answers while the import ran: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    assert.ok(charged > 0, `the servers charged while the import ran: ${JSON.stringify([...statuses])}`);
+    assert.equal(result.status, 0, result.stdout.slice(0, 2000) + result.stderr.slice(0, 2000));
+    const summary = JSON.parse(result.stdout) as { rejected: number; inserted: number; rejections: { reason: string }[] };
+    assert.equal(summary.rejected, 0, JSON.stringify(summary.rejections.slice(0, 3)));
+    assert.equal(summary.inserted, COMPANY_ROWS);
+    const stored = await handle.db
+      .selectFrom('companies')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('name', 'like', 'Busy Co %')
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(stored.n), COMPANY_ROWS);
+    // Charges kept being served: a busy import is waited out by the servers too, never a 500.
+    assert.equal(statuses.get(500) ?? 0, 0, JSON.stringify([...statuses]));
   });
 });

@@ -68,6 +68,21 @@ describe('pg-boss queue (postgres)', { skip: PG_SKIP }, () => {
     assert.deepEqual(attempts, { recovers: [1, 2], 'gives-up': [1, 2] });
   });
 
+  it('renews a running job: a run longer than its lease is not failed into a retry', async () => {
+    const attempts: number[] = [];
+    await queue.work<{ ms: number }>(
+      'long-run',
+      async (job) => {
+        attempts.push(job.attempt);
+        await new Promise((resolve) => setTimeout(resolve, job.data.ms));
+      },
+      { pollMs: 500, leaseMs: 2000 },
+    );
+    const id = await queue.send('long-run', { ms: 6000 }, { maxAttempts: 3 });
+    await until(async () => (await queue.state('long-run', id!)) === 'completed', 30_000, 100);
+    assert.deepEqual(attempts, [1], 'run once, never taken over while it worked');
+  });
+
   it('a second queued job of a singleton key is refused; a cancelled job does not run', async () => {
     const first = await queue.send('single', { v: 1 }, { singletonKey: 'board:acme', startAfterMs: 60_000 });
     assert.ok(first);

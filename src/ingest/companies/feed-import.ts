@@ -2,6 +2,7 @@
 import type { CompanyService } from '../../companies/service.ts';
 import { CompanyInputError, prepareArticle } from '../../companies/input.ts';
 import { ImportSummary } from '../../import-summary.ts';
+import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 import { feedDomain, parseFeed, type Feed } from './feeds.ts';
 import type { CompanyRow } from '../../companies/tables.ts';
 import { normalizeCompanyName } from '../../companies/normalize.ts';
@@ -19,6 +20,8 @@ export interface FeedImportOptions {
   source?: string;
   summary?: ImportSummary;
   seenAt?: number;
+  /** How long to wait out a locked or unreachable database before the error is thrown (see retryWhileUnavailable). */
+  retry?: WriteRetryOptions;
 }
 
 const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -84,7 +87,10 @@ async function companyOfFeed(options: FeedImportOptions, feed: Feed): Promise<Co
     };
   }
   try {
-    await service.upsertCompany({ name, ...(domain ? { domain } : {}) }, options.source ?? 'rss', options.seenAt);
+    await retryWhileUnavailable(
+      () => service.upsertCompany({ name, ...(domain ? { domain } : {}) }, options.source ?? 'rss', options.seenAt),
+      options.retry,
+    );
   } catch (error) {
     if (!(error instanceof CompanyInputError)) throw error;
     return { reason: `the feed's company could not be stored (${error.message}); ${nameItCommand(options.url)}` };
@@ -108,7 +114,7 @@ export async function importFeed(options: FeedImportOptions): Promise<ImportSumm
   const ownSite =
     siteDomain !== null && company.domain !== null && (siteDomain === company.domain || siteDomain.endsWith(`.${company.domain}`));
   const kind = options.kind ?? (ownSite ? 'press_release' : 'news');
-  const valid = [];
+  const valid: typeof feed.items = [];
   for (const item of feed.items) {
     summary.read += 1;
     try {
@@ -119,7 +125,11 @@ export async function importFeed(options: FeedImportOptions): Promise<ImportSumm
     }
   }
   if (valid.length) {
-    const added = await options.service.addArticles(company.id, kind, valid, options.source ?? 'rss', options.seenAt);
+    // One transaction, and a stored article is recognised again: a retry after a lock adds nothing twice.
+    const added = await retryWhileUnavailable(
+      () => options.service.addArticles(company.id, kind, valid, options.source ?? 'rss', options.seenAt),
+      options.retry,
+    );
     summary.inserted += added;
     summary.unchanged += valid.length - added;
   }

@@ -4,8 +4,7 @@ import type { CompanyService } from '../../companies/service.ts';
 import type { UpsertResult } from '../../companies/repository.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../../companies/input.ts';
 import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
-import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
-import { isUnavailable } from '../../db/unavailable.ts';
+import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 
 /** One record read from a source: a company, or the reason the source row could not be read. */
 export type SourceRecord = { line: number; input: CompanyInput } | { line: number; error: string };
@@ -86,13 +85,13 @@ async function storeBatches(
       const results = await upsert(current.map((b) => b.item));
       results.forEach((r, i) => tally(summary, r, current[i].line));
     } catch (batchError) {
-      if (isUnavailable(batchError)) stop(batchError, current.length);
+      if (isLockedOrUnavailable(batchError)) stop(batchError, current.length);
       // Something in the batch broke a constraint: store row by row so only the bad rows are lost.
       for (const [index, row] of current.entries()) {
         try {
           tally(summary, (await upsert([row.item]))[0], row.line);
         } catch (error) {
-          if (isUnavailable(error)) stop(error, current.length - index);
+          if (isLockedOrUnavailable(error)) stop(error, current.length - index);
           summary.reject(row.line, reasonOf(error));
         }
       }

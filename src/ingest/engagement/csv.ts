@@ -7,8 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
-import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
-import { isUnavailable } from '../../db/unavailable.ts';
+import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 import type { EngagementEvent, EngagementKind, EngagementStore } from '../../email/engagement.ts';
 
 const DELIVERED = new Set(['delivered', 'delivery', 'deliver', 'sent_delivered']);
@@ -70,7 +69,7 @@ export async function importEngagementCsv(
       // One transaction per batch, and events carry ids: a retry or a re-run counts nothing twice.
       result = await retryWhileUnavailable(() => store.record(batch), options.retry);
     } catch (error) {
-      if (!isUnavailable(error)) throw error;
+      if (!isLockedOrUnavailable(error)) throw error;
       summary.notWritten += rowsInBatch;
       throw new ImportStoppedError(summary, error);
     }

@@ -8,8 +8,7 @@ import { prepareCompany } from '../../companies/input.ts';
 import { PeopleRepository } from '../../people/repository.ts';
 import { PersonInputError, preparePerson, type PersonInput, type PreparedPerson } from '../../people/input.ts';
 import { ImportStoppedError, ImportSummary, type RejectedRow } from '../../import-summary.ts';
-import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
-import { isUnavailable } from '../../db/unavailable.ts';
+import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 
 /** ImportSummary plus the facts dropped from rows that were kept (a bad phone, a malformed email …). */
 export class PeopleImportSummary extends ImportSummary {
@@ -163,13 +162,13 @@ export async function runPeopleImport(options: PeopleImportOptions): Promise<Peo
     try {
       tally(await store(current));
     } catch (batchError) {
-      if (isUnavailable(batchError)) stop(batchError, current.length);
+      if (isLockedOrUnavailable(batchError)) stop(batchError, current.length);
       // Something in the batch failed: store row by row so only the bad rows are lost.
       for (const [index, row] of current.entries()) {
         try {
           tally(await store([row]));
         } catch (error) {
-          if (isUnavailable(error)) stop(error, current.length - index);
+          if (isLockedOrUnavailable(error)) stop(error, current.length - index);
           summary.reject(row.line, reasonOf(error));
         }
       }
