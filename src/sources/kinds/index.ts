@@ -4,6 +4,7 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { PeopleService } from '../../people/service.ts';
 import type { RunCounts, SourceRow } from '../registry.ts';
+import { formdKind } from './formd.ts';
 
 /** How a kind's run fetches: each request in its host's turn, through the guarded client. */
 export interface KindFetcher {
@@ -51,6 +52,8 @@ export interface DataSetKind {
 }
 
 /** Every data-set kind, by type. */
-export const DATA_SET_KINDS: Record<string, DataSetKind> = {};
+export const DATA_SET_KINDS: Record<string, DataSetKind> = {
+  formd: formdKind,
+};
 
 export const DATA_SET_TYPES = Object.keys(DATA_SET_KINDS);
