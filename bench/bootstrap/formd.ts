@@ -181,10 +181,17 @@ export async function measure(options: { quick: boolean }): Promise<{
     });
     const { source } = await services.sources.registry.add({ type: 'formd', base_url: mirror.url });
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const result = await runner.run(source, { now });
     const seconds = (performance.now() - started) / 1000;
-    await services.close();
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     if (result.outcome === 'failed') throw new Error(`the run failed: ${result.error}`);
+    // What was stored answers /company-funding: a company, its round, its leaders.
+    const sample = await db.selectFrom('companies').select('name').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const funding = await services.companies.funding({ company_name: sample.name });
+    if (!funding?.financialInfo.lastFundingRound || !funding.leadership.ceo) throw new Error(`${sample.name}: no funding answer`);
+    await services.close();
     const requests = (await mirror.close()).length;
     const boundSeconds = requests / REQUESTS_PER_SECOND;
     // A row is a row of the data set: a line of one of the four tables read (a filing is about 5.5).
@@ -202,7 +209,8 @@ export async function measure(options: { quick: boolean }): Promise<{
         `${quarters.length} quarters (${requests} requests, ${(zipBytes / 1048576).toFixed(1)} MiB of zips); ` +
         `${rows} data-set rows in 4 tables = ${filings} filings (${Math.round(filings / seconds)}/s), ` +
         `${stored} stored (${result.counts.inserted} new companies), ${result.counts.refused} refused (pooled funds); ` +
-        `bound = ${requests} requests at ${REQUESTS_PER_SECOND}/s`,
+        `bound = ${requests} requests at ${REQUESTS_PER_SECOND}/s; ${cpuSeconds.toFixed(1)} CPU-seconds ` +
+        `(${Math.round(rows / cpuSeconds)} data-set rows per CPU-second; the wall clock includes waiting for a busy machine)`,
     };
   } finally {
     await database.drop();

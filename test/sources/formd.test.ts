@@ -23,7 +23,7 @@ for (const target of dbTargets) {
     let services: Services;
     let mirror: SecMirror;
     // Read at each request, so a test can publish a quarter or break one.
-    const options: SecMirrorOptions & { broken?: string; status?: Record<string, number> } = { perSecond: 1000 };
+    const options: SecMirrorOptions & { broken?: string; drops?: Record<string, number> } = { perSecond: 1000 };
 
     before(async () => {
       mirror = await startMirror({
@@ -34,6 +34,8 @@ for (const target of dbTargets) {
           return options.publishedThrough;
         },
         zipOf: (year, quarter) => (options.broken === `${year}q${quarter}` ? Buffer.from('<html>Access denied</html>') : null),
+        // Drops a quarter's connection as many times as the test says.
+        drop: (year, quarter) => (options.drops?.[`${year}q${quarter}`] ?? 0) > 0 && options.drops![`${year}q${quarter}`]-- > 0,
       });
       database = await target.open();
       services = createServices({
@@ -57,12 +59,19 @@ for (const target of dbTargets) {
 
     it('backfills every quarter from 2009Q1, oldest first; a quarter not yet published is tried again on the next run', async () => {
       options.publishedThrough = before_(lastYear, lastQuarter);
+      options.drops = { '2012q3': 1 }; // a dropped connection is asked again, once
       const { source } = await services.sources.registry.add({ type: 'formd', base_url: mirror.url });
       assert.equal(source.locator, 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip');
       const id = Number(source.id);
       const first = await run(id);
       assert.equal(first.outcome, 'changed', first.error ?? '');
-      assert.deepEqual(fetched(0), quarters, 'every quarter, oldest first, at the SEC paths');
+      const answered = mirror.log.filter((l) => l.status !== 0).length;
+      assert.deepEqual(
+        fetched(0).filter((q, i) => mirror.log[i].status !== 0),
+        quarters,
+        'every quarter, oldest first, at the SEC paths',
+      );
+      assert.equal(mirror.log.length, answered + 1, 'the dropped one was asked again');
       assert.ok(mirror.log.every((l) => l.userAgent === 'leadbase-test (ops@example.test)'));
       assert.equal(first.counts.inserted, 2, JSON.stringify(first.counts)); // Nimbus and Globex
       assert.equal(first.counts.refused, 2, 'the pooled fund and the filing without a submission row are refused, and counted');
@@ -113,6 +122,20 @@ for (const target of dbTargets) {
       assert.notEqual(resumed.outcome, 'failed', resumed.error ?? '');
       assert.deepEqual(fetched(seen), quarters.slice(quarters.indexOf('2015q2')));
       assert.deepEqual(await parts(id), [...quarters].sort());
+    });
+
+    it('a connection dropped twice fails the run', async () => {
+      options.publishedThrough = [lastYear, lastQuarter];
+      options.drops = { '2009q1': 2 };
+      const { source } = await services.sources.registry.add({
+        type: 'formd',
+        locator: 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip?dropped',
+        base_url: mirror.url,
+      });
+      const failed = await run(Number(source.id));
+      assert.equal(failed.outcome, 'failed');
+      assert.match(failed.error!, /other side closed|socket|ECONNRESET/i);
+      assert.deepEqual(await parts(Number(source.id)), []);
     });
 
     it('an old quarter answering 404, or any other error status, fails the run', async () => {

@@ -3,6 +3,7 @@
 // committed; later runs fetch the quarters published since. A quarter the SEC has not published yet
 // answers 404: that is "not yet" and is tried again on the next run, never a failure.
 import type { ImportSummary } from '../../import-summary.ts';
+import { FetchError } from '../../net/http-client.ts';
 import { formDTablesOfZip, readFormD } from '../../ingest/companies/formd.ts';
 import { runCompanyImport } from '../../ingest/companies/runner.ts';
 import type { RunCounts } from '../registry.ts';
@@ -77,13 +78,21 @@ async function read(context: KindRunContext): Promise<RunCounts> {
   const amendedOfferings = new Map<string, string>();
   const download = (q: Quarter) => {
     const url = urlOf(context.source.locator, context.source.base_url, q);
-    const zip = context.fetch.get(url, 'application/zip', MAX_ZIP_BYTES).then(
-      (body) => ({ url, body }),
-      (error: unknown) => {
-        if (statusOf(error) === 404 && context.now - endOf(q) < NOT_YET_MS) return { url, body: null };
+    const get = () => context.fetch.get(url, 'application/zip', MAX_ZIP_BYTES);
+    // Once more after a dropped connection: a kept-alive connection the host closed while this run
+    // was busy storing the previous quarter fails on its next use, and the zip is simply asked again.
+    const zip = get()
+      .catch((error: unknown) => {
+        if (error instanceof FetchError && error.reason === 'network') return get();
         throw error;
-      },
-    );
+      })
+      .then(
+        (body) => ({ url, body }),
+        (error: unknown) => {
+          if (statusOf(error) === 404 && context.now - endOf(q) < NOT_YET_MS) return { url, body: null };
+          throw error;
+        },
+      );
     zip.catch(() => {}); // awaited in its turn; a failure meanwhile is not unhandled
     return zip;
   };

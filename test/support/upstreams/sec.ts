@@ -24,6 +24,8 @@ export interface SecMirrorOptions {
   latencyMs?: number;
   /** Requests allowed in any second before 429 (default 10, as the SEC's fair-access rule). */
   perSecond?: number;
+  /** Whether to drop this request's connection without an answer (logged with status 0). */
+  drop?: (year: number, quarter: number) => boolean;
 }
 
 export interface SecMirror {
@@ -90,6 +92,10 @@ export async function startMirror(options: SecMirrorOptions = {}): Promise<SecMi
     const quarter = Number(match[2]);
     const [lastYear, lastQuarter] = options.publishedThrough ?? lastEndedQuarter();
     if (year < 2009 || year * 4 + quarter > lastYear * 4 + lastQuarter) return answer(404, 'Not Found');
+    if (options.drop?.(year, quarter)) {
+      log.push({ path: request.url ?? '', status: 0, userAgent });
+      return void request.socket.destroy();
+    }
     const key = `${year}q${quarter}`;
     let zip = zipOf(year, quarter) ?? cache.get(key);
     if (!zip) cache.set(key, (zip = defaultZipOf(year, quarter)));
