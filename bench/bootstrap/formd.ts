@@ -104,7 +104,7 @@ function generator(scale: number) {
     }
     const tables = Object.fromEntries(
       (Object.keys(COLUMNS) as Table[]).map((t) => [t, Buffer.from(`${COLUMNS[t].split(' ').join('\t')}\n${rows[t].join('\n')}\n`)]),
-    ) as Record<Table, Uint8Array>;
+    );
     const dataRows = Object.values(rows).reduce((sum, list) => sum + list.length, 0);
     return { zip: formDZip(year, quarter, tables), dataRows };
   };

@@ -79,7 +79,7 @@ describe('leadbase import companies (CLI)', () => {
   it("imports the SEC's Form D zip as downloaded, and refuses what it cannot read with a non-zero exit", async () => {
     const tables = Object.fromEntries(
       ['FORMDSUBMISSION', 'ISSUERS', 'OFFERING', 'RELATEDPERSONS'].map((t) => [t, readFileSync(join(FIXTURES, 'formd', `${t}.tsv`))]),
-    ) as Parameters<typeof formDZip>[2];
+    );
     const zip = join(dir, '2024q1_d.zip');
     writeFileSync(zip, formDZip(2024, 1, tables));
     const imported = await run('import', 'companies', 'formd', zip, '--json');
