@@ -11,7 +11,11 @@ import type { CompanyInput, LeaderInput } from '../../companies/input.ts';
 import { lookupUsStateOrProvince } from '../../companies/geography.ts';
 import type { SourceRecord } from './runner.ts';
 
-type Row = Record<string, string>;
+/** A table row: its cells, and where each column is (one lookup object per table, shared by its rows). */
+interface Row {
+  cells: string[];
+  columns: Record<string, number>;
+}
 
 const FORM_D_FILES = ['FORMDSUBMISSION', 'ISSUERS', 'OFFERING', 'RELATEDPERSONS'] as const;
 type FormDTable = (typeof FORM_D_FILES)[number];
@@ -78,7 +82,7 @@ function* tsvRows(data: Uint8Array, table: FormDTable): Generator<{ row: Row; li
   const text = new TextDecoder('utf-8').decode(data);
   let start = 0;
   let line = 0;
-  let columns: string[] | null = null;
+  let columns: Record<string, number> | null = null;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
@@ -87,15 +91,13 @@ function* tsvRows(data: Uint8Array, table: FormDTable): Generator<{ row: Row; li
     line += 1;
     if (!columns) {
       if (current.charCodeAt(0) === 0xfeff) current = current.slice(1);
-      columns = current.split('\t').map((c) => c.trim().toUpperCase());
-      if (!columns.includes('ACCESSIONNUMBER')) throw new FormDInputError(`${table}.tsv has no ACCESSIONNUMBER column in its header`);
+      const names = current.split('\t').map((c) => c.trim().toUpperCase());
+      if (!names.includes('ACCESSIONNUMBER')) throw new FormDInputError(`${table}.tsv has no ACCESSIONNUMBER column in its header`);
+      columns = Object.fromEntries(names.map((name, i) => [name, i]));
       continue;
     }
     if (!current) continue;
-    const cells = current.split('\t');
-    const row: Row = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]] = cells[i] ?? '';
-    yield { row, line };
+    yield { row: { cells: current.split('\t'), columns }, line };
   }
   if (!columns) throw new FormDInputError(`${table}.tsv is empty (no header row)`);
 }
@@ -103,7 +105,7 @@ function* tsvRows(data: Uint8Array, table: FormDTable): Generator<{ row: Row; li
 function indexBy(data: Uint8Array, table: FormDTable, many: boolean): Map<string, Row[]> {
   const map = new Map<string, Row[]>();
   for (const { row } of tsvRows(data, table)) {
-    const key = row.ACCESSIONNUMBER?.trim();
+    const key = val(row, 'ACCESSIONNUMBER');
     if (!key) continue;
     const list = map.get(key);
     if (list && many) list.push(row);
@@ -112,10 +114,12 @@ function indexBy(data: Uint8Array, table: FormDTable, many: boolean): Map<string
   return map;
 }
 
-const val = (row: Row | undefined, col: string): string | null => {
-  const v = row?.[col]?.trim();
+function val(row: Row | undefined, col: string): string | null {
+  if (!row) return null;
+  const index = row.columns[col];
+  const v = index === undefined ? undefined : row.cells[index]?.trim();
   return v ? v : null;
-};
+}
 const yes = (v: string | null) => v !== null && /^(true|y|yes|1)$/i.test(v);
 
 const MONTHS: Record<string, number> = { JAN: 0, FEB: 1, MAR: 2, APR: 3, MAY: 4, JUN: 5, JUL: 6, AUG: 7, SEP: 8, OCT: 9, NOV: 10, DEC: 11 };
