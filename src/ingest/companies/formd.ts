@@ -43,7 +43,7 @@ function tablesOfDirectory(dir: string): FormDTables {
  * 2024Q1_d/, beside a readme and two tables not read here, RECIPIENTS and SIGNATURES).
  */
 export function formDTablesOfZip(zip: Uint8Array, name: string): FormDTables {
-  const tableOf = (path: string) => FORM_D_FILES.find((t) => path.split('/').pop()!.toUpperCase() === `${t}.TSV`);
+  const tableOf = (path: string) => FORM_D_FILES.find((t) => path.split(/[\\/]/).pop()!.toUpperCase() === `${t}.TSV`);
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(zip, { filter: (file) => tableOf(file.name) !== undefined });
@@ -73,13 +73,22 @@ export function formDTablesAt(path: string): FormDTables {
   }
 }
 
+/** UTF-8 text, or, when the bytes are not UTF-8, Windows-1252 (older tables' accented names). */
+function decode(data: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return new TextDecoder('windows-1252').decode(data);
+  }
+}
+
 /**
  * The rows of one table, with their line numbers. The data sets are plain tab-separated text with
  * one header row and no quoting, so a line is split on tabs as it is; a short row leaves its last
  * columns empty.
  */
 function* tsvRows(data: Uint8Array, table: FormDTable): Generator<{ row: Row; line: number }> {
-  const text = new TextDecoder('utf-8').decode(data);
+  const text = decode(data);
   let start = 0;
   let line = 0;
   let columns: Record<string, number> | null = null;
