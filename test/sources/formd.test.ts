@@ -168,6 +168,14 @@ for (const target of dbTargets) {
         services.sources.registry.add({ type: 'formd', locator: 'https://www.sec.gov/files/form-d.zip' }),
         /a formd locator is a URL pattern with \{year\} and \{quarter\}/,
       );
+      await assert.rejects(
+        services.sources.registry.add({ type: 'formd', locator: 'https://user:secret@www.sec.gov/{year}q{quarter}_d.zip' }),
+        /must not carry credentials/,
+      );
+      await assert.rejects(
+        services.sources.registry.add({ type: 'formd', locator: 'ftp://www.sec.gov/{year}q{quarter}_d.zip' }),
+        /http or https/,
+      );
     });
   });
 }

@@ -129,6 +129,7 @@ export const formdKind: DataSetKind = {
       throw new SourceInputError(`locator must be an http or https URL pattern, got "${locator}"`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourceInputError('locator must be an http or https URL pattern');
+    if (url.username || url.password) throw new SourceInputError('locator must not carry credentials');
     return { locator, key: locator };
   },
   read,
