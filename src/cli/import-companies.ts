@@ -8,7 +8,7 @@ import type { FileFormat } from '../ingest/companies/prepare-worker.ts';
 import { readLines } from '../ingest/companies/lines.ts';
 import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
 import { parsePdlNdjson, readCsvHeader, readPdlCsv, unreadPdlColumns } from '../ingest/companies/pdl.ts';
-import { readFormD } from '../ingest/companies/formd.ts';
+import { FormDInputError, readFormD, type FormDReadResult } from '../ingest/companies/formd.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
 import { CliError, failStoppedImport, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
@@ -127,17 +127,21 @@ export function registerImportCompanies(importCommand: Command): void {
 
   common(
     companies
-      .command('formd <directory>')
-      .description('SEC Form D quarterly data set, unzipped: FORMDSUBMISSION, ISSUERS, OFFERING, RELATEDPERSONS .tsv files'),
-  ).action(async (dir: string, opts: CommonOptions) => {
+      .command('formd <zip-or-directory>')
+      .description(
+        "SEC Form D quarterly data set: the SEC's zip as downloaded (2024q1_d.zip), or a directory holding its FORMDSUBMISSION, ISSUERS, OFFERING and RELATEDPERSONS .tsv files",
+      ),
+  ).action(async (path: string, opts: CommonOptions) => {
+    // Read before the database opens: a data set that cannot be read is refused at once.
+    let formD: FormDReadResult;
+    try {
+      formD = await readFormD(path);
+    } catch (error) {
+      if (error instanceof FormDInputError) throw new CliError(error.message);
+      throw error;
+    }
     await withServices(async ({ companies }, config) => {
       const service = companies;
-      let formD;
-      try {
-        formD = await readFormD(dir);
-      } catch (error) {
-        throw new CliError((error as Error).message);
-      }
       const progress = createProgress('companies (form d)', formD.progress().total, 'issuers', opts.quiet);
       const summary = await runCompanyImport({
         service,

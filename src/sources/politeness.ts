@@ -1,14 +1,23 @@
 // Politeness per host, across every instance: at most one fetch at a time to a host, a minimum
-// interval between the starts of two fetches, and a host's Retry-After honoured by all. A host's
-// turn is a row of `crawl_hosts` taken with a conditional update; inside one instance a chain per
-// host keeps its own fetches from polling the row against each other.
+// interval between the starts of two fetches (CRAWL_HOST_INTERVAL_MS, or the rate a host publishes),
+// and a host's Retry-After honoured by all. A host's turn is a row of `crawl_hosts` taken with a
+// conditional update; inside one instance a chain per host keeps its own fetches from polling the row
+// against each other.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/database.ts';
+
+/**
+ * Hosts whose owners publish the rate they accept: that rate replaces CRAWL_HOST_INTERVAL_MS for
+ * them. The SEC's fair-access rule allows at most 10 requests per second to www.sec.gov.
+ */
+const PUBLISHED_HOST_INTERVALS_MS: Record<string, number> = { 'www.sec.gov': 100 };
 
 export interface PolitenessOptions {
   db: Db;
   /** Between the starts of two fetches to one host (CRAWL_HOST_INTERVAL_MS). */
   minIntervalMs: number;
+  /** Per host (host[:port]), an interval replacing minIntervalMs: the rates upstreams publish, and a simulated upstream's. */
+  hostIntervalsMs?: Record<string, number>;
   /** How long a turn holds if its instance dies before giving it back. */
   holdMs?: number;
   now?: () => number;
@@ -22,6 +31,7 @@ export class HostPoliteness {
   private readonly now: () => number;
   private readonly holdMs: number;
   private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly hostIntervalsMs: Record<string, number>;
   /** Fetches started per host key (tests and the benchmark read it). */
   turnsTaken = 0;
 
@@ -29,6 +39,7 @@ export class HostPoliteness {
     this.db = options.db;
     this.now = options.now ?? Date.now;
     this.holdMs = options.holdMs ?? 120_000;
+    this.hostIntervalsMs = { ...PUBLISHED_HOST_INTERVALS_MS, ...options.hostIntervalsMs };
   }
 
   /** Runs `fetch` in the host's next turn; `fetch` returns the host's Retry-After, if it sent one. */
@@ -65,12 +76,13 @@ export class HostPoliteness {
       .values({ host, busy_until: 0, next_fetch_at: 0 })
       .onConflict((oc) => oc.column('host').doNothing())
       .execute();
+    const interval = this.hostIntervalsMs[host] ?? this.options.minIntervalMs;
     for (;;) {
       signal?.throwIfAborted();
       const now = this.now();
       const taken = await this.db
         .updateTable('crawl_hosts')
-        .set({ busy_until: now + this.holdMs, next_fetch_at: now + this.options.minIntervalMs })
+        .set({ busy_until: now + this.holdMs, next_fetch_at: now + interval })
         .where('host', '=', host)
         .where('busy_until', '<=', now)
         .where('next_fetch_at', '<=', now)
@@ -84,7 +96,7 @@ export class HostPoliteness {
             .set({
               busy_until: 0,
               // The interval counts from this turn's start; a Retry-After pushes the next turn further.
-              next_fetch_at: Math.max(now + this.options.minIntervalMs, retryAfterMs ? after + retryAfterMs : 0),
+              next_fetch_at: Math.max(now + interval, retryAfterMs ? after + retryAfterMs : 0),
             })
             .where('host', '=', host)
             .execute();

@@ -7,33 +7,29 @@ import { normalizeDomain } from '../companies/normalize.ts';
 import { boardOfUrl } from './ats-links.ts';
 import type { SourceStatus, SourceTable } from './tables.ts';
 import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
+import { SourceInputError } from './source-input-error.ts';
 import type { Insertable, Selectable } from 'kysely';
 
 export type SourceRow = Selectable<SourceTable>;
 
-/** Every kind of source: the job-board connectors, RSS/Atom feeds and SEC Form D data sets. */
-export const SOURCE_TYPES: readonly string[] = [...JOB_SOURCES, 'feed', 'formd', ...DATA_SET_TYPES];
-
-/** SEC's quarterly Form D data sets; `{year}` and `{quarter}` name the quarter. */
-export const FORM_D_URL_PATTERN = 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip';
+/** Every kind of source: the job-board connectors, RSS/Atom feeds and the data sets (src/sources/kinds). */
+export const SOURCE_TYPES: readonly string[] = [...JOB_SOURCES, 'feed', ...DATA_SET_TYPES];
 
 const HOUR = 3_600_000;
 /** How often each kind is fetched unless the source says otherwise. */
 export const DEFAULT_INTERVAL_MS: Record<string, number> = {
   feed: HOUR,
-  formd: 24 * HOUR,
   ...Object.fromEntries(Object.values(DATA_SET_KINDS).map((kind) => [kind.type, kind.defaultIntervalMs])),
 };
 const BOARD_INTERVAL_MS = 6 * HOUR;
 /** A source failing for longer than this is marked in listings. */
 export const FAILING_MARK_MS = 24 * HOUR;
 
-/** A source the caller described wrongly: the message names the field. */
-export class SourceInputError extends Error {}
+export { SourceInputError } from './source-input-error.ts';
 
 export interface SourceInput {
   type: string;
-  /** Board token (or a link to the board), careers-page or feed URL, Form D URL pattern (default SEC's). */
+  /** Board token (or a link to the board), careers-page or feed URL, a data set's locator (its kind's default when omitted). */
   locator?: string;
   base_url?: string | null;
   company_name?: string | null;
@@ -94,13 +90,6 @@ export function normalizeLocator(type: string, locator: string | undefined): { l
   const text = (locator ?? '').trim();
   const kind = DATA_SET_KINDS[type];
   if (kind) return kind.normalizeLocator(text || kind.defaultLocator);
-  if (type === 'formd') {
-    const pattern = text || FORM_D_URL_PATTERN;
-    if (!pattern.includes('{year}') || !pattern.includes('{quarter}'))
-      throw new SourceInputError('a formd locator is a URL pattern with {year} and {quarter}');
-    httpUrl(pattern.replace('{year}', '2024').replace('{quarter}', '1'), 'locator');
-    return { locator: pattern, key: pattern };
-  }
   if (!text)
     throw new SourceInputError(
       `a ${type} source needs a locator (${type === 'feed' || type === 'jsonld' ? 'its URL' : 'the board token'})`,

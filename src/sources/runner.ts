@@ -2,10 +2,6 @@
 // with its connector, and import it with the importers' safety rules: a payload of the wrong shape
 // or an error body fails the run and expires nothing; a board that would lose more than half of its
 // live listings at once is held for the operator.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { unzipSync } from 'fflate';
 import type { CompanyService } from '../companies/service.ts';
 import type { PeopleService } from '../people/service.ts';
 import { DATA_SET_KINDS } from './kinds/index.ts';
@@ -15,8 +11,6 @@ import type { JobService } from '../jobs/service.ts';
 import { connectorFor } from '../ingest/jobs/index.ts';
 import type { HttpGet } from '../ingest/jobs/types.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
-import { readFormD, FORM_D_FILES } from '../ingest/companies/formd.ts';
-import { runCompanyImport } from '../ingest/companies/runner.ts';
 import { retryAfterMs, type HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
 import type { HostPoliteness } from './politeness.ts';
@@ -78,14 +72,6 @@ const ROBOTS_TYPES = new Set(['jsonld', 'feed']);
 
 const ZERO: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
 
-/** The Form D data set of the last complete quarter before `now` (SEC publishes a quarter after it ends). */
-export function formDQuarter(now: number, back = 1): { year: number; quarter: number } {
-  const date = new Date(now);
-  let index = date.getUTCFullYear() * 4 + Math.floor(date.getUTCMonth() / 3) - back;
-  if (index < 0) index = 0;
-  return { year: Math.floor(index / 4), quarter: (index % 4) + 1 };
-}
-
 export class SourceRunner {
   constructor(private readonly deps: SourceRunnerDeps) {}
 
@@ -136,7 +122,6 @@ export class SourceRunner {
       });
       return { read: summary.read, inserted: summary.inserted, updated: summary.updated, expired: 0, refused: summary.rejectedTotal };
     }
-    if (source.type === 'formd') return this.readFormD(source, fetches, now);
     const kind = DATA_SET_KINDS[source.type];
     if (kind)
       return kind.read({
@@ -183,30 +168,6 @@ export class SourceRunner {
         counts,
       };
     return counts;
-  }
-
-  /** The newest quarter's data set: unzipped into a temporary directory and imported. */
-  private async readFormD(source: SourceRow, fetches: SourceFetches, now: number): Promise<RunCounts> {
-    const { year, quarter } = formDQuarter(now);
-    const url = source.locator.replace('{year}', String(year)).replace('{quarter}', String(quarter));
-    const zip = await fetches.get(url, 'application/zip', 512 * 1024 * 1024);
-    const dir = mkdtempSync(join(tmpdir(), 'leadbase-formd-'));
-    try {
-      let files: Record<string, Uint8Array>;
-      try {
-        files = unzipSync(new Uint8Array(zip.buffer, zip.byteOffset, zip.byteLength), {
-          filter: (file) => FORM_D_FILES.some((name) => file.name.toUpperCase().endsWith(`${name}.TSV`)),
-        });
-      } catch (error) {
-        throw new Error(`${url}: not a zip archive (${(error as Error).message})`, { cause: error });
-      }
-      for (const [name, data] of Object.entries(files)) writeFileSync(join(dir, name.split('/').pop()!), data);
-      const formD = await readFormD(dir);
-      const summary = await runCompanyImport({ service: this.deps.companies, source: 'sec-formd', records: formD.records, seenAt: now });
-      return { read: summary.read, inserted: summary.inserted, updated: summary.updated, expired: 0, refused: summary.rejectedTotal };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   }
 }
 

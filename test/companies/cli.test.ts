@@ -1,13 +1,15 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { openDatabase } from '../../src/db/database.ts';
 import { CompanyService } from '../../src/companies/service.ts';
 import { runLeadbase } from '../support/cli.ts';
+import { formDZip } from '../support/upstreams/sec.ts';
+import { zipSync } from 'fflate';
 
 const FIXTURES = join(process.cwd(), 'test', 'fixtures', 'companies');
 
@@ -72,6 +74,36 @@ describe('leadbase import companies (CLI)', () => {
     } finally {
       await handle.close();
     }
+  });
+
+  it("imports the SEC's Form D zip as downloaded, and refuses what it cannot read with a non-zero exit", async () => {
+    const tables = Object.fromEntries(
+      ['FORMDSUBMISSION', 'ISSUERS', 'OFFERING', 'RELATEDPERSONS'].map((t) => [t, readFileSync(join(FIXTURES, 'formd', `${t}.tsv`))]),
+    );
+    const zip = join(dir, '2024q1_d.zip');
+    writeFileSync(zip, formDZip(2024, 1, tables));
+    const imported = await run('import', 'companies', 'formd', zip, '--json');
+    assert.equal(imported.status, 0, imported.stderr);
+    const summary = JSON.parse(imported.stdout);
+    assert.equal(summary.read, 5);
+    assert.ok(summary.rejections.some((r: { reason: string }) => /pooled investment fund/.test(r.reason)));
+
+    const notZip = join(dir, 'page.zip');
+    writeFileSync(notZip, '<html>Access denied</html>');
+    const refused = await run('import', 'companies', 'formd', notZip);
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /page\.zip: not a zip archive/);
+
+    const partial = join(dir, 'partial.zip');
+    writeFileSync(partial, zipSync({ '2024Q1_d/ISSUERS.tsv': tables.ISSUERS }));
+    const incomplete = await run('import', 'companies', 'formd', partial);
+    assert.notEqual(incomplete.status, 0);
+    assert.match(incomplete.stderr, /the zip has no FORMDSUBMISSION\.tsv, OFFERING\.tsv, RELATEDPERSONS\.tsv/);
+
+    const emptyDir = mkdtempSync(join(dir, 'empty-'));
+    const noTables = await run('import', 'companies', 'formd', emptyDir);
+    assert.notEqual(noTables.status, 0);
+    assert.match(noTables.stderr, /has no FORMDSUBMISSION\.tsv/);
   });
 
   it('reports operator errors in one line', async () => {

@@ -5,10 +5,7 @@ import { createServices, type Services } from '../../src/services.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { GREENHOUSE_GA, GREENHOUSE_STRIPE, greenhouseBoard, startCrawlWorld, type CrawlWorld } from './crawl-world.ts';
 import { backoffMs } from '../../src/sources/scheduler.ts';
-import { formDQuarter } from '../../src/sources/runner.ts';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { zipSync } from 'fflate';
+import { readFileSync } from 'node:fs';
 
 const CRAWL_ENV = {
   CRAWL_TICK_MS: '50',
@@ -222,7 +219,7 @@ for (const target of dbTargets) {
       assert.equal((await source(Number(s.id))).status, 'active');
     });
 
-    it("reads a recorded feed into its company's news, and a Form D data set of the last quarter from its zip", async () => {
+    it("reads a recorded feed into its company's news (Form D data sets: test/sources/formd.test.ts)", async () => {
       await services.companies.upsertCompany({ name: 'Guardian News & Media', domain: 'theguardian.com' }, 'test');
       world.route('/us/rss', (_request, response) => {
         response.setHeader('content-type', 'application/rss+xml');
@@ -241,20 +238,6 @@ for (const target of dbTargets) {
       const hidden = (await services.sources.registry.add({ type: 'feed', locator: `${world.origin}/private/rss` })).source;
       const refused = await run(Number(hidden.id));
       assert.match(refused.error!, /robots.txt .* does not allow/);
-
-      const { year, quarter } = formDQuarter(Date.now());
-      const dir = 'test/fixtures/companies/formd';
-      const zip = zipSync(Object.fromEntries(readdirSync(dir).map((f) => [`${year}q${quarter}_d/${f}`, readFileSync(join(dir, f))])));
-      world.route(`/formd/${year}q${quarter}_d.zip`, (_request, response) => void response.end(zip));
-      const formd = (await services.sources.registry.add({ type: 'formd', locator: `${world.origin}/formd/{year}q{quarter}_d.zip` }))
-        .source;
-      const imported = await run(Number(formd.id));
-      assert.equal(imported.outcome, 'changed', imported.error ?? '');
-      assert.ok(imported.counts.inserted > 0);
-      assert.ok(imported.counts.refused > 0, 'the pooled fund is refused, and counted');
-      world.route(`/formd/${year}q${quarter}_d.zip`, (_request, response) => void response.end('<html>Access denied</html>'));
-      const denied = await run(Number(formd.id));
-      assert.match(denied.error!, /not a zip archive/);
     });
 
     it("a run another instance holds is refused; once that instance's lease lapses (it crashed), the source runs", async () => {

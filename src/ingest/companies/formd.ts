@@ -1,45 +1,120 @@
 // SEC Form D quarterly data sets: four tab-separated files (FORMDSUBMISSION, ISSUERS, OFFERING,
-// RELATEDPERSONS) joined on ACCESSIONNUMBER. Each live filing's primary issuer becomes a company
-// (keyed by its CIK) with one funding round (the amount sold so far); pooled investment funds are
-// excluded, since they are investment vehicles rather than companies raising money.
-import { createReadStream, existsSync, readdirSync } from 'node:fs';
+// RELATEDPERSONS) joined on ACCESSIONNUMBER, read from the SEC's zip as downloaded or from a
+// directory it was unzipped into. Each live filing's primary issuer becomes a company (keyed by its
+// CIK) with one funding round (the amount sold so far) and its related persons as leadership;
+// pooled investment funds are excluded, since they are investment vehicles rather than companies
+// raising money.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'csv-parse';
+import { unzipSync } from 'fflate';
 import type { CompanyInput, LeaderInput } from '../../companies/input.ts';
 import { lookupUsStateOrProvince } from '../../companies/geography.ts';
 import type { SourceRecord } from './runner.ts';
 
-type Row = Record<string, string>;
-
-export const FORM_D_FILES = ['FORMDSUBMISSION', 'ISSUERS', 'OFFERING', 'RELATEDPERSONS'] as const;
-
-/** The path of one of the four tables in a data-set directory (FORMDSUBMISSION.tsv, any case). */
-export function formDTablePath(dir: string, table: (typeof FORM_D_FILES)[number]): string {
-  const found = readdirSync(dir).find((f) => f.toUpperCase() === `${table}.TSV`);
-  if (!found) throw new Error(`${dir} has no ${table}.tsv (unzip the quarterly Form D data set into a directory first)`);
-  return join(dir, found);
+/** A table row: its cells, and where each column is (one lookup object per table, shared by its rows). */
+interface Row {
+  cells: string[];
+  columns: Record<string, number>;
 }
 
-async function* readTsv(path: string): AsyncIterable<{ row: Row; line: number }> {
-  const parser = createReadStream(path).pipe(
-    parse({
-      delimiter: '\t',
-      columns: (h: string[]) => h.map((c) => c.trim().toUpperCase()),
-      quote: false,
-      relax_column_count: true,
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-    }),
-  );
-  for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>)
-    yield { row: record, line: info.lines };
+const FORM_D_FILES = ['FORMDSUBMISSION', 'ISSUERS', 'OFFERING', 'RELATEDPERSONS'] as const;
+type FormDTable = (typeof FORM_D_FILES)[number];
+
+/** The four tables of one quarterly data set, as the bytes of their .tsv files. */
+export type FormDTables = Record<FormDTable, Uint8Array>;
+
+/** A data set that cannot be read: the message says what is wrong with it. */
+export class FormDInputError extends Error {}
+
+/** The tables of a data-set directory (FORMDSUBMISSION.tsv …, any case). */
+function tablesOfDirectory(dir: string): FormDTables {
+  const names = readdirSync(dir);
+  const tables: Partial<FormDTables> = {};
+  for (const table of FORM_D_FILES) {
+    const found = names.find((f) => f.toUpperCase() === `${table}.TSV`);
+    if (!found) throw new FormDInputError(`${dir} has no ${table}.tsv (a Form D data set directory holds the four .tsv files)`);
+    tables[table] = readFileSync(join(dir, found));
+  }
+  return tables as FormDTables;
 }
 
-async function indexBy(path: string, many: boolean): Promise<Map<string, Row[]>> {
+/**
+ * The tables of a quarterly zip as the SEC publishes it (its files sit in a folder such as
+ * 2024Q1_d/, beside a readme and two tables not read here, RECIPIENTS and SIGNATURES).
+ */
+export function formDTablesOfZip(zip: Uint8Array, name: string): FormDTables {
+  const tableOf = (path: string) => FORM_D_FILES.find((t) => path.split(/[\\/]/).pop()!.toUpperCase() === `${t}.TSV`);
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(zip, { filter: (file) => tableOf(file.name) !== undefined });
+  } catch (error) {
+    throw new FormDInputError(`${name}: not a zip archive (${(error as Error).message})`);
+  }
+  const tables: Partial<FormDTables> = {};
+  for (const [path, data] of Object.entries(files)) tables[tableOf(path)!] = data;
+  const missing = FORM_D_FILES.filter((t) => !tables[t]);
+  if (missing.length) throw new FormDInputError(`${name}: the zip has no ${missing.map((t) => `${t}.tsv`).join(', ')}`);
+  return tables as FormDTables;
+}
+
+/** The tables at `path`: the SEC's zip as downloaded, or a directory of the unzipped .tsv files. */
+export function formDTablesAt(path: string): FormDTables {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    throw new FormDInputError(`${path} does not exist`);
+  }
+  try {
+    return isDirectory ? tablesOfDirectory(path) : formDTablesOfZip(readFileSync(path), path);
+  } catch (error) {
+    if (error instanceof FormDInputError) throw error;
+    throw new FormDInputError(`${path} cannot be read (${(error as Error).message})`);
+  }
+}
+
+/** UTF-8 text, or, when the bytes are not UTF-8, Windows-1252 (older tables' accented names). */
+function decode(data: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    return new TextDecoder('windows-1252').decode(data);
+  }
+}
+
+/**
+ * The rows of one table, with their line numbers. The data sets are plain tab-separated text with
+ * one header row and no quoting, so a line is split on tabs as it is; a short row leaves its last
+ * columns empty.
+ */
+function* tsvRows(data: Uint8Array, table: FormDTable): Generator<{ row: Row; line: number }> {
+  const text = decode(data);
+  let start = 0;
+  let line = 0;
+  let columns: Record<string, number> | null = null;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    let current = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
+    line += 1;
+    if (!columns) {
+      if (current.charCodeAt(0) === 0xfeff) current = current.slice(1);
+      const names = current.split('\t').map((c) => c.trim().toUpperCase());
+      if (!names.includes('ACCESSIONNUMBER')) throw new FormDInputError(`${table}.tsv has no ACCESSIONNUMBER column in its header`);
+      columns = Object.fromEntries(names.map((name, i) => [name, i]));
+      continue;
+    }
+    if (!current) continue;
+    yield { row: { cells: current.split('\t'), columns }, line };
+  }
+  if (!columns) throw new FormDInputError(`${table}.tsv is empty (no header row)`);
+}
+
+function indexBy(data: Uint8Array, table: FormDTable, many: boolean): Map<string, Row[]> {
   const map = new Map<string, Row[]>();
-  for await (const { row } of readTsv(path)) {
-    const key = row.ACCESSIONNUMBER?.trim();
+  for (const { row } of tsvRows(data, table)) {
+    const key = val(row, 'ACCESSIONNUMBER');
     if (!key) continue;
     const list = map.get(key);
     if (list && many) list.push(row);
@@ -48,10 +123,12 @@ async function indexBy(path: string, many: boolean): Promise<Map<string, Row[]>>
   return map;
 }
 
-const val = (row: Row | undefined, col: string): string | null => {
-  const v = row?.[col]?.trim();
+function val(row: Row | undefined, col: string): string | null {
+  if (!row) return null;
+  const index = row.columns[col];
+  const v = index === undefined ? undefined : row.cells[index]?.trim();
   return v ? v : null;
-};
+}
 const yes = (v: string | null) => v !== null && /^(true|y|yes|1)$/i.test(v);
 
 const MONTHS: Record<string, number> = { JAN: 0, FEB: 1, MAR: 2, APR: 3, MAY: 4, JUN: 5, JUL: 6, AUG: 7, SEP: 8, OCT: 9, NOV: 10, DEC: 11 };
@@ -134,17 +211,31 @@ export interface FormDReadResult {
   progress: () => { done: number; total: number };
 }
 
-/** Reads one quarterly data set directory into company records (one per live primary-issuer filing). */
-export async function readFormD(dir: string): Promise<FormDReadResult> {
-  if (!existsSync(dir)) throw new Error(`${dir} does not exist`);
-  const [submissions, offerings, persons] = await Promise.all([
-    indexBy(formDTablePath(dir, 'FORMDSUBMISSION'), false),
-    indexBy(formDTablePath(dir, 'OFFERING'), false),
-    indexBy(formDTablePath(dir, 'RELATEDPERSONS'), true),
-  ]);
-  const issuersPath = formDTablePath(dir, 'ISSUERS');
-  let total = 0;
-  for await (const _ of readTsv(issuersPath)) total += 1;
+/**
+ * Reads one quarterly data set into company records (one per live primary-issuer filing): the
+ * SEC's zip as downloaded or a directory of its .tsv files, by path, or tables already in memory.
+ * Throws FormDInputError when the data set cannot be read.
+ */
+export async function readFormD(input: string | FormDTables, options: FormDReadOptions = {}): Promise<FormDReadResult> {
+  const tables = typeof input === 'string' ? formDTablesAt(input) : input;
+  return readFormDTables(tables, options.amendedOfferings ?? new Map());
+}
+
+export interface FormDReadOptions {
+  /**
+   * Amendment accession → the accession of the filing that opened its offering, shared between the
+   * quarters of one run: an amendment filed quarters after its offering names the previous filing,
+   * which may itself be an amendment read in an earlier quarter.
+   */
+  amendedOfferings?: Map<string, string>;
+}
+
+function readFormDTables(tables: FormDTables, amendedOfferings: Map<string, string>): FormDReadResult {
+  const submissions = indexBy(tables.FORMDSUBMISSION, 'FORMDSUBMISSION', false);
+  const offerings = indexBy(tables.OFFERING, 'OFFERING', false);
+  const persons = indexBy(tables.RELATEDPERSONS, 'RELATEDPERSONS', true);
+  const issuers = [...tsvRows(tables.ISSUERS, 'ISSUERS')];
+  const total = issuers.length;
   let done = 0;
   // An amendment reports the same offering as the filing it amends: it updates that round.
   const rootOf = (accession: string): string => {
@@ -154,14 +245,15 @@ export async function readFormD(dir: string): Promise<FormDReadResult> {
       seen.add(current);
       const offering = offerings.get(current)?.[0];
       const previous = yes(val(offering, 'ISAMENDMENT')) ? val(offering, 'PREVIOUSACCESSIONNUMBER') : null;
-      if (!previous) return current;
-      current = previous;
+      if (!previous) break;
+      current = amendedOfferings.get(previous) ?? previous;
     }
+    if (current !== accession) amendedOfferings.set(accession, current);
     return current;
   };
 
   async function* records(): AsyncIterable<SourceRecord> {
-    for await (const { row: issuer, line } of readTsv(issuersPath)) {
+    for (const { row: issuer, line } of issuers) {
       done += 1;
       const accession = val(issuer, 'ACCESSIONNUMBER');
       if (!accession) {

@@ -4,6 +4,7 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { PeopleService } from '../../people/service.ts';
 import type { RunCounts, SourceRow } from '../registry.ts';
+import { formdKind } from './formd.ts';
 import { WIKIDATA_KIND } from './wikidata.ts';
 
 /** How a kind's run fetches: each request in its host's turn, through the guarded client. */
@@ -53,6 +54,7 @@ export interface DataSetKind {
 
 /** Every data-set kind, by type. */
 export const DATA_SET_KINDS: Record<string, DataSetKind> = {
+  formd: formdKind,
   wikidata: WIKIDATA_KIND,
 };
 
