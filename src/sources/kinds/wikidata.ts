@@ -7,7 +7,8 @@
 import { runCompanyImport, type SourceRecord } from '../../ingest/companies/runner.ts';
 import { readSparqlResults } from '../../ingest/companies/sparql-results.ts';
 import { COMPANY_CLASSES, companiesOf, detailQuery, listedQids, listingQuery } from '../../ingest/companies/wikidata.ts';
-import { SourceInputError, type RunCounts } from '../registry.ts';
+import type { RunCounts } from '../registry.ts';
+import { SourceInputError } from '../source-input-error.ts';
 import type { DataSetKind, KindRunContext } from './index.ts';
 
 const ENDPOINT = 'https://query.wikidata.org/sparql';
