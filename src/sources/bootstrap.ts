@@ -199,7 +199,9 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
     try {
       const result = await deps.scheduler.runNow(Number(source.id), { signal: controller.signal, deferIndexMerge: true });
       if (!result) return; // another instance is running it: it will record its own run
-      const stopped = controller.signal.aborted ? (controller.signal.reason as StopReason) : null;
+      // A board that finished as the stop came is whole; a data set stopped between parts goes on later.
+      const cut = result.outcome === 'failed' || source.type in DATA_SET_KINDS;
+      const stopped = controller.signal.aborted && cut ? (controller.signal.reason as StopReason) : null;
       if (stopped) await settleStopped(deps.db, source, stopped, now());
       if (result.counts.inserted + result.counts.updated > 0 && !DATA_SET_KINDS[source.type]) merge.soon();
       const failed = result.outcome === 'failed' && !stopped;
