@@ -278,9 +278,12 @@ export class SourceRegistry {
     const existing = await this.byKey(type, key);
     if (existing) {
       const changes: Updateable<SourceTable> = {};
-      if (baseUrl && baseUrl !== existing.base_url && (operatorBase || Number(existing.operator_base_url) !== 1)) {
+      const wasOperators = Number(existing.operator_base_url) === 1;
+      if (baseUrl && baseUrl !== existing.base_url && (operatorBase || !wasOperators)) {
         changes.base_url = baseUrl;
         changes.operator_base_url = operatorBase ? 1 : 0;
+      } else if (baseUrl && baseUrl === existing.base_url && operatorBase && !wasOperators) {
+        changes.operator_base_url = 1; // the operator names, as theirs, the address discovery had found
       }
       const name = input.company_name?.trim() || null;
       if (name && name !== existing.company_name) changes.company_name = name;
