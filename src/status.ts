@@ -1,7 +1,7 @@
 // What the install holds and how its sources are doing (`leadbase status`): per store the counts
 // that matter, per source its last success, last error, next run and rows, the background queue's
 // depth and the database's size. Counts are exact and read through indexes where one covers them
-// (docs/operations.md, "Status", says which scan a table).
+// (docs/sources.md, "Status", says which read a whole table).
 import { sql } from 'kysely';
 import type { Db, DialectName } from './db/database.ts';
 
