@@ -251,7 +251,9 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
     await run(async () => {
       begin(step);
       const result = await runSource(source, step, (controller) => watchParts(deps.db, source, step, limit, controller, tell));
-      if (result) step.rows = Math.max(step.rows, result.counts.read);
+      // The parts held now (this run's and earlier ones'), and their rows.
+      step.done = await partCount(deps.db, Number(source.id));
+      step.rows = Math.max(await partRows(deps.db, Number(source.id)), result?.counts.read ?? 0);
       end(step);
     });
   });
@@ -408,7 +410,7 @@ async function partRows(db: Db, sourceId: number): Promise<number> {
 }
 
 /**
- * While a data set runs: its parts stored whole and their rows, every second; with a sample limit,
+ * While a data set runs: its parts stored whole and their rows, twice a second; with a sample limit,
  * the run is stopped (between parts) once that many parts are stored in this run.
  */
 function watchParts(
@@ -439,7 +441,7 @@ function watchParts(
     }
   };
   void look();
-  const timer = setInterval(() => void look(), 1000);
+  const timer = setInterval(() => void look(), 500);
   return () => clearInterval(timer);
 }
 

@@ -260,7 +260,8 @@ export class SourceRegistry {
     const type = String(input.type ?? '')
       .trim()
       .toLowerCase();
-    if (!SOURCE_TYPES.includes(type)) throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
+    if (!SOURCE_TYPES.includes(type) && !DATA_SET_KINDS[type])
+      throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
     // A link to a board on another instance of its ATS (Lever's EU one) brings that API along.
     const { locator, key, baseUrl: linkedBase } = normalizeLocator(type, input.locator);
     const givenBase = input.base_url || linkedBase;
@@ -269,7 +270,9 @@ export class SourceRegistry {
     const domain = website ? normalizeDomain(website) : null;
     if (website && !domain) throw new SourceInputError(`company_website "${website}" is not a website`);
     const everyGiven = input.every != null && input.every !== '';
-    const interval = everyGiven ? parseEvery(input.every!) : (DEFAULT_INTERVAL_MS[type] ?? BOARD_INTERVAL_MS);
+    const interval = everyGiven
+      ? parseEvery(input.every!)
+      : (DATA_SET_KINDS[type]?.defaultIntervalMs ?? DEFAULT_INTERVAL_MS[type] ?? BOARD_INTERVAL_MS);
     if (interval < MIN_INTERVAL_MS)
       throw new SourceInputError(
         `every must be at least ${formatEvery(MIN_INTERVAL_MS)} (fetching a source more often makes nothing fresher and burdens its host), got "${input.every}"`,
