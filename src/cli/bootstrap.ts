@@ -12,7 +12,7 @@ interface BootstrapCliOptions {
   only?: string;
   limit?: string;
   discoverLimit?: string;
-  mirror: string[];
+  mirror?: string[];
   boards?: string;
   quiet?: boolean;
   json?: boolean;
@@ -113,8 +113,7 @@ export function registerBootstrap(program: Command): void {
     .option(
       '--mirror <name=url>',
       "read an upstream from a copy (its URL replaces the upstream's origin; it may be on a private address); repeatable",
-      (value: string, all: string[]) => [...all, value],
-      [] as string[],
+      (value: string, all: string[] | undefined) => [...(all ?? []), value],
     )
     .option('--boards <file>', 'the boards list to read (CSV: type,locator,company_name,company_website; default: the starter list)')
     .option('-q, --quiet', 'no progress')
@@ -126,7 +125,7 @@ export function registerBootstrap(program: Command): void {
         opts.discoverLimit === undefined ? undefined : positiveInt(opts.discoverLimit, '--discover-limit', 100, 1_000_000);
       let mirrors: Record<string, string>;
       try {
-        mirrors = parseMirrors(opts.mirror);
+        mirrors = parseMirrors(opts.mirror ?? []);
       } catch (error) {
         throw new CliError((error as Error).message);
       }
