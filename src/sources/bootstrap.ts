@@ -235,12 +235,22 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
     tell();
   };
 
+  // The boards list is read before anything runs: a list that cannot be read stops here.
+  const boardsInput = steps.has(BOARDS) ? readBoardsList(options.boardsFile) : null;
+
   // Data sets: one source of each kind, its default locator, the operator's mirror as base_url.
   const dataSets = kinds.map(async (kind) => {
     const step = steps.get(kind.type)!;
-    const { source, created } = await deps.registry.add({ type: kind.type, base_url: mirrors[kind.mirrorName] ?? null });
+    let source: SourceRow;
+    try {
+      ({ source } = await deps.registry.add({ type: kind.type, base_url: mirrors[kind.mirrorName] ?? null }));
+    } catch (error) {
+      // One kind that cannot be registered does not stop the others.
+      Object.assign(step, { state: 'failed', failed: 1, lastError: (error as Error).message });
+      tell();
+      return;
+    }
     step.registered = 1;
-    if (!created) step.lastError = null;
     if (!isDue(source, now())) {
       step.state = 'done';
       step.rows = await partRows(deps.db, Number(source.id));
@@ -262,23 +272,14 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   let boardsList: BootstrapReport['boardsList'] = { file: options.boardsFile ?? STARTER_BOARDS_FILE, missing: true };
   const boards = (async () => {
     const step = steps.get(BOARDS);
-    if (!step) return;
-    const file = options.boardsFile ?? STARTER_BOARDS_FILE;
-    if (!existsSync(file)) {
-      if (options.boardsFile) throw new BootstrapInputError(`${file}: no such file`);
+    if (!step || !boardsInput) return;
+    if ('missing' in boardsInput) {
       step.state = 'done';
-      step.lastError = `no starter list of job boards at ${file}`;
+      step.lastError = `no starter list of job boards at ${boardsInput.file}`;
       tell();
       return;
     }
-    const entries = readSourceList(readFileSync(file, 'utf8'));
-    const refused: { line: number; reason: string }[] = [];
-    const inputs: SourceInput[] = [];
-    for (const entry of entries) {
-      if ('error' in entry) refused.push({ line: entry.line, reason: entry.error });
-      else if (JOB_SOURCES.includes(String(entry.input.type).trim().toLowerCase())) inputs.push(entry.input);
-      else refused.push({ line: entry.line, reason: `"${entry.input.type}" is not a job-board type` });
-    }
+    const { file, inputs, refused } = boardsInput;
     const picked = limit !== undefined ? inputs.slice(0, limit) : inputs;
     boardsList = { file, boards: picked.length, refused };
     step.total = picked.length;
@@ -373,6 +374,31 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
     interrupted: Boolean(signal?.aborted),
     seconds: (now() - started) / 1000,
   };
+}
+
+/** The boards list's job-board lines, and the lines refused; `missing` when the starter list is absent. */
+function readBoardsList(
+  given: string | undefined,
+): { file: string; missing: true } | { file: string; inputs: SourceInput[]; refused: { line: number; reason: string }[] } {
+  const file = given ?? STARTER_BOARDS_FILE;
+  if (!existsSync(file)) {
+    if (given) throw new BootstrapInputError(`${file}: no such file`);
+    return { file, missing: true };
+  }
+  let entries;
+  try {
+    entries = readSourceList(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new BootstrapInputError(`${file}: ${(error as Error).message}`);
+  }
+  const refused: { line: number; reason: string }[] = [];
+  const inputs: SourceInput[] = [];
+  for (const entry of entries) {
+    if ('error' in entry) refused.push({ line: entry.line, reason: entry.error });
+    else if (JOB_SOURCES.includes(String(entry.input.type).trim().toLowerCase())) inputs.push(entry.input);
+    else refused.push({ line: entry.line, reason: `"${entry.input.type}" is not a job-board type` });
+  }
+  return { file, inputs, refused };
 }
 
 /** Never run, or due by its schedule (a stopped sample is made due again, so it continues). */
