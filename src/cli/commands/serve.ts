@@ -47,6 +47,9 @@ export function registerServe(program: Command): void {
             `  curl -s -H 'X-API-Key: ${server.firstKey.key}' ${server.address}/credits\n\n`,
         );
       }
+      // Before the listening line, which tells scripts the server is ready: both are there by then.
+      if (server.emptyStores)
+        process.stdout.write('The stores are empty: lookups find nothing until you run `npx leadbase bootstrap` (docs/data.md).\n');
       process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
       if (pendingSignal) shutdown(pendingSignal);
     });
