@@ -6,7 +6,6 @@
 // from the parts they stored whole (source_parts), and boards already fetched are not fetched again
 // until they are due.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { sql } from 'kysely';
@@ -19,11 +18,13 @@ import type { RobotsRules } from '../net/robots.ts';
 import { DATA_SET_KINDS } from './kinds/index.ts';
 import { BoardDiscovery } from './discovery.ts';
 import { readSourceList } from './list-file.ts';
+import { STARTER_BOARDS_FILE } from './starter.ts';
 import type { SourceInput, SourceRegistry, SourceRow } from './registry.ts';
 import type { CrawlScheduler } from './scheduler.ts';
 
 /** The starter list of job boards shipped with leadbase (CSV: type,locator,company_name,company_website). */
-export const STARTER_BOARDS_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'starter', 'job-boards.csv');
+/** The starter list's path on disk. */
+const STARTER_BOARDS_PATH = fileURLToPath(STARTER_BOARDS_FILE);
 
 /** The name of the boards step and of the discovery step in `--only`. */
 const BOARDS = 'boards';
@@ -78,7 +79,7 @@ export interface BootstrapOptions {
   mirrors?: Record<string, string>;
   /** Company sites discovery reads at most (default 100; 0: none). */
   discoverLimit?: number;
-  /** The boards list (default: the starter list, STARTER_BOARDS_FILE). */
+  /** The boards list (default: the starter list, starter/job-boards.csv). */
   boardsFile?: string;
   /** Sources run at once. */
   concurrency?: number;
@@ -269,7 +270,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   });
 
   // Boards: the starter list (or the operator's), each registered once and run when due.
-  let boardsList: BootstrapReport['boardsList'] = { file: options.boardsFile ?? STARTER_BOARDS_FILE, missing: true };
+  let boardsList: BootstrapReport['boardsList'] = { file: options.boardsFile ?? STARTER_BOARDS_PATH, missing: true };
   const boards = (async () => {
     const step = steps.get(BOARDS);
     if (!step || !boardsInput) return;
@@ -380,7 +381,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
 function readBoardsList(
   given: string | undefined,
 ): { file: string; missing: true } | { file: string; inputs: SourceInput[]; refused: { line: number; reason: string }[] } {
-  const file = given ?? STARTER_BOARDS_FILE;
+  const file = given ?? STARTER_BOARDS_PATH;
   if (!existsSync(file)) {
     if (given) throw new BootstrapInputError(`${file}: no such file`);
     return { file, missing: true };
