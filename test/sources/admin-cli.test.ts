@@ -166,7 +166,7 @@ describe('leadbase sources (CLI)', () => {
     assert.equal(JSON.parse(added.stdout).base_url_by_operator, true);
     const run = await runLeadbase(['sources', 'run', String(id)], env);
     assert.equal(run.status, 1);
-    assert.match(run.stdout, new RegExp(`source ${id} failed: http://127\\.0\\.0\\.1:9: connect ECONNREFUSED`));
+    assert.match(run.stdout, new RegExp(`source ${id} failed: http://127\\.0\\.0\\.1:9: 127\\.0\\.0\\.1 refused the connection`));
     const shown = await runLeadbase(['sources', 'show', String(id), '--json'], env);
     const view = JSON.parse(shown.stdout);
     assert.equal(view.consecutive_failures, 1);

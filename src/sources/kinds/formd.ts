@@ -9,6 +9,7 @@ import { runCompanyImport } from '../../ingest/companies/runner.ts';
 import type { RunCounts } from '../registry.ts';
 import { SourceInputError } from '../source-input-error.ts';
 import type { DataSetKind, KindRunContext } from './index.ts';
+import { getUnlessBusy, mirrored } from './upstream.ts';
 
 /** SEC's quarterly Form D data sets; `{year}` and `{quarter}` name the quarter. */
 const FORM_D_URL_PATTERN = 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip';
@@ -44,10 +45,7 @@ export function formDQuarters(now: number): Quarter[] {
 
 /** The quarter's address: the locator's pattern filled in, its origin replaced by the source's base_url when set. */
 function urlOf(locator: string, baseUrl: string | null, q: Quarter): string {
-  const url = new URL(locator.replace('{year}', String(q.year)).replace('{quarter}', String(q.quarter)));
-  if (!baseUrl) return url.toString();
-  const base = new URL(baseUrl);
-  return `${base.origin}${base.pathname.replace(/\/+$/, '')}${url.pathname}${url.search}`;
+  return mirrored(locator.replace('{year}', String(q.year)).replace('{quarter}', String(q.quarter)), baseUrl);
 }
 
 const statusOf = (error: unknown) => (error as { status?: unknown }).status;
@@ -78,7 +76,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
   const amendedOfferings = new Map<string, string>();
   const download = (q: Quarter) => {
     const url = urlOf(context.source.locator, context.source.base_url, q);
-    const get = () => context.fetch.get(url, 'application/zip', MAX_ZIP_BYTES);
+    const get = () => getUnlessBusy(context.fetch, url, 'application/zip', { maxBytes: MAX_ZIP_BYTES, signal: context.signal });
     // Once more after a dropped connection: a kept-alive connection the host closed while this run
     // was busy storing the previous quarter fails on its next use, and the zip is simply asked again.
     const zip = get()

@@ -10,6 +10,7 @@ import { COMPANY_CLASSES, companiesOf, detailQuery, listedQids, listingQuery } f
 import type { RunCounts } from '../registry.ts';
 import { SourceInputError } from '../source-input-error.ts';
 import type { DataSetKind, KindRunContext } from './index.ts';
+import { getUnlessBusy, mirrored } from './upstream.ts';
 
 const ENDPOINT = 'https://query.wikidata.org/sparql';
 const ACCEPT = 'application/sparql-results+json';
@@ -18,21 +19,12 @@ const ACCEPT = 'application/sparql-results+json';
 const PAGE_ITEMS = 100;
 /** Width of a range of item ids (a stored part): small enough that an interruption costs little. */
 const RANGE_WIDTH = 100_000;
-/** Attempts of one query the service answered 429 or 503 (the host's turn waits its Retry-After). */
-const ATTEMPTS = 4;
-/** A longer Retry-After than this ends the run; the scheduler tries again after it. */
-const MAX_RETRY_WAIT_MS = 5 * 60_000;
 
 /** The address of a query on the endpoint, honouring a mirror's origin. */
 function queryUrl(context: KindRunContext, query: string): string {
   const url = new URL(context.source.locator);
-  if (context.source.base_url) {
-    const base = new URL(context.source.base_url);
-    url.protocol = base.protocol;
-    url.host = base.host;
-  }
   url.search = new URLSearchParams({ query, format: 'json' }).toString();
-  return url.toString();
+  return mirrored(url.toString(), context.source.base_url);
 }
 
 /** A listing of a large class (a few hundred thousand items) is tens of MB of JSON. */
@@ -40,17 +32,8 @@ const LISTING_MAX_BYTES = 256 * 1024 * 1024;
 
 /** One query's answer; a 429 or 503 is tried again (its Retry-After is waited by the host's turn). */
 async function ask(context: KindRunContext, query: string, maxBytes?: number): Promise<string> {
-  const url = queryUrl(context, query);
-  for (let attempt = 1; ; attempt++) {
-    context.signal?.throwIfAborted();
-    try {
-      return (await context.fetch.get(url, ACCEPT, maxBytes)).toString('utf8');
-    } catch (error) {
-      const { status, retryAfterMs } = error as { status?: number; retryAfterMs?: number | null };
-      const busy = status === 429 || status === 503;
-      if (!busy || attempt >= ATTEMPTS || (retryAfterMs ?? 0) > MAX_RETRY_WAIT_MS) throw error;
-    }
-  }
+  const body = await getUnlessBusy(context.fetch, queryUrl(context, query), ACCEPT, { maxBytes, signal: context.signal });
+  return body.toString('utf8');
 }
 
 const qidNumber = (qid: string) => Number(qid.slice(1));
