@@ -164,7 +164,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps.background === false
       ? Promise.resolve()
       : startWorkers([() => bulk.startWorker(), () => webhooks.startWorker(), ...(crawl.enabled ? [() => scheduler.start()] : [])]);
-  /** Starts each worker once; one that cannot start (the database unreachable) is tried again until close. */
+  /** Starts each worker once; one that cannot start (the database unreachable) is tried again, at most 5 s apart, until close. */
   async function startWorkers(starts: (() => Promise<void>)[]): Promise<void> {
     for (const start of starts) {
       for (let attempt = 1; !closing.signal.aborted; attempt++) {
@@ -172,8 +172,10 @@ export function createServices(deps: ServiceDeps): Services {
           await start();
           break;
         } catch (error) {
-          deps.logger?.error({ err: { message: (error as Error).message }, attempt }, 'a background worker did not start; trying again');
-          await sleep(Math.min(30_000, 1000 * attempt), undefined, { signal: closing.signal }).catch(() => {});
+          if (isUnavailable(error)) outages.refused('queue', error);
+          else
+            deps.logger?.error({ err: { message: (error as Error).message }, attempt }, 'a background worker did not start; trying again');
+          await sleep(Math.min(5000, 1000 * attempt), undefined, { signal: closing.signal }).catch(() => {});
         }
       }
     }

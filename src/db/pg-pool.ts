@@ -52,6 +52,7 @@ const QUERY_TIMEOUT = 'Query read timeout';
 export function createPgPool(options: PgPoolOptions): pg.Pool {
   const connectMs = options.timeouts?.connectMs ?? 3000;
   const queryMs = options.timeouts?.queryMs ?? 0;
+  const breaker = options.breaker;
   const pool = new (loadPg().Pool)({
     connectionString: options.connectionString,
     max: options.max,
@@ -64,12 +65,14 @@ export function createPgPool(options: PgPoolOptions): pg.Pool {
     ...(queryMs > 0 ? { query_timeout: queryMs, statement_timeout: queryMs, idle_in_transaction_session_timeout: queryMs } : {}),
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
-  const breaker = options.breaker;
   // An idle pooled connection that the server drops (restart, failover, pg_terminate_backend) is
   // emitted here; with no listener Node would end the process. The pool discards that client and
   // opens a new one on demand, so there is nothing else to do.
+  // With a breaker, a lost connection is news of the database (a restart, a failover): the breaker
+  // checks it with one probe and logs an outage once, instead of a line per pooled connection.
   const connectionLost = (error: Error) => {
-    if (error.message !== QUERY_TIMEOUT) {
+    if (breaker) breaker.failed(error);
+    else if (error.message !== QUERY_TIMEOUT) {
       options.logger?.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'PostgreSQL connection lost');
     }
   };
