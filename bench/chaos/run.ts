@@ -10,8 +10,11 @@ import { BillingService } from '../../src/billing/service.ts';
 import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { call, ChaosDatabase, ChaosRedis, enveloped, freePort, Instance, sleep, type Answer } from './cluster.ts';
+// Stalls and outages: their own instances, proxies and cluster (bench/chaos/stalls.ts).
+import { pgDown, pgStall, portInUse, sigtermStall } from './stalls.ts';
+const STALL_SCENARIOS = ['pg-stall', 'pg-down', 'port-in-use', 'sigterm-stall'] as const;
 
-const SCENARIOS = ['charges', 'kill9', 'pg-kill', 'redis-stop', 'fuzz', 'soak'] as const;
+const SCENARIOS = ['charges', 'kill9', 'pg-kill', 'redis-stop', 'fuzz', 'soak', ...STALL_SCENARIOS] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const HELP = `usage: npm run chaos -- [options]
@@ -26,6 +29,8 @@ options:
   --instances <n>         server instances (default 3)
   --soak-seconds <n>      length of the soak (default 180)
   --fuzz-requests <n>     hostile requests in the fuzz scenario (default 10000)
+  --stall-seconds <n>     how long the database stalls in pg-stall (default 20)
+  --down-seconds <n>      how long the own cluster is stopped in pg-down (default 15)
   --json                  print the results as JSON instead of a table
   --help                  this text
 `;
@@ -45,6 +50,8 @@ const { values: opts } = parseArgs({
     instances: { type: 'string', default: '3' },
     'soak-seconds': { type: 'string', default: '180' },
     'fuzz-requests': { type: 'string', default: '10000' },
+    'stall-seconds': { type: 'string', default: '20' },
+    'down-seconds': { type: 'string', default: '15' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -455,7 +462,25 @@ async function soak(): Promise<Result> {
   };
 }
 
-const RUNNERS: Record<Scenario, () => Promise<Result>> = { charges, kill9, 'pg-kill': pgKill, 'redis-stop': redisStop, fuzz, soak };
+// Stall and outage scenarios: each figure set comes from stalls.ts.
+const stallSeconds = Math.max(1, Number(opts['stall-seconds']));
+const downSeconds = Math.max(1, Number(opts['down-seconds']));
+const stallRunners: Record<(typeof STALL_SCENARIOS)[number], () => Promise<Result>> = {
+  'pg-stall': async () => ({ scenario: 'pg-stall', ...(await pgStall(database.url, stallSeconds)) }),
+  'pg-down': async () => ({ scenario: 'pg-down', ...(await pgDown(downSeconds)) }),
+  'port-in-use': async () => ({ scenario: 'port-in-use', ...(await portInUse(database.url)) }),
+  'sigterm-stall': async () => ({ scenario: 'sigterm-stall', ...(await sigtermStall(database.url)) }),
+};
+
+const RUNNERS: Record<Scenario, () => Promise<Result>> = {
+  charges,
+  kill9,
+  'pg-kill': pgKill,
+  'redis-stop': redisStop,
+  fuzz,
+  soak,
+  ...stallRunners,
+};
 
 async function setUp(): Promise<void> {
   progress(`database ${database.name}, redis-server on port ${redis.port}, ${instanceCount} instances`);

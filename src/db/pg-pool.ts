@@ -77,17 +77,29 @@ export function createPgPool(options: PgPoolOptions): pg.Pool {
     }
   };
   pool.on('error', connectionLost);
+  const dropConnection = (client: pg.PoolClient) =>
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+  const stalls = breaker
+    ? new StallWatch({ connectionString: options.connectionString, connectMs, breaker, drop: dropConnection })
+    : undefined;
   pool.on('connect', (client) => {
     // A checked-out client has no pool listener: one lost between two queries of a transaction would
     // also end the process. Its next query fails, the request gets 503, and the pool drops the client.
     client.on('error', connectionLost);
-    watchQueries(client, (error) => {
+    watchQueries(client, stalls, (error) => {
       breaker?.failed(error);
       // The query was sent and nothing came back: the connection is stuck behind it. Dropping it
       // makes the pool discard the client instead of handing it out again.
-      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      dropConnection(client);
     });
   });
+  if (stalls) {
+    const end = pool.end.bind(pool);
+    pool.end = (() => {
+      stalls.close();
+      return end();
+    });
+  }
   if (!breaker) return pool;
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   const guarded = () =>
@@ -115,16 +127,84 @@ export function createPgPool(options: PgPoolOptions): pg.Pool {
   return pool;
 }
 
-/** Calls `timedOut` when a query of `client` ends with pg's read timeout (promise or callback form). */
-function watchQueries(client: pg.PoolClient, timedOut: (error: Error) => void): void {
+/**
+ * Tells a stalled database from a slow query. A query without an answer after `connectMs` makes the
+ * watch ask the server on a connection of its own (`select 1`, within the connect bound). No answer
+ * there either: the database is stalled (a partition, a hung proxy), so the breaker opens and the
+ * connections of the queries waiting that long are dropped, each answered 503 within a few seconds
+ * rather than after the query bound. An answer: the query is only slow, and is left alone.
+ */
+class StallWatch {
+  private readonly waiting = new Map<pg.PoolClient, number>();
+  private timer?: NodeJS.Timeout;
+  private checking = false;
+  private checkedAt = 0;
+
+  constructor(
+    private readonly options: {
+      connectionString: string;
+      connectMs: number;
+      breaker: CircuitBreaker;
+      drop: (client: pg.PoolClient) => void;
+    },
+  ) {}
+
+  started(client: pg.PoolClient): void {
+    this.waiting.set(client, Date.now());
+    this.timer ??= setInterval(() => void this.look(), Math.min(1000, this.options.connectMs)).unref();
+  }
+
+  ended(client: pg.PoolClient): void {
+    this.waiting.delete(client);
+    if (this.waiting.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async look(): Promise<void> {
+    const now = Date.now();
+    const limit = this.options.connectMs;
+    if (this.checking || now - this.checkedAt < limit) return;
+    if (![...this.waiting.values()].some((since) => now - since >= limit)) return;
+    this.checking = true;
+    this.checkedAt = now;
+    const client = new (loadPg().Client)({
+      connectionString: this.options.connectionString,
+      connectionTimeoutMillis: limit,
+      query_timeout: limit,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('select 1');
+    } catch (error) {
+      this.options.breaker.failed(error);
+      for (const [waiting, since] of this.waiting) if (since <= now - limit) this.options.drop(waiting);
+    } finally {
+      this.checking = false;
+      (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    }
+  }
+}
+
+/** Tells `stalls` which clients wait on a query; calls `timedOut` when a query ends with pg's read timeout. */
+function watchQueries(client: pg.PoolClient, stalls: StallWatch | undefined, timedOut: (error: Error) => void): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const check = (error: unknown) => {
+    stalls?.ended(client);
     if (error instanceof Error && error.message === QUERY_TIMEOUT) timedOut(error);
   };
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
       const callback = args[last] as (error: unknown, ...rest: unknown[]) => void;
+      stalls?.started(client);
       args[last] = (error: unknown, ...rest: unknown[]) => {
         check(error);
         callback(error, ...rest);
@@ -132,7 +212,10 @@ function watchQueries(client: pg.PoolClient, timedOut: (error: Error) => void): 
       return query(...args);
     }
     const result = query(...args);
-    if (result instanceof Promise) result.catch(check);
+    if (result instanceof Promise) {
+      stalls?.started(client);
+      result.then(() => stalls?.ended(client), check);
+    }
     return result;
   };
 }

@@ -1,6 +1,6 @@
 // A real `leadbase serve` process (pg-boss queue) whose PostgreSQL stalls: a TCP proxy between them
 // accepts connections and holds them without a byte either way, as a network partition or a hung
-// proxy does. During the stall every request is answered 503 within the query bound, the process
+// proxy does. During the stall every request is answered 503 within a few seconds, the process
 // opens at most a few connections (the circuit breaker probes one at a time), the outage is logged
 // in a few lines, and /readyz says so; after it, requests, bulk jobs and the queue work again. A
 // SIGTERM during a stall ends the process within SHUTDOWN_TIMEOUT_MS.
@@ -14,8 +14,9 @@ import { startStallingProxy, type StallingProxy } from '../support/stalling-prox
 import { mailWorldEnv, startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { until } from '../support/until.ts';
 
-const QUERY_TIMEOUT_MS = 3000;
 const CONNECT_TIMEOUT_MS = 1500;
+/** A request waiting on a stalled database is answered 503 within this (the query bound, 30 s by default, is not what ends it). */
+const STALL_ANSWER_MS = 2 * CONNECT_TIMEOUT_MS + 4000;
 const SHUTDOWN_TIMEOUT_MS = 4000;
 
 interface Answer {
@@ -78,7 +79,6 @@ describe('PostgreSQL stalls under a running server (pg-boss)', { skip: PG_SKIP, 
       CRAWL_ENABLED: '0',
       ...mailWorldEnv(world),
       DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
-      DB_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       OUTAGE_LOG_INTERVAL_MS: '2000',
     };
@@ -113,7 +113,7 @@ describe('PostgreSQL stalls under a running server (pg-boss)', { skip: PG_SKIP, 
     for (const answer of during) {
       assert.equal(answer.status, 503, JSON.stringify(answer.body));
       assert.ok(Number(answer.retryAfter) > 0);
-      assert.ok(answer.ms < QUERY_TIMEOUT_MS + CONNECT_TIMEOUT_MS + 3000, `answered after ${answer.ms} ms`);
+      assert.ok(answer.ms < STALL_ANSWER_MS, `answered after ${answer.ms} ms`);
     }
     // Once the breaker is open, requests are refused at once without touching the database.
     let fast = 0;
