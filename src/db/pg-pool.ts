@@ -95,10 +95,10 @@ export function createPgPool(options: PgPoolOptions): pg.Pool {
   });
   if (stalls) {
     const end = pool.end.bind(pool);
-    pool.end = (() => {
+    pool.end = () => {
       stalls.close();
       return end();
-    });
+    };
   }
   if (!breaker) return pool;
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
@@ -139,6 +139,7 @@ class StallWatch {
   private timer?: NodeJS.Timeout;
   private checking = false;
   private checkedAt = 0;
+  private stalled = false;
 
   constructor(
     private readonly options: {
@@ -167,9 +168,16 @@ class StallWatch {
     this.timer = undefined;
   }
 
+  private dropWaiting(startedBefore: number): void {
+    for (const [waiting, since] of this.waiting) if (since <= startedBefore) this.options.drop(waiting);
+  }
+
   private async look(): Promise<void> {
     const now = Date.now();
     const limit = this.options.connectMs;
+    // A stall this watch found, not over yet: later queries waiting as long are dropped without asking again.
+    if (this.stalled && !this.options.breaker.isOpen) this.stalled = false;
+    if (this.stalled) return this.dropWaiting(now - limit);
     if (this.checking || now - this.checkedAt < limit) return;
     if (![...this.waiting.values()].some((since) => now - since >= limit)) return;
     this.checking = true;
@@ -185,7 +193,8 @@ class StallWatch {
       await client.query('select 1');
     } catch (error) {
       this.options.breaker.failed(error);
-      for (const [waiting, since] of this.waiting) if (since <= now - limit) this.options.drop(waiting);
+      this.stalled = true;
+      this.dropWaiting(now - limit);
     } finally {
       this.checking = false;
       (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
