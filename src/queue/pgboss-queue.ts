@@ -8,6 +8,7 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { CircuitBreaker } from '../db/breaker.ts';
 import { createPgPool, type PgTimeouts } from '../db/pg-pool.ts';
+import { isUnavailable } from '../db/unavailable.ts';
 import type { JobHandler, JobQueue, JobState, SendOptions, WorkOptions } from './types.ts';
 
 const DEFAULTS = { maxAttempts: 3, retryDelayMs: 1000, concurrency: 1, pollMs: 500, leaseMs: 60_000 };
@@ -28,6 +29,23 @@ export interface PgBossQueueOptions {
   timeouts?: PgTimeouts;
   /** The database's circuit breaker, shared with the application's pool. */
   breaker?: CircuitBreaker;
+}
+
+let rejectionsGuarded = false;
+
+/**
+ * pg-boss completes or fails a job it ran without waiting for the answer (manager.js, `onFetch`): when
+ * the database is lost at that moment, the rejection is unhandled and Node ends the process. Such a
+ * rejection (a lost connection, nothing else) is handed to `onError` instead; the job, still active,
+ * is retried once its lease expires. Any other unhandled rejection still ends the process.
+ */
+function guardUnhandledRejections(onError: (error: unknown) => void): void {
+  if (rejectionsGuarded) return;
+  rejectionsGuarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (!isUnavailable(reason)) throw reason;
+    onError(reason);
+  });
 }
 
 const STATES: Record<string, JobState> = {
@@ -62,6 +80,7 @@ export class PgBossQueue implements JobQueue {
     });
     this.boss = this.createBoss();
     this.cancelCheckMs = options.cancelCheckMs ?? 1000;
+    guardUnhandledRejections(options.onError ?? (() => {}));
   }
 
   private createBoss(): PgBoss {

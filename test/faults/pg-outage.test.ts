@@ -5,6 +5,7 @@
 // front of the cluster sees every connection attempt.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { PG_SKIP } from '../support/db.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { createOwnCluster, ownClusterSkip, type OwnCluster } from '../support/pg-cluster.ts';
@@ -23,6 +24,11 @@ describe('a PostgreSQL cluster down under load', { skip: PG_SKIP || ownClusterSk
     proxy = await startStallingProxy({ host: '127.0.0.1', port: Number(url.port) });
     url.host = `127.0.0.1:${proxy.port}`;
     server = await startServerProcess({ DATABASE_URL: url.toString(), REDIS_URL: '', CRAWL_ENABLED: '0', OUTAGE_LOG_INTERVAL_MS: '2000' });
+    // The load runs far past the default per-minute limit of /credits: rate limiting is not what is tested.
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query(`update api_keys set rate_limits = '{"credits":1000000}'`);
+    await admin.end();
   });
   after(async () => {
     await server?.stop();
