@@ -1,6 +1,6 @@
 // A `leadbase serve` process that cannot serve ends, and one asked to stop does: a start on a port
 // another process holds exits non-zero at once (it used to keep its crawls and queue workers running
-// with no HTTP, deaf to SIGTERM), and SIGTERM or SIGINT end a serving process within
+// with no HTTP, deaf to SIGTERM), and SIGTERM or SIGINT end a serving process (and a worker) within
 // SHUTDOWN_TIMEOUT_MS.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -54,6 +54,28 @@ describe('serve ends when it cannot serve or is asked to stop', { timeout: 120_0
     assert.notEqual(code, 0);
     assert.match(output, /EADDRINUSE/);
     process.stdout.write(`# port in use: exit ${String(code)} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  });
+
+  it('SIGTERM ends `leadbase worker` within SHUTDOWN_TIMEOUT_MS', async () => {
+    const child = spawn(process.execPath, [LEADBASE_BIN, 'worker'], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    const started = Date.now();
+    while (!/leadbase worker running/.test(output)) {
+      assert.ok(Date.now() - started < 60_000 && child.exitCode === null, `the worker did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const signalled = Date.now();
+    child.kill('SIGTERM');
+    const exit = await Promise.race([exited, new Promise((r) => setTimeout(() => r('running'), SHUTDOWN_TIMEOUT_MS + 5000))]);
+    if (exit === 'running') child.kill('SIGKILL');
+    assert.equal(exit, 0, `after SIGTERM: ${String(exit)}\n${output}`);
+    assert.ok(Date.now() - signalled < SHUTDOWN_TIMEOUT_MS + 2000);
   });
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
