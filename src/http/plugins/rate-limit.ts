@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
 import type { CircuitBreaker } from '../../db/breaker.ts';
-import { isUnavailable } from '../../db/unavailable.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
 
 export interface RateLimitOptions {
@@ -147,8 +146,9 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
     const shared = breaker
       ? breaker.run(() => consumeShared(redis, operation, keyId, limit))
       : consumeShared(redis, operation, keyId, limit);
+    // Any Redis failure (not only a lost connection: an out-of-memory Redis too) counts in memory, as
+    // the insurance limiter of rate-limiter-flexible would; the breaker counts only the lost ones.
     return shared.catch((error: unknown) => {
-      if (!isUnavailable(error)) throw error;
       options.onFallback?.(error);
       return memory.consume(`${operation}:${limit}:${keyId}`, limit);
     });
