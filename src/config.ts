@@ -60,6 +60,23 @@ export interface Config {
     /** Consecutive failures after which a source is paused (CRAWL_PAUSE_AFTER). */
     pauseAfterFailures: number;
   };
+  /** Bounds that keep a stalled or down dependency from holding the process (README, "When a dependency is down"). */
+  timeouts: {
+    /** SIGTERM/SIGINT end the process within this long, whatever is stalled, after draining what drains (SHUTDOWN_TIMEOUT_MS). */
+    shutdownMs: number;
+    /** A PostgreSQL connection that has not opened in this long fails (DB_CONNECT_TIMEOUT_MS). */
+    dbConnectMs: number;
+    /** A PostgreSQL query without an answer in this long fails, and its connection is dropped; 0: no limit (DB_QUERY_TIMEOUT_MS). */
+    dbQueryMs: number;
+    /** An idle pooled PostgreSQL connection is closed after this long (DB_IDLE_TIMEOUT_MS). */
+    dbIdleMs: number;
+    /** A Redis connection that has not opened in this long fails (REDIS_CONNECT_TIMEOUT_MS). */
+    redisConnectMs: number;
+    /** A Redis command without an answer in this long fails; rate limits fall back to per instance (REDIS_COMMAND_TIMEOUT_MS). */
+    redisCommandMs: number;
+    /** While a dependency is down, how often the count of affected requests is logged (OUTAGE_LOG_INTERVAL_MS). */
+    outageLogIntervalMs: number;
+  };
   /** Bearer token of the operators' /admin API; unset, the admin API answers 404 (ADMIN_TOKEN). */
   adminToken: string | undefined;
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
@@ -118,6 +135,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: Math.max(1, intFromEnv(env, 'CRAWL_RETRY_MS', 60_000)),
       retryCapMs: Math.max(1, intFromEnv(env, 'CRAWL_RETRY_CAP_MS', 6 * 3_600_000)),
       pauseAfterFailures: Math.max(1, intFromEnv(env, 'CRAWL_PAUSE_AFTER', 10)),
+    },
+    timeouts: {
+      shutdownMs: Math.max(100, intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000)),
+      dbConnectMs: Math.max(100, intFromEnv(env, 'DB_CONNECT_TIMEOUT_MS', 3000)),
+      dbQueryMs: intFromEnv(env, 'DB_QUERY_TIMEOUT_MS', 30_000),
+      dbIdleMs: Math.max(100, intFromEnv(env, 'DB_IDLE_TIMEOUT_MS', 30_000)),
+      redisConnectMs: Math.max(100, intFromEnv(env, 'REDIS_CONNECT_TIMEOUT_MS', 3000)),
+      redisCommandMs: Math.max(10, intFromEnv(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000)),
+      outageLogIntervalMs: Math.max(100, intFromEnv(env, 'OUTAGE_LOG_INTERVAL_MS', 10_000)),
     },
     adminToken: env.ADMIN_TOKEN || undefined,
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',

@@ -2,16 +2,20 @@ import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Db } from './db/database.ts';
 import type { Logger } from './logger.ts';
+import type { OutageLog } from './outage-log.ts';
 
 export type DependencyState = 'ok' | 'unavailable';
 
 export interface Health {
   /**
-   * ready: all answer. degraded: Redis is down; requests are still served, with rate limits counted
-   * per instance, so a load balancer should keep the instance. unavailable: the database is down.
+   * ready: all answer. degraded: Redis or the background queue is down; requests are still served
+   * (rate limits counted per instance; background work waits), so a load balancer should keep the
+   * instance. unavailable: the database is down.
    */
   status: 'ready' | 'degraded' | 'unavailable';
   database: DependencyState;
+  /** Whether the background queue can take and hand out work (absent where no queue is given). */
+  queue?: DependencyState;
   /** Absent when the instance runs without Redis (embedded mode). */
   redis?: DependencyState;
 }
@@ -19,7 +23,16 @@ export interface Health {
 /** A check that has not answered in this long counts as unavailable (a load balancer polls often). */
 const CHECK_TIMEOUT_MS = 1500;
 
-async function probe(name: string, check: () => Promise<unknown>, logger?: Logger): Promise<DependencyState> {
+interface HealthDeps {
+  db: Db;
+  redis?: Redis;
+  queue?: { check(): Promise<void> };
+  logger?: Logger;
+  /** A check of a dependency already in a logged outage is not logged again on every poll. */
+  outages?: OutageLog;
+}
+
+async function probe(name: string, check: () => Promise<unknown>, deps: HealthDeps): Promise<DependencyState> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
@@ -29,18 +42,20 @@ async function probe(name: string, check: () => Promise<unknown>, logger?: Logge
     return 'ok';
   } catch (error) {
     // The reason is for the operator's log only: the unauthenticated endpoint says just "unavailable".
-    logger?.warn({ dependency: name, err: { message: (error as Error).message } }, 'health check failed');
+    if (!deps.outages?.isDown(name))
+      deps.logger?.warn({ dependency: name, err: { message: (error as Error).message } }, 'health check failed');
     return 'unavailable';
   } finally {
     clearTimeout(timer);
   }
 }
 
-export async function checkHealth(deps: { db: Db; redis?: Redis; logger?: Logger }): Promise<Health> {
-  const [database, redis] = await Promise.all([
-    probe('database', () => sql`select 1`.execute(deps.db), deps.logger),
-    deps.redis ? probe('redis', () => deps.redis!.ping(), deps.logger) : undefined,
+export async function checkHealth(deps: HealthDeps): Promise<Health> {
+  const [database, redis, queue] = await Promise.all([
+    probe('database', () => sql`select 1`.execute(deps.db), deps),
+    deps.redis ? probe('redis', () => deps.redis!.ping(), deps) : undefined,
+    deps.queue ? probe('queue', () => deps.queue!.check(), deps) : undefined,
   ]);
-  const status = database !== 'ok' ? 'unavailable' : redis === 'unavailable' ? 'degraded' : 'ready';
-  return { status, database, ...(redis ? { redis } : {}) };
+  const status = database !== 'ok' ? 'unavailable' : redis === 'unavailable' || queue === 'unavailable' ? 'degraded' : 'ready';
+  return { status, database, ...(redis ? { redis } : {}), ...(queue ? { queue } : {}) };
 }

@@ -8,6 +8,8 @@ import { buildApp } from './http/app.ts';
 import type { CreatedKey } from './keys/service.ts';
 import { createLogger } from './logger.ts';
 import { storesEmpty } from './status.ts';
+import { CircuitBreaker } from './db/breaker.ts';
+import { OutageLog } from './outage-log.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -26,27 +28,29 @@ export interface StartOptions {
 /** Opens storage, migrates, builds the app and listens. Used by `leadbase serve`. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel });
-  const handle = openDatabase(config.databaseUrl, { logger, busyTimeoutMs: config.sqliteBusyTimeoutMs });
-  await migrateToLatest(handle.db);
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true })
-    : undefined;
+  const outages = new OutageLog({ logger, intervalMs: config.timeouts.outageLogIntervalMs });
+  const databaseBreaker = new CircuitBreaker({ dependency: 'database', outages });
+  const handle = openDatabase(config.databaseUrl, {
+    logger,
+    busyTimeoutMs: config.sqliteBusyTimeoutMs,
+    timeouts: { connectMs: config.timeouts.dbConnectMs, queryMs: config.timeouts.dbQueryMs, idleMs: config.timeouts.dbIdleMs },
+    breaker: databaseBreaker,
+  });
+  await migrate(config, handle);
+  const redis = config.redisUrl ? createRedis(config) : undefined;
+  let redisBreaker: CircuitBreaker | undefined;
   let closeRedis = () => {};
   if (redis) {
     // Fail at start if Redis is configured but unreachable; later outages fall back to per-instance limits.
     await redis.connect();
-    // ioredis reconnects by itself; without an error listener an outage would crash the process.
-    // The outage is logged once when the connection drops (a clean close emits no error, and a
-    // Redis back before the first reconnect attempt would emit none at all) and its end once.
-    let down = false;
+    // ioredis reconnects by itself (one connection at a time, spaced by retryStrategy); without an
+    // error listener an outage would crash the process. The breaker opens when the connection drops
+    // (a clean close emits no error, and a Redis back before the first reconnect attempt would emit
+    // none at all) and closes when it is ready again; the outage log says so once each way.
+    const breaker = (redisBreaker = new CircuitBreaker({ dependency: 'redis', outages }));
     let closing = false;
     const markDown = (error: { message: string; code?: string }) => {
-      if (down || closing) return;
-      down = true;
-      logger.warn(
-        { err: { message: error.message, code: error.code } },
-        'Redis unreachable: rate limits are counted per instance until it returns',
-      );
+      if (!closing && !breaker.isOpen) breaker.failed(error);
     };
     redis.on('error', markDown);
     redis.on('close', () => markDown({ message: 'connection closed' }));
@@ -54,13 +58,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closing = true;
       redis.disconnect();
     };
-    redis.on('ready', () => {
-      if (!down) return;
-      down = false;
-      logger.info('Redis reachable again: rate limits are shared again');
-    });
+    redis.on('ready', () => breaker.close());
   }
-  const services = createServices({ db: handle.db, dialect: handle.dialect, config, redis, logger });
+  const services = createServices({
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    redis,
+    logger,
+    outages,
+    databaseBreaker,
+    redisBreaker,
+  });
   const app = await buildApp({ config, services, logger });
 
   let firstKey: CreatedKey | undefined;
@@ -101,4 +110,37 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await handle.close();
     })());
   return { app, address, firstKey, emptyStores, stop };
+}
+
+/**
+ * Migrations run on a connection of their own without the query bound: a migration may rightly run
+ * one statement for minutes. (An in-memory SQLite database lives in its one connection: migrated there.)
+ */
+async function migrate(config: Config, serving: ReturnType<typeof openDatabase>): Promise<void> {
+  if (serving.dialect !== 'postgres') {
+    await migrateToLatest(serving.db);
+    return;
+  }
+  const handle = openDatabase(config.databaseUrl, { poolSize: 1, timeouts: { connectMs: config.timeouts.dbConnectMs } });
+  try {
+    await migrateToLatest(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The Redis client of shared rate limits, with every bound set (README, "When a dependency is down"). */
+function createRedis(config: Config): Redis {
+  return new Redis(config.redisUrl!, {
+    lazyConnect: true,
+    // Commands fail at once while disconnected (limits then count per instance) instead of queueing.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: config.timeouts.redisConnectMs,
+    commandTimeout: config.timeouts.redisCommandMs,
+    keepAlive: 10_000,
+    // One reconnection at a time, 100 ms after the loss and then up to a second apart: a returning
+    // Redis is used again within a second.
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+  });
 }

@@ -24,6 +24,9 @@ import { HostPoliteness } from './sources/politeness.ts';
 import { SourceRegistry } from './sources/registry.ts';
 import { SourceRunner } from './sources/runner.ts';
 import { CrawlScheduler } from './sources/scheduler.ts';
+import type { CircuitBreaker } from './db/breaker.ts';
+import { isUnavailable } from './db/unavailable.ts';
+import { OutageLog } from './outage-log.ts';
 
 export interface ServiceDeps {
   db: Db;
@@ -39,6 +42,12 @@ export interface ServiceDeps {
   bulk?: { pausedCheckMs?: number; concurrency?: number };
   /** Run background work (greylist re-checks, bulk validation jobs, due crawls); false for a CLI command. Default true. */
   background?: boolean;
+  /** Where outages are logged (once at start, a count per interval, once at end); made from the logger otherwise. */
+  outages?: OutageLog;
+  /** The database's circuit breaker (the server's and worker's PostgreSQL pool): pg-boss's pool shares it. */
+  databaseBreaker?: CircuitBreaker;
+  /** Redis's circuit breaker: rate limits count per instance while it is open. */
+  redisBreaker?: CircuitBreaker;
   /** TEST ONLY: hosts (`host:port`) crawls and discovery may reach on loopback or private addresses. */
   crawlAllowPrivateHosts?: readonly string[];
 }
@@ -62,7 +71,11 @@ export interface Services {
   idempotency: IdempotencyStore;
   /** The sources registry and the crawls that keep them fresh. */
   sources: { registry: SourceRegistry; scheduler: CrawlScheduler; http: HttpClient; robots: RobotsRules };
-  /** Whether the database and Redis answer now (for /readyz); never throws. */
+  /** Outages of the database, Redis and the queue, logged once at start, as a count per interval, once at end. */
+  outages: OutageLog;
+  /** Redis's circuit breaker, when Redis is used. */
+  redisBreaker?: CircuitBreaker;
+  /** Whether the database, Redis and the queue answer now (for /readyz); never throws. */
   health(): Promise<Health>;
   /** Stops background work (timers, queues) before the database closes. */
   close(): Promise<void>;
@@ -81,12 +94,23 @@ export function createServices(deps: ServiceDeps): Services {
     recheckWorker: deps.background,
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });
+  const outages = deps.outages ?? new OutageLog({ logger: deps.logger, intervalMs: deps.config.timeouts.outageLogIntervalMs });
+  // Every worker's poll fails while the database is away: counted into one outage, not a line each.
   const queueError = (error: unknown) =>
-    deps.logger?.warn({ err: { message: (error as Error).message } }, 'background queue: database unreachable, retrying');
+    isUnavailable(error)
+      ? outages.refused('queue', error)
+      : deps.logger?.warn({ err: { message: (error as Error).message } }, 'background queue: an operation failed, retrying');
+  const timeouts = deps.config.timeouts;
   const queue =
     deps.queue ??
     (deps.config.queue.backend === 'pg-boss'
-      ? new PgBossQueue({ connectionString: deps.config.databaseUrl, schema: deps.config.queue.pgBossSchema, onError: queueError })
+      ? new PgBossQueue({
+          connectionString: deps.config.databaseUrl,
+          schema: deps.config.queue.pgBossSchema,
+          onError: queueError,
+          timeouts: { connectMs: timeouts.dbConnectMs, queryMs: timeouts.dbQueryMs, idleMs: timeouts.dbIdleMs },
+          breaker: deps.databaseBreaker,
+        })
       : new DatabaseQueue({ db: deps.db, onError: queueError }));
   const keys = new KeyService(deps.db, { authCacheTtlMs: deps.config.authCacheTtlMs });
   const webhooks = new WebhookSender({
@@ -140,7 +164,7 @@ export function createServices(deps: ServiceDeps): Services {
     deps.background === false
       ? Promise.resolve()
       : startWorkers([() => bulk.startWorker(), () => webhooks.startWorker(), ...(crawl.enabled ? [() => scheduler.start()] : [])]);
-  /** Starts each worker once; one that cannot start (the database unreachable) is tried again until close. */
+  /** Starts each worker once; one that cannot start (the database unreachable) is tried again, at most 5 s apart, until close. */
   async function startWorkers(starts: (() => Promise<void>)[]): Promise<void> {
     for (const start of starts) {
       for (let attempt = 1; !closing.signal.aborted; attempt++) {
@@ -148,8 +172,10 @@ export function createServices(deps: ServiceDeps): Services {
           await start();
           break;
         } catch (error) {
-          deps.logger?.error({ err: { message: (error as Error).message }, attempt }, 'a background worker did not start; trying again');
-          await sleep(Math.min(30_000, 1000 * attempt), undefined, { signal: closing.signal }).catch(() => {});
+          if (isUnavailable(error)) outages.refused('queue', error);
+          else
+            deps.logger?.error({ err: { message: (error as Error).message }, attempt }, 'a background worker did not start; trying again');
+          await sleep(Math.min(5000, 1000 * attempt), undefined, { signal: closing.signal }).catch(() => {});
         }
       }
     }
@@ -168,7 +194,9 @@ export function createServices(deps: ServiceDeps): Services {
     bulk,
     queue,
     idempotency: new IdempotencyStore(deps.db),
-    health: () => checkHealth({ db: deps.db, redis: deps.redis, logger: deps.logger }),
+    outages,
+    redisBreaker: deps.redisBreaker,
+    health: () => checkHealth({ db: deps.db, redis: deps.redis, queue, logger: deps.logger, outages }),
     people,
     close: async () => {
       closing.abort();
@@ -179,6 +207,7 @@ export function createServices(deps: ServiceDeps): Services {
       await email.close();
       await jobs.close();
       await http.close();
+      outages.close();
     },
   };
 }

@@ -14,8 +14,11 @@ import { BillingService } from '../../src/billing/service.ts';
 import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { call, ChaosDatabase, ChaosRedis, enveloped, freePort, Instance, sleep, type Answer } from './cluster.ts';
+// Stalls and outages: their own instances, proxies and cluster (bench/chaos/stalls.ts).
+import { pgDown, pgStall, portInUse, sigtermStall } from './stalls.ts';
+const STALL_SCENARIOS = ['pg-stall', 'pg-down', 'port-in-use', 'sigterm-stall'] as const;
 
-const SCENARIOS = ['charges', 'kill9', 'pg-kill', 'redis-stop', 'fuzz', 'soak', 'sqlite-import-busy'] as const;
+const SCENARIOS = ['charges', 'kill9', 'pg-kill', 'redis-stop', 'fuzz', 'soak', 'sqlite-import-busy', ...STALL_SCENARIOS] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const HELP = `usage: npm run chaos -- [options]
@@ -31,6 +34,8 @@ options:
   --soak-seconds <n>      length of the soak (default 180)
   --fuzz-requests <n>     hostile requests in the fuzz scenario (default 10000)
   --import-rows <n>       companies imported in the sqlite-import-busy scenario (default 60000)
+  --stall-seconds <n>     how long the database stalls in pg-stall (default 20)
+  --down-seconds <n>      how long the own cluster is stopped in pg-down (default 15)
   --json                  print the results as JSON instead of a table
   --help                  this text
 `;
@@ -51,6 +56,8 @@ const { values: opts } = parseArgs({
     'soak-seconds': { type: 'string', default: '180' },
     'fuzz-requests': { type: 'string', default: '10000' },
     'import-rows': { type: 'string', default: '60000' },
+    'stall-seconds': { type: 'string', default: '20' },
+    'down-seconds': { type: 'string', default: '15' },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -571,6 +578,15 @@ async function sqliteImportBusy(): Promise<Result> {
   }
 }
 // ---- end of sqlite-import-busy ----
+// Stall and outage scenarios: each figure set comes from stalls.ts.
+const stallSeconds = Math.max(1, Number(opts['stall-seconds']));
+const downSeconds = Math.max(1, Number(opts['down-seconds']));
+const stallRunners: Record<(typeof STALL_SCENARIOS)[number], () => Promise<Result>> = {
+  'pg-stall': async () => ({ scenario: 'pg-stall', ...(await pgStall(database.url, stallSeconds)) }),
+  'pg-down': async () => ({ scenario: 'pg-down', ...(await pgDown(downSeconds)) }),
+  'port-in-use': async () => ({ scenario: 'port-in-use', ...(await portInUse(database.url)) }),
+  'sigterm-stall': async () => ({ scenario: 'sigterm-stall', ...(await sigtermStall(database.url)) }),
+};
 
 const RUNNERS: Record<Scenario, () => Promise<Result>> = {
   charges,
@@ -580,6 +596,7 @@ const RUNNERS: Record<Scenario, () => Promise<Result>> = {
   fuzz,
   soak,
   'sqlite-import-busy': sqliteImportBusy,
+  ...stallRunners,
 };
 
 async function setUp(): Promise<void> {

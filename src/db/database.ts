@@ -2,28 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { createRequire } from 'node:module';
-import type pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { ImmediateSqliteDialect } from './sqlite-locking.ts';
+import type { CircuitBreaker } from './breaker.ts';
+import { createPgPool, type PgTimeouts } from './pg-pool.ts';
 
 export type Db = Kysely<Database>;
 export type DialectName = 'sqlite' | 'postgres';
-
-let pgModule: typeof pg | undefined;
-
-/** The pg driver, loaded on first use: an embedded (SQLite) process never pays for it. */
-function loadPg(): typeof pg {
-  if (!pgModule) {
-    pgModule = createRequire(import.meta.url)('pg') as typeof pg;
-    // BIGINT (int8) and NUMERIC come back from pg as strings by default; our bigints are
-    // millisecond instants and millicredits, far below 2^53, so numbers are exact.
-    pgModule.types.setTypeParser(20, (value) => Number(value));
-    pgModule.types.setTypeParser(1700, (value) => Number(value));
-  }
-  return pgModule;
-}
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL schema to use (tests isolate themselves in a schema of their own). */
@@ -36,10 +22,11 @@ export interface OpenDatabaseOptions {
   applicationName?: string;
   /** Where a lost idle connection is reported; without one it is ignored (the pool replaces it). */
   logger?: { warn(details: object, message: string): void };
+  /** PostgreSQL: connect, query and idle bounds (src/db/pg-pool.ts). */
+  timeouts?: PgTimeouts;
+  /** PostgreSQL: connections go through it, so a down database is probed, not hammered. */
+  breaker?: CircuitBreaker;
 }
-
-/** How long a request waits for a PostgreSQL connection before it is answered 503. */
-const PG_CONNECT_TIMEOUT_MS = 3000;
 
 export interface DatabaseHandle {
   db: Db;
@@ -117,23 +104,15 @@ function withStatementCache(sqlite: SQLite.Database, onClose?: () => void): Sqli
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new (loadPg().Pool)({
+    const pool = createPgPool({
       connectionString: url,
       max: options.poolSize ?? 10,
-      application_name: options.applicationName ?? 'leadbase',
-      // While the server is unreachable, fail fast (503) instead of queueing requests for minutes.
-      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
-      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+      applicationName: options.applicationName ?? 'leadbase',
+      pgSchema: options.pgSchema,
+      timeouts: options.timeouts,
+      breaker: options.breaker,
+      logger: options.logger,
     });
-    // An idle pooled connection that the server drops (restart, failover, pg_terminate_backend) is
-    // emitted here; with no listener Node would end the process. The pool discards that client and
-    // opens a new one on demand, so there is nothing else to do.
-    const connectionLost = (error: Error) =>
-      options.logger?.warn({ err: { message: error.message, code: (error as { code?: string }).code } }, 'PostgreSQL connection lost');
-    pool.on('error', connectionLost);
-    // A checked-out client has no pool listener: one lost between two queries of a transaction would
-    // also end the process. Its next query fails, the request gets 503, and the pool drops the client.
-    pool.on('connect', (client) => client.on('error', connectionLost));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const parsed = new URL(url);
     return {

@@ -18,12 +18,16 @@ export class DependencyUnavailableError extends Error {
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 // PostgreSQL SQLSTATEs for a server that is going away, starting up or out of connections:
-// class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections).
-const PG_STATES = /^(08...|57P0[1-3]|53300)$/;
+// class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections),
+// 57014 (a statement cancelled: the server's statement_timeout, our bound on a query without an answer).
+const PG_STATES = /^(08...|57P0[1-3]|57014|53300)$/;
+
+// Every busy or locked code of SQLite (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE …): a busy writer.
+const SQLITE_LOCK_CODE = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 
 // Messages pg and ioredis give for connections lost without a code.
 const MESSAGES =
-  /Connection terminated|connection timeout|Client has encountered a connection error|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|is not currently accepting connections/i;
+  /Connection terminated|Query read timeout|Command timed out|max retries per request|connection timeout|Client has encountered a connection error|Connection is closed|Stream isn't writeable|timeout exceeded when trying to connect|the database system is (starting up|shutting down|in recovery mode)|is not currently accepting connections/i;
 
 /**
  * True when `error` means a database or Redis connection is down or was lost, so the request may
@@ -33,7 +37,7 @@ export function isUnavailable(error: unknown): boolean {
   if (error instanceof DependencyUnavailableError) return true;
   if (!error || typeof error !== 'object') return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || PG_STATES.test(code) || code === 'SQLITE_BUSY')) return true;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || PG_STATES.test(code) || SQLITE_LOCK_CODE.test(code))) return true;
   if (typeof message === 'string' && MESSAGES.test(message)) return true;
   // AggregateError (several addresses refused), and errors wrapping the driver's own.
   const nested = (error as { errors?: unknown; cause?: unknown }).errors;

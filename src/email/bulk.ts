@@ -220,7 +220,20 @@ export class BulkValidationService {
           .execute();
       }
     });
-    await this.queueRun(id);
+    try {
+      await this.queueRun(id);
+    } catch (error) {
+      // The queue did not take the job (its database stalled or went away): the caller is answered
+      // 503 and sends the list again, so the stored copy is withdrawn rather than left queued forever.
+      await this.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.deleteFrom('email_bulk_items').where('job_id', '=', id).execute();
+          await trx.deleteFrom('email_bulk_jobs').where('id', '=', id).execute();
+        })
+        .catch(() => {});
+      throw error;
+    }
     return (await this.get(keyId, id))!;
   }
 

@@ -110,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     namespace: options.rateLimitNamespace,
     limits: options.rateLimits,
     onRefused: (operation) => metrics.rateLimitRefusals.inc({ operation }),
+    breaker: options.services.redisBreaker,
+    onFallback: (error) => options.services.outages.refused('redis', error),
   });
   await app.register(idempotencyPlugin);
   await app.register(billingPlugin, {

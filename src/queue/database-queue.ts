@@ -52,6 +52,10 @@ export class DatabaseQueue implements JobQueue {
     await Promise.allSettled([...this.loops, ...[...this.running.values()].map((r) => r.done)]);
   }
 
+  async check(): Promise<void> {
+    await this.db.selectFrom('queue_jobs').select('id').limit(1).execute();
+  }
+
   async send<T>(queue: string, data: T, options: SendOptions = {}): Promise<string | null> {
     const id = randomUUID();
     const now = this.now();

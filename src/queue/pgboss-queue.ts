@@ -7,6 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { CircuitBreaker } from '../db/breaker.ts';
+import { createPgPool, type PgTimeouts } from '../db/pg-pool.ts';
+import { isUnavailable } from '../db/unavailable.ts';
 import type { JobHandler, JobQueue, JobState, SendOptions, WorkOptions } from './types.ts';
 
 const DEFAULTS = { maxAttempts: 3, retryDelayMs: 1000, concurrency: 1, pollMs: 500, leaseMs: 60_000 };
@@ -24,6 +28,27 @@ export interface PgBossQueueOptions {
   /** How often a running job's state is read, so a cancel reaches its handler (default 1 s). */
   cancelCheckMs?: number;
   onError?: (error: unknown) => void;
+  /** Bounds of the queue's own pool (src/db/pg-pool.ts): without them a silent database wedges the queue. */
+  timeouts?: PgTimeouts;
+  /** The database's circuit breaker, shared with the application's pool. */
+  breaker?: CircuitBreaker;
+}
+
+let rejectionsGuarded = false;
+
+/**
+ * pg-boss completes or fails a job it ran without waiting for the answer (manager.js, `onFetch`): when
+ * the database is lost at that moment, the rejection is unhandled and Node ends the process. Such a
+ * rejection (a lost connection, nothing else) is handed to `onError` instead; the job, still active,
+ * is retried once its lease expires. Any other unhandled rejection still ends the process.
+ */
+function guardUnhandledRejections(onError: (error: unknown) => void): void {
+  if (rejectionsGuarded) return;
+  rejectionsGuarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (!isUnavailable(reason)) throw reason;
+    onError(reason);
+  });
 }
 
 const STATES: Record<string, JobState> = {
@@ -36,7 +61,8 @@ const STATES: Record<string, JobState> = {
 };
 
 export class PgBossQueue implements JobQueue {
-  private readonly boss: PgBoss;
+  private boss: PgBoss;
+  private readonly pool: pg.Pool;
   private readonly created = new Map<string, Promise<void>>();
   private readonly cancelCheckMs: number;
   private readonly schema: string;
@@ -51,18 +77,34 @@ export class PgBossQueue implements JobQueue {
   /** The last queue creation: the next one waits for it. */
   private creating: Promise<void> = Promise.resolve();
 
-  constructor(options: PgBossQueueOptions) {
-    this.boss = new PgBoss({
+  constructor(private readonly options: PgBossQueueOptions) {
+    // pg-boss runs its SQL on our pool, so it has the same connect, query and idle bounds and the same
+    // circuit breaker as the application's: its own pool has no connect timeout, and a database that
+    // accepts connections and never answers would hold its start, its sends and its workers for good.
+    this.pool = createPgPool({
       connectionString: options.connectionString,
-      schema: options.schema,
-      schedule: false,
-      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+      max: 10,
+      applicationName: 'leadbase-queue',
+      timeouts: options.timeouts,
+      breaker: options.breaker,
     });
     this.schema = options.schema ?? 'pgboss';
-    // A lost database is reported, never thrown from a timer: pg-boss keeps retrying.
     this.onError = options.onError ?? (() => {});
-    this.boss.on('error', this.onError);
+    this.boss = this.createBoss();
     this.cancelCheckMs = options.cancelCheckMs ?? 1000;
+    guardUnhandledRejections(this.onError);
+  }
+
+  private createBoss(): PgBoss {
+    const boss = new PgBoss({
+      db: { executeSql: (text: string, values?: unknown[]) => this.pool.query(text, values) },
+      schema: this.options.schema,
+      schedule: false,
+      maintenanceIntervalSeconds: this.options.maintenanceIntervalSeconds ?? 30,
+    });
+    // A lost database is reported, never thrown from a timer: pg-boss keeps retrying.
+    boss.on('error', this.onError);
+    return boss;
   }
 
   /** Connects pg-boss (once); every other call waits for it, so a caller need not start the queue first. */
@@ -70,7 +112,10 @@ export class PgBossQueue implements JobQueue {
     this.starting ??= this.boss.start().then(
       () => {},
       (error: unknown) => {
+        // pg-boss keeps a start that failed half-way as "starting" and never starts again: the next
+        // call starts a fresh instance.
         this.starting = undefined;
+        this.boss = this.createBoss();
         throw error;
       },
     );
@@ -82,12 +127,19 @@ export class PgBossQueue implements JobQueue {
     this.stopping.abort();
     if (this.leaseWatch) clearInterval(this.leaseWatch.timer);
     this.leaseWatch = undefined;
-    if (!this.starting) return;
-    for (const controller of this.running) controller.abort();
-    // The handlers finish (their signal aborted) and their jobs are completed or failed.
-    await Promise.allSettled(this.loops);
-    await this.starting.catch(() => {});
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    if (this.starting) {
+      for (const controller of this.running) controller.abort();
+      // The handlers finish (their signal aborted) and their jobs are completed or failed.
+      await Promise.allSettled(this.loops);
+      await this.starting.catch(() => {});
+      await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    }
+    await this.pool.end();
+  }
+
+  async check(): Promise<void> {
+    await this.start();
+    await this.pool.query(`select 1 from ${this.schema}.version`);
   }
 
   async send<T>(queue: string, data: T, options: SendOptions = {}): Promise<string | null> {

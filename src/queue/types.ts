@@ -47,4 +47,6 @@ export interface JobQueue {
   cancel(queue: string, id: string): Promise<void>;
   /** The job's state, or null when there is no such job. */
   state(queue: string, id: string): Promise<JobState | null>;
+  /** Resolves when the queue can take and hand out work now (for /readyz); throws otherwise. */
+  check(): Promise<void>;
 }

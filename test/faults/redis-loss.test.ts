@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { freePort } from '../support/pg-cluster.ts';
+import { startStallingProxy, type StallingProxy } from '../support/stalling-proxy.ts';
 
 const REDIS_SERVER_SKIP =
   spawnSync('redis-server', ['--version']).status === 0 ? false : 'redis-server not installed: Redis fault test skipped';
@@ -81,7 +82,61 @@ describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout
     }
     assert.equal(ready.status, 'ready');
     assert.equal((await get('/job-types')).status, 200);
-    assert.match(server.output(), /Redis unreachable/, 'the outage is logged');
+    assert.match(server.output(), /redis unavailable/, 'the outage is logged');
+    assert.equal(server.child.exitCode, null);
+  });
+});
+
+describe('Redis stalled under a running server', { skip: REDIS_SERVER_SKIP, timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'leadbase-redis-stall-'));
+  let redis: ChildProcess;
+  let proxy: StallingProxy;
+  let server: ServerProcess;
+
+  before(async () => {
+    const port = await freePort();
+    redis = await startRedis(port, dir);
+    proxy = await startStallingProxy({ host: '127.0.0.1', port });
+    server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      REDIS_COMMAND_TIMEOUT_MS: '500',
+    });
+  });
+  after(async () => {
+    proxy?.heal();
+    await server?.stop();
+    await proxy?.close();
+    if (redis?.exitCode === null) await stopRedis(redis);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = async (path: string) => {
+    const started = Date.now();
+    const res = await fetch(`${server.url}${path}`, { headers: { 'x-api-key': server.key! }, signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, ms: Date.now() - started, body: (await res.json()) as { status?: string; checks?: { redis?: string } } };
+  };
+
+  it('answers within the command bound, per-instance limits, degraded, and back when it heals', async () => {
+    assert.equal((await get('/job-types')).status, 200);
+    proxy.stall();
+    let slowest = 0;
+    for (let i = 0; i < 20; i++) {
+      const answer = await get('/job-types');
+      assert.equal(answer.status, 200);
+      slowest = Math.max(slowest, answer.ms);
+    }
+    assert.ok(slowest < 3000, `slowest answer ${slowest} ms while Redis stalled`);
+    const ready = await get('/readyz');
+    assert.deepEqual([ready.status, ready.body.status, ready.body.checks?.redis], [200, 'degraded', 'unavailable']);
+    proxy.heal();
+    const healed = Date.now();
+    for (;;) {
+      const answer = await get('/readyz');
+      if (answer.body.checks?.redis === 'ok') break;
+      assert.ok(Date.now() - healed < 15_000, 'Redis used again within 15 s of the heal');
+      await new Promise((r) => setTimeout(r, 200));
+    }
     assert.equal(server.child.exitCode, null);
   });
 });

@@ -40,12 +40,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A free port below Linux's ephemeral range (32768 and up). A client connecting to a stopped server
+ * on an ephemeral port can be given that very port as its own and connect to itself, holding the
+ * port so the server cannot start again.
+ */
+export async function freeLowPort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free port below 32768');
+}
+
 export async function createOwnCluster(): Promise<OwnCluster> {
   const bin = binDir()!;
   const dir = mkdtempSync(join(tmpdir(), 'leadbase-pg-'));
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');
-  const port = await freePort();
+  const port = await freeLowPort();
   // PostgreSQL refuses to run as root: run its tools as the postgres user when we are root.
   const asServer = (tool: string, args: string[]) => {
     const command = join(bin, tool);

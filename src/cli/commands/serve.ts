@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { RunningServer } from '../../server.ts';
 import { unitsToCredits } from '../../billing/units.ts';
 import { positiveId } from '../arguments.ts';
+import { exitOnSignals, exitOnStartFailure } from '../shutdown.ts';
 
 /** `leadbase serve`: the API server. Its modules load only when it runs. */
 export function registerServe(program: Command): void {
@@ -19,27 +19,14 @@ export function registerServe(program: Command): void {
       if (opts.port !== undefined) config.port = positiveId(opts.port);
       if (opts.host !== undefined) config.host = opts.host;
       if (!opts.crawl) config.crawl.enabled = false;
-      // Signals are handled from the start, so a stop during start-up is clean too.
-      let server: RunningServer | undefined;
-      let pendingSignal: string | undefined;
-      const shutdown = (signal: string) => {
-        if (!server) {
-          pendingSignal = signal;
-          return;
-        }
-        server.app.log.info({ signal }, 'shutting down');
-        server.stop().then(
-          () => process.exit(0),
-          (error) => {
-            console.error(error);
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      process.once('SIGINT', () => shutdown('SIGINT'));
-
-      server = await startServer(config, { firstKey: opts.firstKey });
+      // Signals are handled from the start, so a stop during start-up is bounded too.
+      const starting = startServer(config, { firstKey: opts.firstKey });
+      exitOnSignals({
+        timeoutMs: config.timeouts.shutdownMs,
+        drain: async () => (await starting).stop(),
+        log: (details, message) => process.stderr.write(`leadbase serve: ${message} ${JSON.stringify(details)}\n`),
+      });
+      const server = await starting.catch((error: unknown) => exitOnStartFailure('serve', error));
       if (server.firstKey) {
         process.stdout.write(
           `\nCreated your first API key (shown once, store it now):\n\n  ${server.firstKey.key}\n\n` +
@@ -51,6 +38,5 @@ export function registerServe(program: Command): void {
       if (server.emptyStores)
         process.stdout.write('The stores are empty: lookups find nothing until you run `npx leadbase bootstrap` (docs/data.md).\n');
       process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
-      if (pendingSignal) shutdown(pendingSignal);
     });
 }

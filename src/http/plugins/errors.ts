@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, domainErrorToHttp, type ErrorCode, type ErrorDetail } from '../errors.ts';
-import { isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
+import { DependencyUnavailableError, isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 import { NO_CONTROL_CHARACTERS } from '../../contract/common.ts';
 
 interface AjvError {
@@ -74,7 +74,8 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
     if (isUnavailable(error)) {
       // The database or Redis is down or was just lost: the caller should retry, nothing was charged.
-      request.log.warn({ err: { message: error.message, code: error.code }, reqId: request.id }, 'dependency unavailable');
+      // Counted into the outage's log lines (src/outage-log.ts), not a line per request.
+      app.services.outages.refused(error instanceof DependencyUnavailableError ? error.dependency : 'database', error);
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return reply
         .status(503)

@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AppError } from '../errors.ts';
+import type { CircuitBreaker } from '../../db/breaker.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
 
 export interface RateLimitOptions {
@@ -14,6 +15,10 @@ export interface RateLimitOptions {
   limits?: Record<string, number>;
   /** Called for every refusal (metrics). */
   onRefused?: (operation: string) => void;
+  /** Redis's circuit breaker: while it is open, limits are counted in memory without asking Redis. */
+  breaker?: CircuitBreaker;
+  /** Called for every request counted in memory because Redis is unavailable (the outage's count). */
+  onFallback?: (error: unknown) => void;
 }
 
 const WINDOW_SECONDS = 60;
@@ -87,7 +92,8 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
   const limiters = new Map<string, RateLimiterAbstract>();
 
   // Shared budget: one limiter per (operation, limit), so keys granted a higher limit count in a
-  // budget of that size. If Redis is unreachable, it keeps limiting per instance rather than failing.
+  // budget of that size. If Redis is unreachable, it keeps limiting per instance rather than failing
+  // (consumeOrFallBack), in the same windows as a server without Redis.
   function redisLimiter(redis: Redis, operation: string, points: number): RateLimiterAbstract {
     const id = `${operation}:${points}`;
     let limiter = limiters.get(id);
@@ -98,7 +104,6 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
         keyPrefix,
         points,
         duration: WINDOW_SECONDS,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: WINDOW_SECONDS }),
       });
       limiters.set(id, limiter);
     }
@@ -136,6 +141,19 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
     );
   }
 
+  function consumeOrFallBack(redis: Redis, operation: string, keyId: string, limit: number): Promise<Verdict> {
+    const breaker = options.breaker;
+    const shared = breaker
+      ? breaker.run(() => consumeShared(redis, operation, keyId, limit))
+      : consumeShared(redis, operation, keyId, limit);
+    // Any Redis failure (not only a lost connection: an out-of-memory Redis too) counts in memory, as
+    // the insurance limiter of rate-limiter-flexible would; the breaker counts only the lost ones.
+    return shared.catch((error: unknown) => {
+      options.onFallback?.(error);
+      return memory.consume(`${operation}:${limit}:${keyId}`, limit);
+    });
+  }
+
   // Callback style: without Redis the verdict is synchronous and the request continues at once.
   app.addHook('onRequest', (request, reply, done) => {
     const { auth, operation } = request.routeOptions.config;
@@ -143,7 +161,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
     const limit = request.apiKey.rateLimits?.[operation] ?? limits[operation];
     const keyId = String(request.apiKey.id);
     if (!options.redis) return done(answer(reply, operation, limit, memory.consume(`${operation}:${limit}:${keyId}`, limit)));
-    consumeShared(options.redis, operation, keyId, limit).then((verdict) => done(answer(reply, operation, limit, verdict)), done);
+    consumeOrFallBack(options.redis, operation, keyId, limit).then((verdict) => done(answer(reply, operation, limit, verdict)), done);
   });
 }
 
