@@ -8,14 +8,14 @@
 //   codes) means "another connection holds the lock": worth waiting out, never a fault of the data.
 import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely';
 
-/** better-sqlite3 names the extended result code: SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE… */
-const LOCK_CODE = /^SQLITE_(BUSY|LOCKED)(_|$)/;
+/** Every busy or locked code, as better-sqlite3 names the extended result code: SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE… */
+export const SQLITE_LOCK_CODE = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 
 /** True when `error` (or an error it wraps) is SQLite saying another connection holds a lock. */
 export function isSqliteLocked(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && LOCK_CODE.test(code)) return true;
+    if (typeof code === 'string' && SQLITE_LOCK_CODE.test(code)) return true;
   }
   return false;
 }

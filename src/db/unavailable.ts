@@ -1,5 +1,6 @@
 // Telling "a dependency is down" apart from "this request is wrong" or "we have a bug": the first is
 // answered 503 with Retry-After (the caller should simply try again), the others are not.
+import { SQLITE_LOCK_CODE } from './sqlite-locking.ts';
 
 /** Seconds a client is asked to wait before retrying while a dependency is down. */
 export const RETRY_AFTER_SECONDS = 2;
@@ -21,9 +22,6 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 // class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many connections),
 // 57014 (a statement cancelled: the server's statement_timeout, our bound on a query without an answer).
 const PG_STATES = /^(08...|57P0[1-3]|57014|53300)$/;
-
-// Every busy or locked code of SQLite (SQLITE_BUSY_SNAPSHOT, SQLITE_LOCKED_SHAREDCACHE …): a busy writer.
-const SQLITE_LOCK_CODE = /^SQLITE_(BUSY|LOCKED)(_|$)/;
 
 // Messages pg and ioredis give for connections lost without a code.
 const MESSAGES =
