@@ -7,6 +7,7 @@ import { normalizeDomain } from '../companies/normalize.ts';
 import { boardOfUrl } from './ats-links.ts';
 import type { SourceStatus, SourceTable } from './tables.ts';
 import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
+import { SourceInputError } from './input-error.ts';
 import type { Insertable, Selectable } from 'kysely';
 
 export type SourceRow = Selectable<SourceTable>;
@@ -28,8 +29,7 @@ const BOARD_INTERVAL_MS = 6 * HOUR;
 /** A source failing for longer than this is marked in listings. */
 export const FAILING_MARK_MS = 24 * HOUR;
 
-/** A source the caller described wrongly: the message names the field. */
-export class SourceInputError extends Error {}
+export { SourceInputError };
 
 export interface SourceInput {
   type: string;

@@ -4,12 +4,18 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { PeopleService } from '../../people/service.ts';
 import type { RunCounts, SourceRow } from '../registry.ts';
+import { companiesHouseKind } from './companies_house.ts';
 
 /** How a kind's run fetches: each request in its host's turn, through the guarded client. */
 export interface KindFetcher {
   /** The body of a 2xx answer; any other status fails the run (429/503 carry their Retry-After). */
   get(url: string, accept: string, maxBytes?: number): Promise<Buffer>;
   getText(url: string, accept?: string): Promise<string>;
+  /**
+   * Streams a large body (a data set's file) into the file at `path` instead of memory; returns its
+   * size. Same turn, guard and status rule as `get`; `maxBytes` caps it.
+   */
+  download?(url: string, path: string, accept: string, maxBytes: number): Promise<number>;
 }
 
 /** The parts of a source already stored whole (table source_parts), so a run resumes where one stopped. */
@@ -51,6 +57,8 @@ export interface DataSetKind {
 }
 
 /** Every data-set kind, by type. */
-export const DATA_SET_KINDS: Record<string, DataSetKind> = {};
+export const DATA_SET_KINDS: Record<string, DataSetKind> = {
+  companies_house: companiesHouseKind,
+};
 
 export const DATA_SET_TYPES = Object.keys(DATA_SET_KINDS);
