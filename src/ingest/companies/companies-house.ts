@@ -8,7 +8,7 @@ import type { CompanyInput } from '../../companies/input.ts';
 import { prepareRow, type PreparedRow, type SourceRecord } from './runner.ts';
 
 /** The kind of external id a company number is stored under. */
-export const COMPANY_NUMBER_ID = 'companies_house';
+const COMPANY_NUMBER_ID = 'companies_house';
 
 /** Columns read (headers trimmed: the published header has spaces before some names). */
 const COLUMNS = [
