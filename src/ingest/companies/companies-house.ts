@@ -234,7 +234,7 @@ const CR = 13;
  * quotes and line breaks; a record with text after a closing quote, or a quote never closed, is
  * refused with its line (the next record starts on the next line).
  */
-export async function* csvRecords(chunks: AsyncIterable<Uint8Array | string>): AsyncIterable<CsvRecord> {
+export async function* csvRecords(chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncIterable<CsvRecord> {
   const decoder = new TextDecoder('utf-8');
   let text = '';
   let line = 1;
