@@ -1,6 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FetchError, HttpClient } from '../../src/net/http-client.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { sourceParts } from '../../src/sources/parts.ts';
@@ -53,6 +56,36 @@ BasicCompanyData-2018-02-01-part2_2.zip  (69Mb)</a></li>
       'a part missing from the page: the one file',
     );
     assert.equal(newestRelease('<html>maintenance</html>', 'https://download.companieshouse.gov.uk/en_output.html'), null);
+  });
+});
+
+describe('downloading a large file through the guarded client', () => {
+  it('streams the body to disk, refuses one over the cap, and writes nothing for a 404', async () => {
+    const server = await startCompaniesHouseServer({});
+    const dir = mkdtempSync(join(tmpdir(), 'leadbase-download-'));
+    const http = new HttpClient({ userAgent: 'leadbase-test (ops@example.test)', allowPrivateHosts: [new URL(server.url).host] });
+    try {
+      const date = currentReleaseDate();
+      const url = `${server.url}/BasicCompanyDataAsOneFile-${date}.zip`;
+      const ok = await http.download(url, join(dir, 'one.zip'), { maxBytes: 1024 * 1024 });
+      assert.equal(ok.status, 200);
+      assert.deepEqual(readFileSync(join(dir, 'one.zip')), (sampleRelease(date).oneFile as { body: Buffer }).body);
+      assert.equal(ok.bytes, readFileSync(join(dir, 'one.zip')).length);
+      await assert.rejects(
+        http.download(url, join(dir, 'capped.zip'), { maxBytes: 100 }),
+        (error: Error) => error instanceof FetchError && error.reason === 'too_large',
+      );
+      const missing = await http.download(`${server.url}/nothing.zip`, join(dir, 'missing.zip'), { maxBytes: 1024 });
+      assert.equal(missing.status, 404);
+      assert.equal(existsSync(join(dir, 'missing.zip')), false);
+      const refused = new HttpClient({ userAgent: 'leadbase-test (ops@example.test)' });
+      await assert.rejects(refused.download(url, join(dir, 'private.zip'), { maxBytes: 1024 }), /not a public address/);
+      await refused.close();
+    } finally {
+      await http.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
