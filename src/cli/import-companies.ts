@@ -10,6 +10,7 @@ import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
 import { parsePdlNdjson, readCsvHeader, readPdlCsv, unreadPdlColumns } from '../ingest/companies/pdl.ts';
 import { FormDInputError, readFormD, type FormDReadResult } from '../ingest/companies/formd.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
+import { importCompaniesHouseFile } from '../ingest/companies/companies-house-import.ts';
 import { CliError, failIfAllRefused, failStoppedImport, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
 
@@ -98,7 +99,10 @@ function common(cmd: Command): Command {
     .option('-q, --quiet', 'no progress bar')
     .option('--json', 'print the summary as JSON')
     .option('--batch-size <n>', `rows per transaction (default ${DEFAULT_BATCH_SIZE})`)
-    .option('--parallel', 'parse and validate in a worker thread while writing (jsonl and pdl files; the default with 2 or more cores)')
+    .option(
+      '--parallel',
+      'parse and validate in a worker thread while writing (jsonl, pdl and companies-house files; the default with 2 or more cores)',
+    )
     .option('--no-parallel', 'parse and validate on the writing thread');
 }
 
@@ -163,6 +167,16 @@ export function registerImportCompanies(importCommand: Command): void {
 
   common(
     companies
+      .command('companies-house <file>')
+      .description(
+        'UK Companies House free company data (BasicCompanyData…): the zip as downloaded, or its CSV; company numbers as ids (docs/data/companies_house.md)',
+      ),
+  ).action(async (file: string, opts: CommonOptions) => {
+    await importCompaniesHouse(file, opts);
+  });
+
+  common(
+    companies
       .command('feed <files-or-urls...>')
       .description("RSS or Atom feeds into a company's news or press releases (the company is made from the feed's site when not stored)")
       .option('--domain <domain>', "the company's domain (default: the feed's own site)")
@@ -196,6 +210,33 @@ export function registerImportCompanies(importCommand: Command): void {
       }
       report(summary, opts, 'feeds');
     });
+  });
+}
+
+/** A BasicCompanyData zip or CSV, with a byte-based progress bar; a file that is neither fails the command. */
+async function importCompaniesHouse(path: string, opts: CommonOptions): Promise<void> {
+  const label = 'companies (companies house)';
+  if (!statSafe(path)) throw new CliError(`${path}: no such file`);
+  const size = batchSize(opts);
+  await withServices(async ({ companies }, config) => {
+    const progress = createProgress(label, sizeOf(path), 'bytes', opts.quiet);
+    const started = Date.now();
+    const run = importCompaniesHouseFile({
+      service: companies,
+      path,
+      parallel: opts.parallel ?? parallelByDefault(),
+      batchSize: size,
+      retry: { maxWaitMs: config.importLockWaitMs },
+      onBatch: (s) =>
+        progress.update(run.position(), `${s.read} rows, ${Math.round(s.read / Math.max(0.001, (Date.now() - started) / 1000))} rows/s`),
+    });
+    const summary = await run.done.catch((error: unknown) => {
+      progress.stop();
+      if (error instanceof ImportStoppedError) return failStoppedImport(error, label, opts.json);
+      throw new CliError(`${path}: ${(error as Error).message}`);
+    });
+    progress.stop();
+    report(summary, opts, label);
   });
 }
 

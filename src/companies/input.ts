@@ -204,6 +204,11 @@ export interface PreparedCompany {
   acquisitions: PreparedAcquisition[];
   articles: PreparedArticle[];
   highlights: PreparedHighlight[];
+  /**
+   * Set by importers of registries (many companies share a name there): matched by name alone,
+   * this report joins a stored company only in the same place, its postcode or town (matching.ts).
+   */
+  nameMatchNeedsPlace?: boolean;
 }
 
 /** A CompanyInput that cannot be stored; the message says why (importers report it per row). */

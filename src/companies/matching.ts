@@ -14,6 +14,8 @@ interface Namesake {
   id: number;
   country_code: string | null;
   domain: string | null;
+  locality: string | null;
+  postal_code: string | null;
 }
 
 /** Reports of a batch that go to one company. */
@@ -56,7 +58,13 @@ export async function groupByCompany(
 ): Promise<{ groups: Group[]; failed: Map<number, string> }> {
   const byExternal = new Map<string, number>();
   const kinds = new Map<string, string[]>();
-  for (const item of items) for (const x of item.externalIds) kinds.set(x.kind, [...(kinds.get(x.kind) ?? []), x.value]);
+  for (const item of items)
+    for (const x of item.externalIds) {
+      // Pushed, not copied: a batch of 10,000 reports of one kind of id copied the list 10,000 times.
+      const values = kinds.get(x.kind);
+      if (values) values.push(x.value);
+      else kinds.set(x.kind, [x.value]);
+    }
   for (const [kind, values] of kinds) {
     const keys = [...new Set(values)];
     const probed = selectByKeys<{ value: string; company_id: number }>(
@@ -112,10 +120,14 @@ export async function groupByCompany(
       // No known id and no domain: only a name. Same name and country within the batch is one
       // company; otherwise an unambiguous stored match, else a new company.
       const nameKey = `n:${item.facts.normalized_name ?? ''}\u0000${item.facts.country_code ?? ''}`;
-      group = pending.get(nameKey);
-      if (!group) {
-        id = candidates ? await pickNamesake(trx, item, candidates, false) : undefined;
-        if (id === undefined) keys.push(nameKey);
+      // A registry's rows are each a company of their own: never joined by name within a batch.
+      if (item.nameMatchNeedsPlace) id = candidates ? await pickNamesake(trx, item, candidates, false) : undefined;
+      else {
+        group = pending.get(nameKey);
+        if (!group) {
+          id = candidates ? await pickNamesake(trx, item, candidates, false) : undefined;
+          if (id === undefined) keys.push(nameKey);
+        }
       }
     }
     // (Most reports of a large import have no namesake: no await, no statement for them.)
@@ -199,14 +211,15 @@ async function namesakes(trx: Tx, pg: boolean, keys: string[]): Promise<Map<stri
   const add = (rows: (Namesake & { normalized_name: string })[]) => {
     for (const r of rows) {
       const list = out.get(r.normalized_name) ?? [];
-      if (!list.some((x) => x.id === Number(r.id))) list.push({ id: Number(r.id), country_code: r.country_code, domain: r.domain });
+      if (!list.some((x) => x.id === Number(r.id)))
+        list.push({ id: Number(r.id), country_code: r.country_code, domain: r.domain, locality: r.locality, postal_code: r.postal_code });
       out.set(r.normalized_name, list);
     }
   };
   const unique = [...new Set(keys)];
   const display = selectByKeys<Namesake & { normalized_name: string }>(
     trx,
-    'select id, normalized_name, country_code, domain from companies where normalized_name in (?KEYS)',
+    'select id, normalized_name, country_code, domain, locality, postal_code from companies where normalized_name in (?KEYS)',
     [],
     unique,
   );
@@ -215,7 +228,7 @@ async function namesakes(trx: Tx, pg: boolean, keys: string[]): Promise<Map<stri
     add(
       selectByKeys(
         trx,
-        'select c.id, n.normalized_name, c.country_code, c.domain from company_names n join companies c on c.id = n.company_id where n.normalized_name in (?KEYS)',
+        'select c.id, n.normalized_name, c.country_code, c.domain, c.locality, c.postal_code from company_names n join companies c on c.id = n.company_id where n.normalized_name in (?KEYS)',
         [],
         unique,
       )!,
@@ -227,7 +240,7 @@ async function namesakes(trx: Tx, pg: boolean, keys: string[]): Promise<Map<stri
     add(
       await trx
         .selectFrom('companies')
-        .select(['id', 'normalized_name', 'country_code', 'domain'])
+        .select(['id', 'normalized_name', 'country_code', 'domain', 'locality', 'postal_code'])
         .where((eb) => oneOf(pg, eb, 'normalized_name', part, 'text'))
         .execute(),
     );
@@ -235,7 +248,7 @@ async function namesakes(trx: Tx, pg: boolean, keys: string[]): Promise<Map<stri
       await trx
         .selectFrom('company_names as n')
         .innerJoin('companies as c', 'c.id', 'n.company_id')
-        .select(['c.id', 'n.normalized_name', 'c.country_code', 'c.domain'])
+        .select(['c.id', 'n.normalized_name', 'c.country_code', 'c.domain', 'c.locality', 'c.postal_code'])
         .where((eb) => oneOf(pg, eb, 'n.normalized_name', part, 'text'))
         .execute(),
     );
@@ -243,10 +256,22 @@ async function namesakes(trx: Tx, pg: boolean, keys: string[]): Promise<Map<stri
   return out;
 }
 
+const postcodeKey = (value: string | null | undefined) => value?.replace(/\s+/g, '').toLowerCase() || null;
+
+/** The same postcode, or (when either lacks one) the same town; a company without either is in no known place. */
+function samePlace(item: PreparedCompany, stored: Namesake): boolean {
+  const postcode = postcodeKey(item.facts.postal_code);
+  const storedPostcode = postcodeKey(stored.postal_code);
+  if (postcode && storedPostcode) return postcode === storedPostcode;
+  const town = item.facts.locality;
+  return !!town && !!stored.locality && town === stored.locality;
+}
+
 /**
  * The existing company a report can safely be merged into by name: the only stored company with
- * its name key, not in another country, without another id of a kind the report carries, and —
- * when the report brings domains (`onlyWithoutDomain`) — without a domain of its own.
+ * its name key, not in another country, without another id of a kind the report carries, in the
+ * same place when the report says so (`nameMatchNeedsPlace`), and — when the report brings domains
+ * (`onlyWithoutDomain`) — without a domain of its own.
  */
 async function pickNamesake(
   trx: Tx,
@@ -259,6 +284,7 @@ async function pickNamesake(
   if (onlyWithoutDomain && only.domain !== null) return undefined;
   const country = item.facts.country_code;
   if (country && only.country_code && country !== only.country_code) return undefined;
+  if (item.nameMatchNeedsPlace && !samePlace(item, only)) return undefined;
   // A stored id of the same kind with another value means another company of the same name.
   for (const x of item.externalIds) {
     const other = await trx

@@ -3,7 +3,7 @@
 // report is lives in matching.ts, which value a fact takes in fact-merge.ts, and the list facts'
 // tables in child-tables.ts; this module puts them together.
 import { sql, type Transaction } from 'kysely';
-import { dialectOf, type Db } from '../db/database.ts';
+import { dialectOf, sqliteConnectionOf, type Db } from '../db/database.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { PreparedQuery } from '../db/prepared-query.ts';
 import type { Database } from '../db/schema.ts';
@@ -294,10 +294,25 @@ export class CompanyRepository {
       returning: ['id', 'domain'],
     });
     const idByDomain = new Map(inserted.map((r) => [r.domain, Number(r.id)]));
+    // Companies without a domain (a registry's, a job board's) have nothing to find their ids by
+    // but the order. On SQLite inside a transaction bulkInsert runs one statement per row, in order,
+    // and returns one row each: the ids come back in the rows' order, without a Kysely insert built
+    // per row (which cost more than the insert). PostgreSQL's many-row insert promises no order.
+    const withoutDomain = created.flatMap((_, n) => (newDomains[n] === null ? [n] : []));
+    if (withoutDomain.length && !this.pg && trx.isTransaction && sqliteConnectionOf(trx)) {
+      const ids = await bulkInsert<{ id: number }>(trx, {
+        table: 'companies',
+        columns: Object.fromEntries(newColumns.map((c) => [c, COMPANY_COLUMNS[c]])),
+        values: withoutDomain.map((n) => newValues[n]),
+        returning: ['id'],
+      });
+      if (ids.length !== withoutDomain.length) throw new Error(`${withoutDomain.length} companies written, ${ids.length} ids returned`);
+      withoutDomain.forEach((n, i) => (created[n].id = Number(ids[i].id)));
+    }
     for (let n = 0; n < created.length; n++) {
       const domain = newDomains[n];
       if (domain !== null) created[n].id = idByDomain.get(domain);
-      else {
+      else if (created[n].id === undefined) {
         const row = Object.fromEntries(newColumns.map((c, i) => [c, newValues[n][i]])) as Omit<CompanyTable, 'id'>;
         created[n].id = Number((await trx.insertInto('companies').values(row).returning('id').executeTakeFirstOrThrow()).id);
       }

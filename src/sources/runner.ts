@@ -201,6 +201,23 @@ class SourceFetches implements HttpGet {
     return out;
   }
 
+  async download(url: string, path: string, accept: string, maxBytes: number): Promise<number> {
+    const first = this.first;
+    this.first = false;
+    const host = new URL(url).host;
+    const response = await this.deps.politeness.inTurn(host, this.signal, async () => {
+      const answer = await this.deps.http.download(url, path, { accept, signal: this.signal, maxBytes });
+      const wait = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers['retry-after']) : null;
+      return { value: answer, retryAfterMs: wait };
+    });
+    if (first) this.firstStatus = response.status;
+    if (response.status < 200 || response.status >= 300) {
+      const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : null;
+      throw new StatusError(response.status, wait, url);
+    }
+    return response.bytes;
+  }
+
   async get(url: string, accept: string, maxBytes?: number): Promise<Buffer> {
     const first = this.first;
     this.first = false;

@@ -27,8 +27,8 @@ export function parallelByDefault(): boolean {
 }
 
 /** Prepared rows of a file, parsed in a worker thread, in order, in batches of `batchSize`. */
-export function prepareFileInWorker(format: FileFormat, path: string, batchSize: number, maxInFlight = 4): PreparedStream {
-  const data: PrepareWorkerData = { format, path, batchSize, maxInFlight };
+export function prepareFileInWorker(format: FileFormat, path: string, batchSize: number, maxInFlight = 4, skipRows = 0): PreparedStream {
+  const data: PrepareWorkerData = { format, path, batchSize, maxInFlight, skipRows };
   let bytes = 0;
   let unread: string[] = [];
   async function* batches(): AsyncIterable<PreparedRow[]> {

@@ -5,8 +5,9 @@ import { readLines } from './lines.ts';
 import { parseCompanyJsonl } from './jsonl.ts';
 import { parsePdlNdjson, readPdlCsv } from './pdl.ts';
 import { prepareRow, reasonOf, type PreparedRow, type SourceRecord } from './runner.ts';
+import { prepareCompaniesHouseRow, readCompaniesHouse } from './companies-house.ts';
 
-export type FileFormat = 'jsonl' | 'pdl-csv' | 'pdl-ndjson';
+export type FileFormat = 'jsonl' | 'pdl-csv' | 'pdl-ndjson' | 'companies-house';
 
 export interface PrepareWorkerData {
   format: FileFormat;
@@ -14,6 +15,8 @@ export interface PrepareWorkerData {
   batchSize: number;
   /** Batches posted but not yet taken by the importer before the worker waits (memory bound). */
   maxInFlight: number;
+  /** Data rows to pass over first (an import resuming inside a file). */
+  skipRows?: number;
 }
 
 /**
@@ -23,8 +26,17 @@ export interface PrepareWorkerData {
  */
 export type WorkerMessage = { rows: string; bytes: number } | { done: true; bytes: number; unread: string[] } | { failed: string };
 
-function open(format: FileFormat, path: string, unread: Set<string>): { records: AsyncIterable<SourceRecord>; position: () => number } {
+function open(data: PrepareWorkerData, unread: Set<string>): { records: AsyncIterable<SourceRecord>; position: () => number } {
+  const { format, path } = data;
   if (format === 'pdl-csv') return readPdlCsv(path);
+  if (format === 'companies-house') {
+    const input = readCompaniesHouse(path, { skipRows: data.skipRows });
+    async function* records(): AsyncIterable<SourceRecord> {
+      yield* input.records;
+      for (const column of input.unreadColumns()) unread.add(column);
+    }
+    return { records: records(), position: input.position };
+  }
   const { lines, position } = readLines(path);
   return { records: format === 'jsonl' ? parseCompanyJsonl(lines, unread) : parsePdlNdjson(lines), position };
 }
@@ -44,10 +56,11 @@ async function run(data: PrepareWorkerData, port: NonNullable<typeof parentPort>
     port.postMessage({ rows: JSON.stringify(batch), bytes } satisfies WorkerMessage);
   };
   const unread = new Set<string>();
-  const { records, position } = open(data.format, data.path, unread);
+  const { records, position } = open(data, unread);
+  const prepare = data.format === 'companies-house' ? prepareCompaniesHouseRow : prepareRow;
   let batch: PreparedRow[] = [];
   for await (const record of records) {
-    batch.push(prepareRow(record));
+    batch.push(prepare(record));
     if (batch.length >= data.batchSize) {
       await send(batch, position());
       batch = [];

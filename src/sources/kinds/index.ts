@@ -4,6 +4,7 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { PeopleService } from '../../people/service.ts';
 import type { RunCounts, SourceRow } from '../registry.ts';
+import { companiesHouseKind } from './companies_house.ts';
 import { formdKind } from './formd.ts';
 import { WIKIDATA_KIND } from './wikidata.ts';
 
@@ -12,6 +13,11 @@ export interface KindFetcher {
   /** The body of a 2xx answer; any other status fails the run (429/503 carry their Retry-After). */
   get(url: string, accept: string, maxBytes?: number): Promise<Buffer>;
   getText(url: string, accept?: string): Promise<string>;
+  /**
+   * Streams a large body (a data set's file) into the file at `path` instead of memory; returns its
+   * size. Same turn, guard and status rule as `get`; `maxBytes` caps it.
+   */
+  download?(url: string, path: string, accept: string, maxBytes: number): Promise<number>;
 }
 
 /** The parts of a source already stored whole (table source_parts), so a run resumes where one stopped. */
@@ -54,6 +60,7 @@ export interface DataSetKind {
 
 /** Every data-set kind, by type. */
 export const DATA_SET_KINDS: Record<string, DataSetKind> = {
+  companies_house: companiesHouseKind,
   formd: formdKind,
   wikidata: WIKIDATA_KIND,
 };
