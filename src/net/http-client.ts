@@ -128,7 +128,7 @@ export class HttpClient {
     try {
       let current = new URL(url);
       for (let hop = 0; ; hop++) {
-        const dispatcher = this.dispatcherFor(current);
+        const dispatcher = this.dispatcherFor(current, options.operatorOrigins);
         let response: Dispatcher.ResponseData;
         try {
           response = await request(current, {

@@ -204,18 +204,27 @@ class SourceFetches implements HttpGet {
   async download(url: string, path: string, accept: string, maxBytes: number): Promise<number> {
     const first = this.first;
     this.first = false;
-    const host = new URL(url).host;
-    const response = await this.deps.politeness.inTurn(host, this.signal, async () => {
-      const answer = await this.deps.http.download(url, path, { accept, signal: this.signal, maxBytes });
-      const wait = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers['retry-after']) : null;
-      return { value: answer, retryAfterMs: wait };
+    const answer = await this.inHostTurn(url, first, () =>
+      this.deps.http.download(url, path, { accept, signal: this.signal, maxBytes, operatorOrigins: this.operatorOrigins }),
+    );
+    return answer.bytes;
+  }
+
+  /** One exchange in its host's turn (a 429 or 503 delays the host by its Retry-After); a non-2xx answer throws. */
+  private async inHostTurn<T extends { status: number; headers: Record<string, string | undefined> }>(
+    url: string,
+    first: boolean,
+    exchange: () => Promise<T>,
+  ): Promise<T> {
+    const busyWait = (answer: T) => (answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers['retry-after']) : null);
+    const response = await this.deps.politeness.inTurn(new URL(url).host, this.signal, async () => {
+      const answer = await exchange();
+      return { value: answer, retryAfterMs: busyWait(answer) };
     });
     if (first) this.firstStatus = response.status;
-    if (response.status < 200 || response.status >= 300) {
-      const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : null;
-      throw new StatusError(response.status, wait, url);
-    }
-    return response.bytes;
+    if (first && response.status === 304) throw new NotModified();
+    if (response.status < 200 || response.status >= 300) throw new StatusError(response.status, busyWait(response), url);
+    return response;
   }
 
   async get(url: string, accept: string, maxBytes?: number): Promise<Buffer> {
@@ -235,24 +244,9 @@ class SourceFetches implements HttpGet {
       if (this.source.etag) headers['if-none-match'] = this.source.etag;
       if (this.source.last_modified) headers['if-modified-since'] = this.source.last_modified;
     }
-    const host = new URL(url).host;
-    const response = await this.deps.politeness.inTurn(host, this.signal, async () => {
-      const answer = await this.deps.http.get(url, {
-        accept,
-        headers,
-        signal: this.signal,
-        maxBytes,
-        operatorOrigins: this.operatorOrigins,
-      });
-      const wait = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers['retry-after']) : null;
-      return { value: answer, retryAfterMs: wait };
-    });
-    if (first) this.firstStatus = response.status;
-    if (first && response.status === 304) throw new NotModified();
-    if (response.status < 200 || response.status >= 300) {
-      const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers['retry-after']) : null;
-      throw new StatusError(response.status, wait, url);
-    }
+    const response = await this.inHostTurn(url, first, () =>
+      this.deps.http.get(url, { accept, headers, signal: this.signal, maxBytes, operatorOrigins: this.operatorOrigins }),
+    );
     if (first) this.validators = { url, etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null };
     return response.body;
   }
