@@ -29,6 +29,11 @@ const RESULT_FIELDS = [
   'is_role_account',
   'is_free_email',
   'did_you_mean',
+  // The original API's names beside the neutral ones (docs/leadmagic-v1.md, "Field names").
+  'company_linkedin_url',
+  'company_linkedin_id',
+  'company_facebook_url',
+  'company_twitter_url',
 ].sort();
 
 for (const target of dbTargets) {

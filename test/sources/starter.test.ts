@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { normalizeLocator, SourceRegistry } from '../../src/sources/registry.ts';
 import { dbTargets } from '../support/db.ts';
-import { startMirror } from '../support/upstreams/greenhouse.ts';
+import { startMirror } from '../support/upstreams/boards.ts';
 import { PoliteFetcher } from '../../src/ingest/jobs/fetcher.ts';
 import { connectorFor, JOB_SOURCES } from '../../src/ingest/jobs/index.ts';
 import { STARTER_BOARDS_FILE, starterBoards } from '../../src/sources/starter.ts';
