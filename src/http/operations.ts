@@ -10,8 +10,15 @@ import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-b
 import { CompanyFundingBody, CompanyFundingResponse, CompanySearchBody, CompanySearchResponse } from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
 import {
+  EmailToProfileBody,
+  EmailToProfileResponse,
   EmployeeFinderBody,
   EmployeeFinderResponse,
+  JobChangeBody,
+  JobChangeResponse,
+  PersonalEmailResponse,
+  ProfileBody,
+  ProfileSearchResponse,
   MobileFinderBody,
   MobileFinderResponse,
   ProfileEmailBody,
@@ -207,6 +214,54 @@ export const OPERATIONS = {
     messages: { found: 'Email found.', notFound: 'No email found for this profile.' },
     spellings: { plain: ['/b2b-social-email'], v1: ['/v1/people/b2b-profile-email', '/v1/emails/social-to-work'] },
   },
+  'b2b-profile': {
+    path: '/b2b-profile',
+    methods: ['POST'],
+    summary: 'The person behind an email address and their profile URL (10 credits when found)',
+    tag: 'people',
+    perMinute: 300,
+    body: EmailToProfileBody,
+    response: EmailToProfileResponse,
+    charge: found(PRICES.emailToProfileFound, 'the profile'),
+    messages: { found: 'Profile found.', notFound: 'No profile found for this email.' },
+    spellings: { v1: ['/v1/people/b2b-profile', '/v1/people/email-to-profile'] },
+  },
+  'profile-search': {
+    path: '/profile-search',
+    methods: ['POST'],
+    summary: "A profile's person with their current and past positions (1 credit when found)",
+    tag: 'people',
+    perMinute: 300,
+    body: ProfileBody,
+    response: ProfileSearchResponse,
+    charge: found(PRICES.profileSearchFound, 'the profile'),
+    messages: { found: 'Profile found.', notFound: 'Profile not found.' },
+    spellings: { v1: ['/v1/people/profile-search', '/v1/people/profile'] },
+  },
+  'personal-email-finder': {
+    path: '/personal-email-finder',
+    methods: ['POST'],
+    summary: 'The personal email addresses of a profile (2 credits when found)',
+    tag: 'people',
+    perMinute: 300,
+    body: ProfileBody,
+    response: PersonalEmailResponse,
+    charge: found(PRICES.personalEmailFound, 'a personal email'),
+    messages: { found: 'Personal email found.', notFound: 'No personal email found for this profile.' },
+    spellings: { v1: ['/v1/people/personal-email-finder', '/v1/emails/personal'] },
+  },
+  'job-change-detector': {
+    path: '/job-change-detector',
+    methods: ['POST'],
+    summary: 'Whether a person still works at a company, and since when and where they moved (3 credits when both are known)',
+    tag: 'people',
+    perMinute: 300,
+    body: JobChangeBody,
+    response: JobChangeResponse,
+    charge: found(PRICES.jobChangeChecked, 'the profile and the company'),
+    messages: { found: 'Job change checked.', notFound: 'Profile or company not found.' },
+    spellings: { v1: ['/v1/people/job-change-detector'] },
+  },
   'job-types': {
     path: '/job-types',
     methods: ['GET'],
@@ -363,7 +418,16 @@ export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
 }
 
 /** Lookups that answer one record or nothing, priced by whether they found it. */
-type FoundOrNotId = 'company-funding' | 'company-search' | 'role-finder' | 'mobile-finder' | 'b2b-profile-email';
+type FoundOrNotId =
+  | 'company-funding'
+  | 'company-search'
+  | 'role-finder'
+  | 'mobile-finder'
+  | 'b2b-profile-email'
+  | 'b2b-profile'
+  | 'profile-search'
+  | 'personal-email-finder'
+  | 'job-change-detector';
 
 /** Such a lookup's answer: the record with the found message at its price, else the not-found body, free. */
 export function lookupAnswer(id: FoundOrNotId, found: object | null): Answer {
@@ -389,4 +453,8 @@ export const PRICE_OF = {
   'role-finder': (isFound: boolean) => (isFound ? PRICES.roleFinderFound : 0),
   'mobile-finder': (isFound: boolean) => (isFound ? PRICES.mobileFinderFound : 0),
   'b2b-profile-email': (isFound: boolean) => (isFound ? PRICES.profileEmailFound : 0),
+  'b2b-profile': (isFound: boolean) => (isFound ? PRICES.emailToProfileFound : 0),
+  'profile-search': (isFound: boolean) => (isFound ? PRICES.profileSearchFound : 0),
+  'personal-email-finder': (isFound: boolean) => (isFound ? PRICES.personalEmailFound : 0),
+  'job-change-detector': (isFound: boolean) => (isFound ? PRICES.jobChangeChecked : 0),
 } satisfies Record<ChargedOperationId, (result: never) => number>;

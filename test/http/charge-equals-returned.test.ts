@@ -24,6 +24,10 @@ const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
   'employee-finder': { company_domain: 'acme-robotics.com', limit: 2 },
   'mobile-finder': { work_email: 'john.smith@acme-robotics.com' },
   'b2b-profile-email': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+  'b2b-profile': { work_email: 'maria@acme-robotics.com' },
+  'profile-search': { profile_url: 'https://www.linkedin.com/in/john-smith-42' },
+  'personal-email-finder': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+  'job-change-detector': { profile_url: 'john-smith-42', company_domain: 'globex.example.com' },
 };
 
 /** The price rule applied to an answer (ours or the v1 shape: the rule reads fields both have). */

@@ -22,6 +22,13 @@ const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrong
   'role-finder': { body: { job_title: 'CEO', company_domain: 'acme.test' }, wrongType: { job_title: true } },
   'mobile-finder': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: {} } },
   'b2b-profile-email': { body: { profile_url: 'https://www.linkedin.com/in/jane-doe' }, wrongType: { profile_url: 7 } },
+  'b2b-profile': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: 7 } },
+  'profile-search': { body: { profile_url: 'https://www.linkedin.com/in/jane-doe' }, wrongType: { profile_url: [] } },
+  'personal-email-finder': { body: { profile_url: 'jane-doe' }, wrongType: { profile_url: false } },
+  'job-change-detector': {
+    body: { profile_url: 'https://www.linkedin.com/in/jane-doe', company_domain: 'acme.test' },
+    wrongType: { company_domain: 3, profile_url: 'jane-doe' },
+  },
 };
 
 /** What the descriptor's price rule says the answer costs (millicredits). */
