@@ -14,6 +14,8 @@ export const PRICES = {
   personalEmailFound: 2000,
   /** Job change detector: the person and the company are known (any of its three answers). */
   jobChangeChecked: 3000,
+  /** Competitors: at least one competitor of the company. */
+  competitorsFound: 5000,
   /** Employee finder: per employee returned (20 per credit). */
   employeeFinderPerEmployee: 50,
 } as const;

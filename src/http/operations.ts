@@ -7,7 +7,14 @@ import { PRICES } from '../billing/prices.ts';
 import { emailValidationCost } from '../email/messages.ts';
 import { EmailFinderBody, EmailFinderResponse, EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
 import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-bulk.ts';
-import { CompanyFundingBody, CompanyFundingResponse, CompanySearchBody, CompanySearchResponse } from '../contract/companies.ts';
+import {
+  CompanyFundingBody,
+  CompanyFundingResponse,
+  CompanySearchBody,
+  CompanySearchResponse,
+  CompetitorsBody,
+  CompetitorsResponse,
+} from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
 import {
   EmailToProfileBody,
@@ -154,6 +161,19 @@ export const OPERATIONS = {
     charge: found(PRICES.companySearchFound, 'the company'),
     messages: { found: 'Company found.', notFound: 'Company not found.' },
     spellings: { v1: ['/v1/companies/company-search', '/v1/companies/search'] },
+  },
+  'competitors-search': {
+    path: '/competitors-search',
+    methods: ['POST'],
+    summary:
+      'Competitors of a company: those sources name, then peers of the same industry, size band and market, each with why (5 credits when found)',
+    tag: 'companies',
+    perMinute: 300,
+    body: CompetitorsBody,
+    response: CompetitorsResponse,
+    charge: found(PRICES.competitorsFound, 'a competitor'),
+    messages: { found: 'Competitors found.', notFound: 'No competitors found for this company.' },
+    spellings: { v1: ['/v1/companies/competitors-search'] },
   },
   'jobs-finder': {
     path: '/jobs-finder',
@@ -427,7 +447,8 @@ type FoundOrNotId =
   | 'b2b-profile'
   | 'profile-search'
   | 'personal-email-finder'
-  | 'job-change-detector';
+  | 'job-change-detector'
+  | 'competitors-search';
 
 /** Such a lookup's answer: the record with the found message at its price, else the not-found body, free. */
 export function lookupAnswer(id: FoundOrNotId, found: object | null): Answer {
@@ -457,4 +478,5 @@ export const PRICE_OF = {
   'profile-search': (isFound: boolean) => (isFound ? PRICES.profileSearchFound : 0),
   'personal-email-finder': (isFound: boolean) => (isFound ? PRICES.personalEmailFound : 0),
   'job-change-detector': (isFound: boolean) => (isFound ? PRICES.jobChangeChecked : 0),
+  'competitors-search': (isFound: boolean) => (isFound ? PRICES.competitorsFound : 0),
 } satisfies Record<ChargedOperationId, (result: never) => number>;

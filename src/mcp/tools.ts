@@ -80,6 +80,11 @@ export const TOOLS = {
     description:
       'Check whether a person (profile URL) still works at a company (domain or name): no change, a change (when, and where they went) or never worked there.',
   },
+  list_company_competitors: {
+    operation: 'competitors-search',
+    description:
+      'Competitors of a company (domain, website, name or page URL): those sources name, then peers of the same industry, size band and market, each with the reasons.',
+  },
   check_credits: { operation: 'credits', description: "The API key's credit balance." },
   list_job_types: { operation: 'job-types', description: 'Job types and their ids (for search_jobs job_type_id).' },
   list_job_countries: { operation: 'job-country', description: 'Countries and their codes (for search_jobs country_id).' },
@@ -135,6 +140,7 @@ export const TOOL_ALIASES: Readonly<Record<string, ToolName>> = {
   people_profile: 'search_profile',
   people_personal_email: 'find_personal_email',
   people_job_change: 'detect_job_change',
+  companies_competitors: 'list_company_competitors',
 };
 
 const IDEMPOTENCY_KEY = {

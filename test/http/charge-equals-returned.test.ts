@@ -27,6 +27,7 @@ const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
   'b2b-profile': { work_email: 'maria@acme-robotics.com' },
   'profile-search': { profile_url: 'https://www.linkedin.com/in/john-smith-42' },
   'personal-email-finder': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+  'competitors-search': { company_domain: 'acme-robotics.com' },
   'job-change-detector': { profile_url: 'john-smith-42', company_domain: 'globex.example.com' },
 };
 

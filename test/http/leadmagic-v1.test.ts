@@ -263,12 +263,26 @@ for (const target of dbTargets) {
       assert.equal(noCompany.statusCode, 400);
     });
 
+    it('competitors-search: the peer of the same industry and market, with why; an unknown company is free', async () => {
+      const res = await t.post('/v1/companies/competitors-search', { company_url: 'https://acme-robotics.com/about' });
+      const answer = res.json<{ competitors: { name: string; reasons: string[] }[]; credits_consumed: number }>();
+      assert.equal(answer.competitors[0].name, 'Borealis Automation');
+      assert.deepEqual(answer.competitors[0].reasons, [
+        'same industry: industrial automation',
+        'same market: US',
+        'adjacent size band: 201-500 employees (theirs 51-200)',
+      ]);
+      assert.equal(answer.credits_consumed, 5);
+      const none = await t.post('/v1/companies/competitors-search', { company_domain: 'nowhere.example' });
+      assert.deepEqual(none.json(), { message: 'No competitors found for this company.', credits_consumed: 0 });
+    });
+
     it('paths that need data we do not have are absent', async () => {
       for (const path of [
         '/v1/ads/google-ads-search',
         '/v1/companies/technographics',
         '/v1/ads/meta-ads-search',
-        '/v1/companies/competitors-search',
+        '/v1/ads/b2b-ads-search',
       ]) {
         const res = await t.post(path, { company_domain: 'acme-robotics.com' });
         assert.equal(res.statusCode, 404, path);

@@ -38,6 +38,7 @@ const OURS: Call[] = [
     path: '/job-change-detector',
     request: { profile_url: 'https://www.linkedin.com/in/john-smith-42', company_domain: 'globex.example.com' },
   },
+  { method: 'POST', path: '/competitors-search', request: { company_domain: 'acme-robotics.com' } },
   { method: 'GET', path: '/job-types' },
   { method: 'GET', path: '/job-country' },
 ];

@@ -25,6 +25,7 @@ const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrong
   'b2b-profile': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: 7 } },
   'profile-search': { body: { profile_url: 'https://www.linkedin.com/in/jane-doe' }, wrongType: { profile_url: [] } },
   'personal-email-finder': { body: { profile_url: 'jane-doe' }, wrongType: { profile_url: false } },
+  'competitors-search': { body: { company_domain: 'acme.test' }, wrongType: { limit: 'many' } },
   'job-change-detector': {
     body: { profile_url: 'https://www.linkedin.com/in/jane-doe', company_domain: 'acme.test' },
     wrongType: { company_domain: 3, profile_url: 'jane-doe' },

@@ -16,6 +16,7 @@ import emailToProfile from './b2b-profile.ts';
 import profileSearch from './profile-search.ts';
 import personalEmailFinder from './personal-email-finder.ts';
 import jobChangeDetector from './job-change-detector.ts';
+import competitorsSearch from './competitors-search.ts';
 import sesWebhook from './webhooks-ses.ts';
 import sendgridWebhook from './webhooks-sendgrid.ts';
 import postmarkWebhook from './webhooks-postmark.ts';
@@ -43,6 +44,7 @@ export const routes: FastifyPluginAsync[] = [
   profileSearch,
   personalEmailFinder,
   jobChangeDetector,
+  competitorsSearch,
   sesWebhook,
   sendgridWebhook,
   postmarkWebhook,

@@ -11,6 +11,7 @@ import {
   V1_PLATFORMS,
   V1CompanyFundingResponse,
   V1CompanySearchResponse,
+  V1CompetitorsResponse,
   V1CreditsResponse,
   V1EmailToProfileResponse,
   V1JobChangeResponse,
@@ -41,6 +42,7 @@ import { emailToProfile } from './b2b-profile.ts';
 import { profileSearch } from './profile-search.ts';
 import { findPersonalEmail } from './personal-email-finder.ts';
 import { detectJobChange } from './job-change-detector.ts';
+import { searchCompetitors } from './competitors-search.ts';
 
 type Body = Record<string, unknown>;
 
@@ -219,6 +221,13 @@ const V1_SURFACES: readonly V1Surface[] = [
     operationId: 'searchCompany',
     response: V1CompanySearchResponse,
     answer: companySearch,
+  },
+  {
+    method: 'POST',
+    operation: 'competitors-search',
+    operationId: 'searchCompetitors',
+    response: V1CompetitorsResponse,
+    answer: searchCompetitors,
   },
   {
     method: 'POST',
