@@ -436,6 +436,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/people-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * People by company and person filters, most senior first, paged (0.05 credits per person returned)
+         * @description Charge: 0.05 credits per returned person.
+         */
+        post: operations["peopleSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/credits": {
         parameters: {
             query?: never;
@@ -7480,6 +7500,384 @@ export interface operations {
             };
         };
     };
+    peopleSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one filter is required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_filters": {
+                 *         "company_domain": [
+                 *           "acme-robotics.com"
+                 *         ]
+                 *       },
+                 *       "people_filters": {
+                 *         "contact_job_function": [
+                 *           "Sales"
+                 *         ]
+                 *       },
+                 *       "per_page": 2
+                 *     }
+                 */
+                "application/json": {
+                    company_filters?: {
+                        /** @description Company domains (a URL or an email also works) */
+                        company_domain?: string[];
+                        /** @description Industries as the company store writes them ("industrial automation") */
+                        company_industry?: string[];
+                        /** @description Countries: ISO codes or names */
+                        company_country?: string[];
+                        /** @description Size labels: 1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+ */
+                        company_size?: string[];
+                        min_employees?: number;
+                        max_employees?: number;
+                    };
+                    people_filters?: {
+                        /** @description Job functions: short names (Sales, Marketing, Engineering …) or labels (docs/people.md) */
+                        contact_job_function?: string[];
+                        /** @description Job levels: C-Level, Founder, Owner, Partner, VP, Director, Manager, Lead, Staff … */
+                        contact_job_level?: string[];
+                        /** @description The least senior level answered */
+                        min_seniority?: string;
+                        /** @description Only people we hold a work address for (true) or without one (false) */
+                        has_email?: boolean;
+                    };
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 25 */
+                    per_page?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 0.05 credits per returned person. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "People found.",
+                     *       "total_count": 3,
+                     *       "returned_count": 2,
+                     *       "page": 1,
+                     *       "per_page": 2,
+                     *       "credits_consumed": 0.1,
+                     *       "data": [
+                     *         {
+                     *           "full_name": "John Smith",
+                     *           "first_name": "John",
+                     *           "last_name": "Smith",
+                     *           "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *           "job_title": "VP of Sales",
+                     *           "job_function": "Sales & Business Development",
+                     *           "job_level": "vp",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "company_industry": "industrial automation",
+                     *           "company_size": "51-200",
+                     *           "company_country": "US",
+                     *           "has_email": true
+                     *         },
+                     *         {
+                     *           "full_name": "Ludwig van Beethoven III",
+                     *           "first_name": "Ludwig",
+                     *           "last_name": "van Beethoven",
+                     *           "profile_url": "https://www.linkedin.com/in/lvb-composer",
+                     *           "job_title": "Head of Sales",
+                     *           "job_function": "Sales & Business Development",
+                     *           "job_level": "head",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "company_industry": "industrial automation",
+                     *           "company_size": "51-200",
+                     *           "company_country": "US",
+                     *           "has_email": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description "People found." or "No people found." */
+                        message: string;
+                        /** @description People matching the filters */
+                        total_count: number;
+                        returned_count: number;
+                        page: number;
+                        per_page: number;
+                        /** @description Credits charged for this call */
+                        credits_consumed: number;
+                        data: {
+                            full_name: string;
+                            first_name: string | null;
+                            last_name: string | null;
+                            profile_url: string | null;
+                            job_title: string;
+                            job_function: string | null;
+                            /** @description The level of their most senior matching role */
+                            job_level: string;
+                            company_name: string;
+                            company_domain: string | null;
+                            company_website: string | null;
+                            company_industry: string | null;
+                            company_size: string | null;
+                            company_country: string | null;
+                            /** @description Whether we hold a work address for them (email finder, profile to email) */
+                            has_email: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     v1GetCredits: {
         parameters: {
             query?: never;
@@ -7505,7 +7903,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "credits": 959.8
+                     *       "credits": 959.7
                      *     }
                      */
                     "application/json": {

@@ -230,3 +230,66 @@ export const JobChangeResponse = Type.Object(
   { title: 'JobChangeResult' },
 );
 export type JobChangeFound = Omit<Static<typeof JobChangeResponse>, 'credits_consumed' | 'message'>;
+
+const TextList = (description: string) => Type.Optional(Type.Array(Text({ maxLength: 256 }), { maxItems: 100, description }));
+
+export const PeopleSearchBody = Type.Object(
+  {
+    company_filters: Type.Optional(
+      Type.Object({
+        company_domain: TextList('Company domains (a URL or an email also works)'),
+        company_industry: TextList('Industries as the company store writes them ("industrial automation")'),
+        company_country: TextList('Countries: ISO codes or names'),
+        company_size: TextList('Size labels: 1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+'),
+        min_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
+        max_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
+      }),
+    ),
+    people_filters: Type.Optional(
+      Type.Object({
+        contact_job_function: TextList('Job functions: short names (Sales, Marketing, Engineering …) or labels (docs/people.md)'),
+        contact_job_level: TextList('Job levels: C-Level, Founder, Owner, Partner, VP, Director, Manager, Lead, Staff …'),
+        min_seniority: Type.Optional(Text({ maxLength: 64, description: 'The least senior level answered' })),
+        has_email: Type.Optional(Type.Boolean({ description: 'Only people we hold a work address for (true) or without one (false)' })),
+      }),
+    ),
+    page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 10000, default: 1 })),
+    per_page: Type.Optional(BoundedInteger({ minimum: 1, maximum: 100, default: 25 })),
+  },
+  { title: 'PeopleSearchRequest', description: 'At least one filter is required.' },
+);
+export type PeopleSearchBody = Static<typeof PeopleSearchBody>;
+
+export const PersonFound = Type.Object(
+  {
+    full_name: Type.String(),
+    first_name: Str,
+    last_name: Str,
+    profile_url: Str,
+    job_title: Type.String(),
+    job_function: Nullable(Type.String({ description: 'The job function label' })),
+    job_level: Type.String({ description: 'The level of their most senior matching role' }),
+    company_name: Type.String(),
+    company_domain: Str,
+    company_website: Str,
+    company_industry: Str,
+    company_size: Str,
+    company_country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
+    has_email: Type.Boolean({ description: 'Whether we hold a work address for them (email finder, profile to email)' }),
+  },
+  { title: 'PersonFound' },
+);
+export type PersonFound = Static<typeof PersonFound>;
+
+export const PeopleSearchResponse = Type.Object(
+  {
+    message: Type.String({ description: '"People found." or "No people found."' }),
+    total_count: Type.Integer({ description: 'People matching the filters' }),
+    returned_count: Type.Integer(),
+    page: Type.Integer(),
+    per_page: Type.Integer(),
+    credits_consumed: CreditsNumber,
+    data: Type.Array(PersonFound),
+  },
+  { title: 'PeopleSearchResult' },
+);

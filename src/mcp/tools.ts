@@ -85,6 +85,11 @@ export const TOOLS = {
     description:
       'Competitors of a company (domain, website, name or page URL): those sources name, then peers of the same industry, size band and market, each with the reasons.',
   },
+  search_people: {
+    operation: 'people-search',
+    description:
+      'Find people by company (domain, industry, country, size) and person filters (job function, level, minimum seniority, has email), most senior first. Use per_page to bound the cost.',
+  },
   check_credits: { operation: 'credits', description: "The API key's credit balance." },
   list_job_types: { operation: 'job-types', description: 'Job types and their ids (for search_jobs job_type_id).' },
   list_job_countries: { operation: 'job-country', description: 'Countries and their codes (for search_jobs country_id).' },

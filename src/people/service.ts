@@ -8,6 +8,7 @@ import type {
   JobChangeFound,
   MobileFound,
   PersonalEmailFound,
+  PersonFound,
   ProfileEmailFound,
   ProfileSearchFound,
   RoleFound,
@@ -19,6 +20,7 @@ import { findProfileEmail, type EmailValidator } from './profile-email.ts';
 import { findEmail, type EmailFinderQuery, type EmailFinderResult, type FinderValidator } from './email-finder.ts';
 import { DEFAULT_PROFILE_BASE_URL, normalizeProfileId, profileUrlFor } from './profile.ts';
 import { mobileNumberOf } from './phones.ts';
+import { jobFunctionLabel, searchPeople, type PeopleSearchQuery } from './people-search.ts';
 import { historyOf, jobChangeOf, personalAddresses, personByEmail, personByProfile, servedPosition } from './profile-lookups.ts';
 
 /** The most employees one read of the employee finder takes (a page of the API). */
@@ -185,6 +187,30 @@ export class PeopleService {
     const addresses = personalAddresses(await this.repository.emailsOf(person.id));
     if (!addresses.length) return null;
     return { profile_url: this.profileUrl(person.profile_id)!, personal_email: addresses[0], personal_emails: addresses };
+  }
+
+  /** People search (src/people/people-search.ts): a page of the people matching, most senior first, and how many match. */
+  async search(query: PeopleSearchQuery): Promise<{ total: number; people: PersonFound[] }> {
+    const { total, rows } = await searchPeople(this.deps.db, query);
+    return {
+      total,
+      people: rows.map((r) => ({
+        full_name: r.full_name,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        profile_url: this.profileUrl(r.profile_id),
+        job_title: r.title,
+        job_function: jobFunctionLabel(r.fn),
+        job_level: r.role_key.split(':')[0].split(' ').at(-1)!,
+        company_name: r.company_name,
+        company_domain: r.company_domain,
+        company_website: r.company_website ?? (r.company_domain ? `https://${r.company_domain}` : null),
+        company_industry: r.company_industry,
+        company_size: r.company_size,
+        company_country: r.company_country,
+        has_email: r.has_email === 1,
+      })),
+    };
   }
 
   /** Whether a profile's person still works at a company, from their positions history; null when either is unknown. */

@@ -38,6 +38,15 @@ const OURS: Call[] = [
     path: '/job-change-detector',
     request: { profile_url: 'https://www.linkedin.com/in/john-smith-42', company_domain: 'globex.example.com' },
   },
+  {
+    method: 'POST',
+    path: '/people-search',
+    request: {
+      company_filters: { company_domain: ['acme-robotics.com'] },
+      people_filters: { contact_job_function: ['Sales'] },
+      per_page: 2,
+    },
+  },
   { method: 'POST', path: '/competitors-search', request: { company_domain: 'acme-robotics.com' } },
   { method: 'GET', path: '/job-types' },
   { method: 'GET', path: '/job-country' },
