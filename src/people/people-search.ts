@@ -3,7 +3,7 @@
 // hold a work address), most senior first. It reads the roles of current positions (person_roles,
 // one row per role of a current position) joined to their company; the function and level
 // vocabularies below say which stored roles a request's words select.
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { LEVEL_RANK, type Level } from './titles.ts';
 
@@ -103,6 +103,8 @@ export interface PeopleSearchQuery {
   maxEmployees?: number;
   /** Function words: a role matches when its function holds one of them. */
   functionWords?: string[];
+  /** The stored functions holding one of functionWords (storedFunctionsWith): set by searchPeople. */
+  functions?: string[];
   levels?: Level[];
   minRank?: number;
   hasEmail?: boolean;
@@ -140,53 +142,86 @@ const hasWorkEmail = (db: Kysely<Database>) =>
     .where((eb) => eb.or([eb('e.status', 'is', null), eb('e.status', '!=', 'invalid')]));
 
 function filtered(db: Kysely<Database>, q: PeopleSearchQuery) {
-  let query = db.selectFrom('person_roles as r').innerJoin('companies as c', 'c.id', 'r.company_id');
+  let query = db.selectFrom('person_roles as r');
   if (q.companyIds) query = query.where('r.company_id', 'in', q.companyIds.length ? q.companyIds : [-1]);
-  if (q.industries?.length) query = query.where('c.industry', 'in', q.industries);
-  if (q.countryCodes?.length) query = query.where('c.country_code', 'in', q.countryCodes);
-  if (q.sizeLabels?.length) query = query.where('c.size_label', 'in', q.sizeLabels);
-  if (q.minEmployees !== undefined) query = query.where('c.employee_count', '>=', q.minEmployees);
-  if (q.maxEmployees !== undefined) query = query.where('c.employee_count', '<=', q.maxEmployees);
+  // Company facts filter through their company only when asked: the join costs a lookup per role.
+  if (
+    q.industries?.length ||
+    q.countryCodes?.length ||
+    q.sizeLabels?.length ||
+    q.minEmployees !== undefined ||
+    q.maxEmployees !== undefined
+  ) {
+    let companies = db
+      .selectFrom('companies as c')
+      .select(sql.lit(1).as('one'))
+      .where(sql<SqlBool>`${sql.ref('c.id')} = ${sql.ref('r.company_id')}`);
+    if (q.industries?.length) companies = companies.where('c.industry', 'in', q.industries);
+    if (q.countryCodes?.length) companies = companies.where('c.country_code', 'in', q.countryCodes);
+    if (q.sizeLabels?.length) companies = companies.where('c.size_label', 'in', q.sizeLabels);
+    if (q.minEmployees !== undefined) companies = companies.where('c.employee_count', '>=', q.minEmployees);
+    if (q.maxEmployees !== undefined) companies = companies.where('c.employee_count', '<=', q.maxEmployees);
+    query = query.where((eb) => eb.exists(companies));
+  }
   if (q.minRank !== undefined) query = query.where('r.rank', '>=', q.minRank);
   if (q.levels?.length) query = query.where((eb) => eb.or(q.levels!.map((level) => eb('r.role_key', 'like', `${level}:%`))));
-  if (q.functionWords?.length) {
-    // A function word is one of the role's words: the whole function, or at its start, end or inside.
-    query = query.where((eb) =>
-      eb.or(
-        q.functionWords!.flatMap((w): Expression<SqlBool>[] => [
-          eb('r.fn', '=', w),
-          eb('r.fn', 'like', `${w} %`),
-          eb('r.fn', 'like', `% ${w}`),
-          eb('r.fn', 'like', `% ${w} %`),
-        ]),
-      ),
-    );
-  }
+  if (q.functions) query = query.where('r.fn', 'in', q.functions.length ? q.functions : ['\u0000']);
   if (q.hasEmail === true) query = query.where((eb) => eb.exists(hasWorkEmail(db)));
   if (q.hasEmail === false) query = query.where((eb) => eb.not(eb.exists(hasWorkEmail(db))));
   return query;
 }
 
+/** The distinct stored functions, per database, read again after a minute (index person_roles_fn_rank). */
+const storedFunctions = new WeakMap<object, { at: number; fns: Promise<string[]> }>();
+const FUNCTIONS_TTL_MS = 60_000;
+
+/** The stored role functions holding one of the words (a word of the function, not a substring). */
+async function storedFunctionsWith(db: Kysely<Database>, words: string[]): Promise<string[]> {
+  let cached = storedFunctions.get(db);
+  if (!cached || Date.now() - cached.at > FUNCTIONS_TTL_MS) {
+    cached = {
+      at: Date.now(),
+      fns: db
+        .selectFrom('person_roles')
+        .select('fn')
+        .distinct()
+        .execute()
+        .then((rows) => rows.map((r) => r.fn)),
+    };
+    storedFunctions.set(db, cached);
+  }
+  const wanted = new Set(words);
+  return (await cached.fns).filter((fn) => fn.split(' ').some((w) => wanted.has(w)));
+}
+
+/**
+ * The ids of a page of people, most senior first (person id breaks ties): the matching roles read
+ * in (rank, person) order, a person kept at their first (most senior) role, read in growing windows
+ * until the page is full. The same order as grouping by person and sorting by their best rank, but
+ * the work grows with the page's depth, not with how many match.
+ */
+async function pageOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<number[]> {
+  const wanted = q.offset + q.limit;
+  for (let window = wanted * 2; ; window *= 4) {
+    const rows = await filtered(db, q).select(['r.person_id']).orderBy('r.rank', 'desc').orderBy('r.person_id').limit(window).execute();
+    const people = [...new Set(rows.map((r) => Number(r.person_id)))];
+    if (people.length >= wanted || rows.length < window) return people.slice(q.offset, wanted);
+  }
+}
+
 /** A page of the people matching a search, most senior first (person id keeps pages stable), and how many match. */
-export async function searchPeople(db: Kysely<Database>, q: PeopleSearchQuery): Promise<{ total: number; rows: PeopleSearchRow[] }> {
-  const [count, page] = await Promise.all([
+export async function searchPeople(db: Kysely<Database>, search: PeopleSearchQuery): Promise<{ total: number; rows: PeopleSearchRow[] }> {
+  const q = search.functionWords?.length ? { ...search, functions: await storedFunctionsWith(db, search.functionWords) } : search;
+  const [count, ids] = await Promise.all([
     filtered(db, q)
       .select((eb) => eb.fn.count<number | string>('r.person_id').distinct().as('n'))
       .executeTakeFirstOrThrow(),
-    filtered(db, q)
-      .select(['r.person_id'])
-      .select((eb) => eb.fn.max('r.rank').as('best'))
-      .groupBy('r.person_id')
-      .orderBy('best', 'desc')
-      .orderBy('r.person_id')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
+    pageOf(db, q),
   ]);
-  if (!page.length) return { total: Number(count.n), rows: [] };
-  const ids = page.map((p) => Number(p.person_id));
+  if (!ids.length) return { total: Number(count.n), rows: [] };
   // Each person's best matching role with its position and company, and whether we hold a work address.
   const details = await filtered(db, q)
+    .innerJoin('companies as c', 'c.id', 'r.company_id')
     .innerJoin('person_positions as pos', 'pos.id', 'r.position_id')
     .innerJoin('people as p', 'p.id', 'r.person_id')
     .select([
