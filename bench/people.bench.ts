@@ -22,6 +22,7 @@ import { companyDomain, person, profileId, writePeopleJsonl } from './support/pe
 import { seededRandom as random } from './support/random.ts';
 import { openBenchDatabase } from './support/bench-db.ts';
 import { fmt, ratio, summarize, timeCalls } from './support/stats.ts';
+import { jobFunctionNamed } from '../src/people/people-search.ts';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const quick = process.argv.includes('--quick');
@@ -131,6 +132,21 @@ for (const dialect of dialects) {
         if (await companies.profile({ company_domain: companyDomain(pick(COMPANIES)) })) profilesFound += 1;
       }),
     );
+    // The reads of one person, and people search (by company; by function across the store).
+    const profileSearch = summarize(await timeCalls(LOOKUPS, () => people.profileSearch(profileId(pick(PEOPLE)))));
+    const jobChange = summarize(
+      await timeCalls(LOOKUPS, () => people.jobChange(profileId(pick(PEOPLE)), { company_domain: companyDomain(pick(COMPANIES)) })),
+    );
+    const sales = jobFunctionNamed('Sales')!.words as string[];
+    const byCompany = summarize(
+      await timeCalls(LOOKUPS, async () => {
+        const company = await companies.findByDomain(companyDomain(pick(COMPANIES)));
+        await people.search({ companyIds: company ? [company.id] : [], functionWords: sales, offset: 0, limit: 25 });
+      }),
+    );
+    const byFunction = summarize(
+      await timeCalls(Math.min(LOOKUPS, 50), (i) => people.search({ functionWords: sales, offset: (i % 5) * 25, limit: 25 })),
+    );
     const size = dialect === 'sqlite' ? `, database file ${(statSync(join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     console.log(`\n## ${dialect}${size}`);
     console.log('| measure | value | vs baseline |');
@@ -151,6 +167,18 @@ for (const dialect of dialects) {
     );
     console.log(
       `| company search by domain p50 / p99 (${profilesFound}/${LOOKUPS} found) | ${fmt(profile.p50, 3)} / ${fmt(profile.p99, 3)} ms | ${ratio(profile.p50, baseline.p50)} / ${ratio(profile.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| profile search p50 / p99 | ${fmt(profileSearch.p50, 3)} / ${fmt(profileSearch.p99, 3)} ms | ${ratio(profileSearch.p50, baseline.p50)} / ${ratio(profileSearch.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| job change detector p50 / p99 | ${fmt(jobChange.p50, 3)} / ${fmt(jobChange.p99, 3)} ms | ${ratio(jobChange.p50, baseline.p50)} / ${ratio(jobChange.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| people search, one company, Sales, p50 / p99 | ${fmt(byCompany.p50, 3)} / ${fmt(byCompany.p99, 3)} ms | ${ratio(byCompany.p50, baseline.p50)} / ${ratio(byCompany.p99, baseline.p99)} |`,
+    );
+    console.log(
+      `| people search, Sales across the store, p50 / p99 | ${fmt(byFunction.p50, 3)} / ${fmt(byFunction.p99, 3)} ms | ${ratio(byFunction.p50, baseline.p50)} / ${ratio(byFunction.p99, baseline.p99)} |`,
     );
     console.log(
       `| mobile finder p50 / p99 (${mobileFound}/${LOOKUPS} found) | ${fmt(mobile.p50, 3)} / ${fmt(mobile.p99, 3)} ms | ${ratio(mobile.p50, baseline.p50)} / ${ratio(mobile.p99, baseline.p99)} |`,

@@ -336,6 +336,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/b2b-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person behind an email address and their profile URL (10 credits when found)
+         * @description Charge: 10 credits when the profile is found, else 0.
+         */
+        post: operations["b2bProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profile-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A profile's person with their current and past positions (1 credit when found)
+         * @description Charge: 1 credits when the profile is found, else 0.
+         */
+        post: operations["profileSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/personal-email-finder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The personal email addresses of a profile (2 credits when found)
+         * @description Charge: 2 credits when a personal email is found, else 0.
+         */
+        post: operations["personalEmailFinder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/job-change-detector": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a person still works at a company, and since when and where they moved (3 credits when both are known)
+         * @description Charge: 3 credits when the profile and the company is found, else 0.
+         */
+        post: operations["jobChangeDetector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/competitors-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Competitors of a company: those sources name, then peers of the same industry, size band and market, each with why (5 credits when found)
+         * @description Charge: 5 credits when a competitor is found, else 0.
+         */
+        post: operations["competitorsSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/people-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * People by company and person filters, most senior first, paged (0.05 credits per person returned)
+         * @description Charge: 0.05 credits per returned person.
+         */
+        post: operations["peopleSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/credits": {
         parameters: {
             query?: never;
@@ -453,6 +573,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/people/b2b-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person behind an email address and their profile URL (10 credits when found) (LeadMagic v1)
+         * @description Charge: 10 credits when the profile is found, else 0.
+         */
+        post: operations["v1EmailToProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/profile-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A profile's person with their current and past positions (1 credit when found) (LeadMagic v1)
+         * @description Charge: 1 credits when the profile is found, else 0.
+         */
+        post: operations["v1SearchProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/personal-email-finder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The personal email addresses of a profile (2 credits when found) (LeadMagic v1)
+         * @description Charge: 2 credits when a personal email is found, else 0.
+         */
+        post: operations["v1FindPersonalEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/job-change-detector": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a person still works at a company, and since when and where they moved (3 credits when both are known) (LeadMagic v1)
+         * @description Charge: 3 credits when the profile and the company is found, else 0.
+         */
+        post: operations["v1DetectJobChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/people/employee-finder": {
         parameters: {
             query?: never;
@@ -487,6 +687,26 @@ export interface paths {
          * @description Charge: 1 credits when the company is found, else 0.
          */
         post: operations["v1SearchCompany"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/competitors-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Competitors of a company: those sources name, then peers of the same industry, size band and market, each with why (5 credits when found) (LeadMagic v1)
+         * @description Charge: 5 credits when a competitor is found, else 0.
+         */
+        post: operations["v1SearchCompetitors"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5672,6 +5892,1992 @@ export interface operations {
             };
         };
     };
+    b2bProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "work_email": "john.smith@acme-robotics.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The person's email address (work, or any address the store holds for them) */
+                    work_email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 10 credits when the profile is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "full_name": "John Smith",
+                     *       "first_name": "John",
+                     *       "last_name": "Smith",
+                     *       "job_title": "VP of Sales",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "message": "Profile found.",
+                     *       "credits_consumed": 10
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url: string | null;
+                        full_name: string | null;
+                        first_name: string | null;
+                        last_name: string | null;
+                        job_title: string | null;
+                        company_name: string | null;
+                        company_website: string | null;
+                        /** @description "Profile found." or "No profile found for this email." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    profileSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/john-smith-42"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Public identifier (or URL) of the profile */
+                    profile_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 1 credits when the profile is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "public_identifier": "john-smith-42",
+                     *       "full_name": "John Smith",
+                     *       "first_name": "John",
+                     *       "last_name": "Smith",
+                     *       "professional_title": "VP of Sales",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "company_industry": "industrial automation",
+                     *       "company_size": 140,
+                     *       "work_experience": [
+                     *         {
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "title": "VP of Sales",
+                     *           "start_date": "2020-01",
+                     *           "end_date": null,
+                     *           "is_current": true
+                     *         },
+                     *         {
+                     *           "company_name": "Globex",
+                     *           "company_domain": "globex.example.com",
+                     *           "company_website": "https://globex.example.com",
+                     *           "title": "Sales Director",
+                     *           "start_date": "2015-01",
+                     *           "end_date": "2019-12",
+                     *           "is_current": false
+                     *         }
+                     *       ],
+                     *       "message": "Profile found.",
+                     *       "credits_consumed": 1
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url: string | null;
+                        public_identifier: string | null;
+                        full_name: string | null;
+                        first_name: string | null;
+                        last_name: string | null;
+                        professional_title: string | null;
+                        company_name: string | null;
+                        company_website: string | null;
+                        company_industry: string | null;
+                        company_size: number | null;
+                        work_experience: {
+                            company_name: string | null;
+                            company_domain: string | null;
+                            company_website: string | null;
+                            title: string;
+                            start_date: string | null;
+                            end_date: string | null;
+                            is_current: boolean;
+                        }[] | null;
+                        /** @description "Profile found." or "Profile not found." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    personalEmailFinder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Public identifier (or URL) of the profile */
+                    profile_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 2 credits when a personal email is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz",
+                     *       "personal_email": "maria.cruz@gmail.com",
+                     *       "personal_emails": [
+                     *         "maria.cruz@gmail.com"
+                     *       ],
+                     *       "status": "found",
+                     *       "message": "Personal email found.",
+                     *       "credits_consumed": 2
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url: string | null;
+                        personal_email: string | null;
+                        personal_emails: string[] | null;
+                        /** @description Whether a personal address was found */
+                        status: "found" | "not_found";
+                        /** @description "Personal email found." or "No personal email found for this profile." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    jobChangeDetector: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description profile_url and at least one of company_domain and company_name are required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                 *       "company_domain": "globex.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Public identifier (or URL) of the profile */
+                    profile_url: string;
+                    /** @description The company they were known to work at */
+                    company_domain?: string;
+                    company_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 3 credits when the profile and the company is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "job_change_detected": true,
+                     *       "status": "JOB_CHANGE_DETECTED",
+                     *       "company_name": "Globex",
+                     *       "changed_at": "2019-12",
+                     *       "previous_position": {
+                     *         "company_name": "Globex",
+                     *         "company_domain": "globex.example.com",
+                     *         "company_website": "https://globex.example.com",
+                     *         "title": "Sales Director",
+                     *         "start_date": "2015-01",
+                     *         "end_date": "2019-12",
+                     *         "is_current": false
+                     *       },
+                     *       "current_position": {
+                     *         "company_name": "Acme Robotics, Inc.",
+                     *         "company_domain": "acme-robotics.com",
+                     *         "company_website": "https://acme-robotics.com",
+                     *         "title": "VP of Sales",
+                     *         "start_date": "2020-01",
+                     *         "end_date": null,
+                     *         "is_current": true
+                     *       },
+                     *       "work_history": [
+                     *         {
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "title": "VP of Sales",
+                     *           "start_date": "2020-01",
+                     *           "end_date": null,
+                     *           "is_current": true
+                     *         },
+                     *         {
+                     *           "company_name": "Globex",
+                     *           "company_domain": "globex.example.com",
+                     *           "company_website": "https://globex.example.com",
+                     *           "title": "Sales Director",
+                     *           "start_date": "2015-01",
+                     *           "end_date": "2019-12",
+                     *           "is_current": false
+                     *         }
+                     *       ],
+                     *       "message": "Job change checked.",
+                     *       "credits_consumed": 3
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url: string | null;
+                        job_change_detected: boolean | null;
+                        status: ("NO_CHANGE" | "JOB_CHANGE_DETECTED" | "NEVER_WORKED_THERE") | null;
+                        company_name: string | null;
+                        changed_at: string | null;
+                        previous_position: {
+                            company_name: string | null;
+                            company_domain: string | null;
+                            company_website: string | null;
+                            title: string;
+                            start_date: string | null;
+                            end_date: string | null;
+                            is_current: boolean;
+                        } | null;
+                        current_position: {
+                            company_name: string | null;
+                            company_domain: string | null;
+                            company_website: string | null;
+                            title: string;
+                            start_date: string | null;
+                            end_date: string | null;
+                            is_current: boolean;
+                        } | null;
+                        work_history: {
+                            company_name: string | null;
+                            company_domain: string | null;
+                            company_website: string | null;
+                            title: string;
+                            start_date: string | null;
+                            end_date: string | null;
+                            is_current: boolean;
+                        }[] | null;
+                        /** @description "Job change checked." or "Profile or company not found." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    competitorsSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one of company_domain, company_url, company_name and profile_url is required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Company domain (a URL or an email also works) */
+                    company_domain?: string;
+                    /** @description The company's website URL (read as its domain) */
+                    company_url?: string;
+                    /** @description Company name */
+                    company_name?: string;
+                    /** @description The company's professional-network page URL */
+                    profile_url?: string;
+                    /**
+                     * @description How many competitors, up to 25
+                     * @default 10
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 5 credits when a competitor is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_domain": "acme-robotics.com",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "competitors": [
+                     *         {
+                     *           "name": "Borealis Automation",
+                     *           "domain": "borealis-automation.example",
+                     *           "website": "https://borealis-automation.example",
+                     *           "industry": "industrial automation",
+                     *           "employee_count": 320,
+                     *           "size_label": "201-500",
+                     *           "country_code": "US",
+                     *           "founded_year": 2011,
+                     *           "description": null,
+                     *           "reasons": [
+                     *             "same industry: industrial automation",
+                     *             "same market: US",
+                     *             "adjacent size band: 201-500 employees (theirs 51-200)"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "message": "Competitors found.",
+                     *       "credits_consumed": 5
+                     *     }
+                     */
+                    "application/json": {
+                        company_name: string | null;
+                        company_domain: string | null;
+                        company_website: string | null;
+                        competitors: {
+                            name: string;
+                            domain: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employee_count: number | null;
+                            size_label: string | null;
+                            country_code: string | null;
+                            founded_year: number | null;
+                            description: string | null;
+                            /** @description Why it was chosen: named by a source, same industry, market, size band, shared sectors */
+                            reasons: string[];
+                        }[] | null;
+                        /** @description "Competitors found." or "No competitors found for this company." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    peopleSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one filter is required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_filters": {
+                 *         "company_domain": [
+                 *           "acme-robotics.com"
+                 *         ]
+                 *       },
+                 *       "people_filters": {
+                 *         "contact_job_function": [
+                 *           "Sales"
+                 *         ]
+                 *       },
+                 *       "per_page": 2
+                 *     }
+                 */
+                "application/json": {
+                    company_filters?: {
+                        /** @description Company domains (a URL or an email also works) */
+                        company_domain?: string[];
+                        /** @description Industries as the company store writes them ("industrial automation") */
+                        company_industry?: string[];
+                        /** @description Countries: ISO codes or names */
+                        company_country?: string[];
+                        /** @description Size labels: 1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+ */
+                        company_size?: string[];
+                        min_employees?: number;
+                        max_employees?: number;
+                    };
+                    people_filters?: {
+                        /** @description Job functions: short names (Sales, Marketing, Engineering …) or labels (docs/people.md) */
+                        contact_job_function?: string[];
+                        /** @description Job levels: C-Level, Founder, Owner, Partner, VP, Director, Manager, Lead, Staff … */
+                        contact_job_level?: string[];
+                        /** @description The least senior level answered */
+                        min_seniority?: string;
+                        /** @description Only people we hold a work address for (true) or without one (false) */
+                        has_email?: boolean;
+                    };
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 25 */
+                    per_page?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 0.05 credits per returned person. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "People found.",
+                     *       "total_count": 3,
+                     *       "returned_count": 2,
+                     *       "page": 1,
+                     *       "per_page": 2,
+                     *       "credits_consumed": 0.1,
+                     *       "data": [
+                     *         {
+                     *           "full_name": "John Smith",
+                     *           "first_name": "John",
+                     *           "last_name": "Smith",
+                     *           "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *           "job_title": "VP of Sales",
+                     *           "job_function": "Sales & Business Development",
+                     *           "job_level": "vp",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "company_industry": "industrial automation",
+                     *           "company_size": "51-200",
+                     *           "company_country": "US",
+                     *           "has_email": true
+                     *         },
+                     *         {
+                     *           "full_name": "Ludwig van Beethoven III",
+                     *           "first_name": "Ludwig",
+                     *           "last_name": "van Beethoven",
+                     *           "profile_url": "https://www.linkedin.com/in/lvb-composer",
+                     *           "job_title": "Head of Sales",
+                     *           "job_function": "Sales & Business Development",
+                     *           "job_level": "head",
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "company_industry": "industrial automation",
+                     *           "company_size": "51-200",
+                     *           "company_country": "US",
+                     *           "has_email": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description "People found." or "No people found." */
+                        message: string;
+                        /** @description People matching the filters */
+                        total_count: number;
+                        returned_count: number;
+                        page: number;
+                        per_page: number;
+                        /** @description Credits charged for this call */
+                        credits_consumed: number;
+                        data: {
+                            full_name: string;
+                            first_name: string | null;
+                            last_name: string | null;
+                            profile_url: string | null;
+                            job_title: string;
+                            job_function: string | null;
+                            /** @description The level of their most senior matching role */
+                            job_level: string;
+                            company_name: string;
+                            company_domain: string | null;
+                            company_website: string | null;
+                            company_industry: string | null;
+                            company_size: string | null;
+                            company_country: string | null;
+                            /** @description Whether we hold a work address for them (email finder, profile to email) */
+                            has_email: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     v1GetCredits: {
         parameters: {
             query?: never;
@@ -5697,7 +7903,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "credits": 980.8
+                     *       "credits": 959.7
                      *     }
                      */
                     "application/json": {
@@ -7380,6 +9586,1312 @@ export interface operations {
             };
         };
     };
+    v1EmailToProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "work_email": "john.smith@acme-robotics.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The person's email address (work, or any address the store holds for them) */
+                    work_email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 10 credits when the profile is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Profile found.",
+                     *       "credits_consumed": 10,
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "full_name": "John Smith",
+                     *       "first_name": "John",
+                     *       "last_name": "Smith",
+                     *       "job_title": "VP of Sales",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_website": "https://acme-robotics.com"
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url?: string;
+                        full_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The title of their current position */
+                        job_title?: string;
+                        company_name?: string;
+                        company_website?: string;
+                        /** @description "Profile found." or "No profile found for this email." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1SearchProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/john-smith-42"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Public identifier (or URL) of the profile */
+                    profile_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 1 credits when the profile is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Profile found.",
+                     *       "credits_consumed": 1,
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "public_identifier": "john-smith-42",
+                     *       "full_name": "John Smith",
+                     *       "first_name": "John",
+                     *       "last_name": "Smith",
+                     *       "professional_title": "VP of Sales",
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "company_industry": "industrial automation",
+                     *       "company_size": "140",
+                     *       "work_experience": [
+                     *         {
+                     *           "title": "VP of Sales",
+                     *           "is_current": true,
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "start_date": "2020-01"
+                     *         },
+                     *         {
+                     *           "title": "Sales Director",
+                     *           "is_current": false,
+                     *           "company_name": "Globex",
+                     *           "company_domain": "globex.example.com",
+                     *           "company_website": "https://globex.example.com",
+                     *           "start_date": "2015-01",
+                     *           "end_date": "2019-12"
+                     *         }
+                     *       ],
+                     *       "experiences": [
+                     *         {
+                     *           "title": "VP of Sales",
+                     *           "subtitle": "Acme Robotics, Inc.",
+                     *           "caption": "2020-01 - Present"
+                     *         },
+                     *         {
+                     *           "title": "Sales Director",
+                     *           "subtitle": "Globex",
+                     *           "caption": "2015-01 - 2019-12"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url?: string;
+                        public_identifier?: string;
+                        full_name?: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The title of their current position */
+                        professional_title?: string;
+                        company_name?: string;
+                        company_website?: string;
+                        company_industry?: string;
+                        company_size?: string;
+                        work_experience?: {
+                            company_name?: string;
+                            company_domain?: string;
+                            company_website?: string;
+                            title: string;
+                            /** @description "YYYY-MM" */
+                            start_date?: string;
+                            /** @description "YYYY-MM"; null for a current position */
+                            end_date?: string;
+                            is_current: boolean;
+                        }[];
+                        /** @description "Profile found." or "Profile not found." */
+                        message: string;
+                        credits_consumed: number;
+                        experiences?: {
+                            title: string;
+                            subtitle?: string;
+                            caption?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1FindPersonalEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Public identifier (or URL) of the profile */
+                    profile_url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 2 credits when a personal email is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "personal_email": "maria.cruz@gmail.com",
+                     *       "personal_emails": [
+                     *         "maria.cruz@gmail.com"
+                     *       ],
+                     *       "status": "found",
+                     *       "message": "Personal email found.",
+                     *       "credits_consumed": 2,
+                     *       "profile_url": "https://www.linkedin.com/in/maria-de-la-cruz"
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url?: string;
+                        personal_email: string | null;
+                        personal_emails: string[];
+                        status: "found" | "not_found";
+                        /** @description "Personal email found." or "No personal email found for this profile." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1DetectJobChange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description profile_url and at least one of company_domain and company_name are required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                 *       "company_domain": "globex.example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Public identifier (or URL) of the profile */
+                    profile_url: string;
+                    /** @description The company they were known to work at */
+                    company_domain?: string;
+                    company_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 3 credits when the profile and the company is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Job change checked.",
+                     *       "credits_consumed": 3,
+                     *       "profile_url": "https://www.linkedin.com/in/john-smith-42",
+                     *       "job_change_detected": true,
+                     *       "status": "JOB_CHANGE_DETECTED",
+                     *       "company_name": "Globex",
+                     *       "changed_at": "2019-12",
+                     *       "previous_position": {
+                     *         "title": "Sales Director",
+                     *         "is_current": false,
+                     *         "company_name": "Globex",
+                     *         "company_domain": "globex.example.com",
+                     *         "company_website": "https://globex.example.com",
+                     *         "start_date": "2015-01",
+                     *         "end_date": "2019-12"
+                     *       },
+                     *       "current_position": {
+                     *         "title": "VP of Sales",
+                     *         "is_current": true,
+                     *         "company_name": "Acme Robotics, Inc.",
+                     *         "company_domain": "acme-robotics.com",
+                     *         "company_website": "https://acme-robotics.com",
+                     *         "start_date": "2020-01"
+                     *       },
+                     *       "work_history": [
+                     *         {
+                     *           "title": "VP of Sales",
+                     *           "is_current": true,
+                     *           "company_name": "Acme Robotics, Inc.",
+                     *           "company_domain": "acme-robotics.com",
+                     *           "company_website": "https://acme-robotics.com",
+                     *           "start_date": "2020-01"
+                     *         },
+                     *         {
+                     *           "title": "Sales Director",
+                     *           "is_current": false,
+                     *           "company_name": "Globex",
+                     *           "company_domain": "globex.example.com",
+                     *           "company_website": "https://globex.example.com",
+                     *           "start_date": "2015-01",
+                     *           "end_date": "2019-12"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        profile_url?: string;
+                        /** @description Whether they no longer hold a position at the company asked about */
+                        job_change_detected?: boolean;
+                        status?: "NO_CHANGE" | "JOB_CHANGE_DETECTED" | "NEVER_WORKED_THERE";
+                        /** @description The company asked about, as stored */
+                        company_name?: string;
+                        /** @description "YYYY-MM": when their last position at the company asked about ended */
+                        changed_at?: string;
+                        /** V1WorkExperience */
+                        previous_position?: {
+                            company_name?: string;
+                            company_domain?: string;
+                            company_website?: string;
+                            title: string;
+                            /** @description "YYYY-MM" */
+                            start_date?: string;
+                            /** @description "YYYY-MM"; null for a current position */
+                            end_date?: string;
+                            is_current: boolean;
+                        };
+                        /** V1WorkExperience */
+                        current_position?: {
+                            company_name?: string;
+                            company_domain?: string;
+                            company_website?: string;
+                            title: string;
+                            /** @description "YYYY-MM" */
+                            start_date?: string;
+                            /** @description "YYYY-MM"; null for a current position */
+                            end_date?: string;
+                            is_current: boolean;
+                        };
+                        work_history?: {
+                            company_name?: string;
+                            company_domain?: string;
+                            company_website?: string;
+                            title: string;
+                            /** @description "YYYY-MM" */
+                            start_date?: string;
+                            /** @description "YYYY-MM"; null for a current position */
+                            end_date?: string;
+                            is_current: boolean;
+                        }[];
+                        /** @description "Job change checked." or "Profile or company not found." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     v1FindEmployees: {
         parameters: {
             query?: never;
@@ -7836,6 +11348,335 @@ export interface operations {
                         universal_name?: string | null;
                         url?: string | null;
                         /** @description "Company found." or "Company not found." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    v1SearchCompetitors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one of company_domain, company_url, company_name and profile_url is required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Company domain (a URL or an email also works) */
+                    company_domain?: string;
+                    /** @description The company's website URL (read as its domain) */
+                    company_url?: string;
+                    /** @description Company name */
+                    company_name?: string;
+                    /** @description The company's professional-network page URL */
+                    profile_url?: string;
+                    /**
+                     * @description How many competitors, up to 25
+                     * @default 10
+                     */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 5 credits when a competitor is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Competitors found.",
+                     *       "credits_consumed": 5,
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_domain": "acme-robotics.com",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "competitors": [
+                     *         {
+                     *           "name": "Borealis Automation",
+                     *           "reasons": [
+                     *             "same industry: industrial automation",
+                     *             "same market: US",
+                     *             "adjacent size band: 201-500 employees (theirs 51-200)"
+                     *           ],
+                     *           "domain": "borealis-automation.example",
+                     *           "website": "https://borealis-automation.example",
+                     *           "industry": "industrial automation",
+                     *           "employee_count": 320,
+                     *           "size_label": "201-500",
+                     *           "country_code": "US",
+                     *           "founded_year": 2011
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        company_name?: string;
+                        company_domain?: string;
+                        company_website?: string;
+                        competitors?: {
+                            name: string;
+                            domain?: string;
+                            website?: string;
+                            industry?: string;
+                            employee_count?: number;
+                            size_label?: string;
+                            /** @description ISO 3166-1 alpha-2: its market */
+                            country_code?: string;
+                            founded_year?: number;
+                            description?: string;
+                            reasons: string[];
+                        }[];
+                        /** @description "Competitors found." or "No competitors found for this company." */
                         message: string;
                         credits_consumed: number;
                     };

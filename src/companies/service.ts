@@ -8,7 +8,8 @@ import { CompanyRepository, type UpsertResult } from './repository.ts';
 import { CompanyInputError, prepareArticle, prepareCompany, type ArticleInput, type CompanyInput, type PreparedCompany } from './input.ts';
 import { composeFunding, hasFundingData } from './funding.ts';
 import { toEnrichment, type CompanyEnrichment } from './enrichment.ts';
-import { profUrlForms, toCompanyProfile } from './profile.ts';
+import { profUrlForms, toCompanyProfile, websiteOf } from './profile.ts';
+import { competitorsOf, type Competitor } from './competitors.ts';
 
 export type { CompanyInput } from './input.ts';
 export type { CompanyEnrichment } from './enrichment.ts';
@@ -159,6 +160,18 @@ export class CompanyService {
   }
 
   /** The company-funding result (without credits_consumed), or null when no funding data is found. */
+  /** A company and up to `limit` competitors (src/companies/competitors.ts); null when the company is unknown or none is found. */
+  async competitors(
+    query: CompanyQuery,
+    limit: number,
+  ): Promise<{ company_name: string; company_domain: string | null; company_website: string | null; competitors: Competitor[] } | null> {
+    const company = await this.resolve(query);
+    if (!company) return null;
+    const competitors = await competitorsOf(this.repository.db, company, limit);
+    if (!competitors.length) return null;
+    return { company_name: company.name, company_domain: company.domain, company_website: websiteOf(company), competitors };
+  }
+
   async funding(query: CompanyQuery): Promise<FundingResult | null> {
     const company = await this.resolve(query);
     if (!company) return null;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Text } from './common.ts';
+import { BoundedInteger, Nullable, Text } from './common.ts';
 
 const Str = Nullable(Type.String());
 const Timestamp = Nullable(Type.String({ description: 'ISO 8601 timestamp in UTC' }));
@@ -157,3 +157,53 @@ export const CompanySearchResponse = Type.Object(
   { title: 'CompanySearchResult' },
 );
 export type CompanySearchResponse = Static<typeof CompanySearchResponse>;
+
+/** The most competitors one request answers. */
+const COMPETITORS_MAX = 25;
+
+export const CompetitorsBody = Type.Object(
+  {
+    company_domain: Type.Optional(Text({ description: 'Company domain (a URL or an email also works)', maxLength: 512 })),
+    company_url: Type.Optional(Text({ description: "The company's website URL (read as its domain)", maxLength: 512 })),
+    company_name: Type.Optional(Text({ description: 'Company name', maxLength: 512 })),
+    profile_url: Type.Optional(Text({ description: "The company's professional-network page URL", maxLength: 512 })),
+    limit: Type.Optional(
+      BoundedInteger({ minimum: 1, maximum: COMPETITORS_MAX, default: 10, description: `How many competitors, up to ${COMPETITORS_MAX}` }),
+    ),
+  },
+  {
+    title: 'CompetitorsRequest',
+    description: 'At least one of company_domain, company_url, company_name and profile_url is required.',
+  },
+);
+export type CompetitorsBody = Static<typeof CompetitorsBody>;
+
+export const CompetitorEntry = Type.Object(
+  {
+    name: Type.String(),
+    domain: Str,
+    website: Str,
+    industry: Str,
+    employee_count: Nullable(Type.Integer()),
+    size_label: Str,
+    country_code: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2: its market' })),
+    founded_year: Nullable(Type.Integer()),
+    description: Str,
+    reasons: Type.Array(Type.String(), {
+      description: 'Why it was chosen: named by a source, same industry, market, size band, shared sectors',
+    }),
+  },
+  { title: 'Competitor' },
+);
+
+export const CompetitorsResponse = Type.Object(
+  {
+    company_name: Str,
+    company_domain: Str,
+    company_website: Str,
+    competitors: Nullable(Type.Array(CompetitorEntry, { description: 'Named competitors first, then peers, best first' })),
+    message: Type.String({ description: '"Competitors found." or "No competitors found for this company."' }),
+    credits_consumed: Type.Integer(),
+  },
+  { title: 'CompetitorsResult' },
+);

@@ -8,9 +8,17 @@
 import { Type, KindGuard, type TSchema, type TObject } from '@sinclair/typebox';
 import { Nullable } from './common.ts';
 import { EmailFinderResponse, EmailValidateResponse } from './email.ts';
-import { CompanyFundingResponse, CompanySearchResponse } from './companies.ts';
+import { CompanyFundingResponse, CompanySearchResponse, CompetitorsResponse } from './companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from './jobs.ts';
-import { EmployeeFinderResponse, ProfileEmailResponse, RoleFinderResponse } from './people.ts';
+import {
+  EmailToProfileResponse,
+  EmployeeFinderResponse,
+  JobChangeResponse,
+  PersonalEmailResponse,
+  ProfileEmailResponse,
+  ProfileSearchResponse,
+  RoleFinderResponse,
+} from './people.ts';
 
 /** Our field name → the v1 name, wherever it occurs. */
 export const V1_NAMES: Readonly<Record<string, string>> = {
@@ -142,6 +150,31 @@ export const V1ProfileEmailResponse = withFields(
     status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
   },
   'V1ProfileEmailResult',
+);
+
+export const V1CompetitorsResponse = v1Schema(CompetitorsResponse);
+export const V1EmailToProfileResponse = v1Schema(EmailToProfileResponse);
+export const V1JobChangeResponse = v1Schema(JobChangeResponse);
+export const V1PersonalEmailResponse = withFields(
+  v1Schema(PersonalEmailResponse),
+  {
+    personal_email: Nullable(Type.String()),
+    personal_emails: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('found'), Type.Literal('not_found')]),
+  },
+  'V1PersonalEmailResult',
+);
+
+/** Their document's experiences: the title, the company as subtitle, the dates as caption ("2018-03 - Present"). */
+const V1Experience = Type.Object({ title: Type.String(), subtitle: Type.Optional(Type.String()), caption: Type.Optional(Type.String()) });
+export const V1ProfileSearchResponse = withFields(
+  v1Schema(ProfileSearchResponse),
+  {
+    // Their document types the size as a string.
+    company_size: Type.Optional(Type.String()),
+    experiences: Type.Optional(Type.Array(V1Experience)),
+  },
+  'V1ProfileSearchResult',
 );
 
 /** The v1 jobs-finder request: LeadMagic's own request has no has_remote, so an absent one means any listing (ours: non-remote). */

@@ -7,11 +7,27 @@ import { PRICES } from '../billing/prices.ts';
 import { emailValidationCost } from '../email/messages.ts';
 import { EmailFinderBody, EmailFinderResponse, EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
 import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-bulk.ts';
-import { CompanyFundingBody, CompanyFundingResponse, CompanySearchBody, CompanySearchResponse } from '../contract/companies.ts';
+import {
+  CompanyFundingBody,
+  CompanyFundingResponse,
+  CompanySearchBody,
+  CompanySearchResponse,
+  CompetitorsBody,
+  CompetitorsResponse,
+} from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
 import {
+  EmailToProfileBody,
+  EmailToProfileResponse,
   EmployeeFinderBody,
   EmployeeFinderResponse,
+  JobChangeBody,
+  JobChangeResponse,
+  PeopleSearchBody,
+  PeopleSearchResponse,
+  PersonalEmailResponse,
+  ProfileBody,
+  ProfileSearchResponse,
   MobileFinderBody,
   MobileFinderResponse,
   ProfileEmailBody,
@@ -148,6 +164,19 @@ export const OPERATIONS = {
     messages: { found: 'Company found.', notFound: 'Company not found.' },
     spellings: { v1: ['/v1/companies/company-search', '/v1/companies/search'] },
   },
+  'competitors-search': {
+    path: '/competitors-search',
+    methods: ['POST'],
+    summary:
+      'Competitors of a company: those sources name, then peers of the same industry, size band and market, each with why (5 credits when found)',
+    tag: 'companies',
+    perMinute: 300,
+    body: CompetitorsBody,
+    response: CompetitorsResponse,
+    charge: found(PRICES.competitorsFound, 'a competitor'),
+    messages: { found: 'Competitors found.', notFound: 'No competitors found for this company.' },
+    spellings: { v1: ['/v1/companies/competitors-search'] },
+  },
   'jobs-finder': {
     path: '/jobs-finder',
     methods: ['POST'],
@@ -183,6 +212,17 @@ export const OPERATIONS = {
     messages: { found: 'Data found for the given company.', notFound: 'No employees found for the given company.' },
     spellings: { v1: ['/v1/people/employee-finder', '/v1/people/employees'] },
   },
+  'people-search': {
+    path: '/people-search',
+    methods: ['POST'],
+    summary: 'People by company and person filters, most senior first, paged (0.05 credits per person returned)',
+    tag: 'people',
+    perMinute: 300,
+    body: PeopleSearchBody,
+    response: PeopleSearchResponse,
+    charge: { minimum: PRICES.peopleSearchPerPerson, rule: '0.05 credits per returned person' },
+    spellings: { plain: ['/v3/people/search'] },
+  },
   'mobile-finder': {
     path: '/mobile-finder',
     methods: ['POST'],
@@ -206,6 +246,54 @@ export const OPERATIONS = {
     charge: found(PRICES.profileEmailFound, 'an email'),
     messages: { found: 'Email found.', notFound: 'No email found for this profile.' },
     spellings: { plain: ['/b2b-social-email'], v1: ['/v1/people/b2b-profile-email', '/v1/emails/social-to-work'] },
+  },
+  'b2b-profile': {
+    path: '/b2b-profile',
+    methods: ['POST'],
+    summary: 'The person behind an email address and their profile URL (10 credits when found)',
+    tag: 'people',
+    perMinute: 300,
+    body: EmailToProfileBody,
+    response: EmailToProfileResponse,
+    charge: found(PRICES.emailToProfileFound, 'the profile'),
+    messages: { found: 'Profile found.', notFound: 'No profile found for this email.' },
+    spellings: { v1: ['/v1/people/b2b-profile', '/v1/people/email-to-profile'] },
+  },
+  'profile-search': {
+    path: '/profile-search',
+    methods: ['POST'],
+    summary: "A profile's person with their current and past positions (1 credit when found)",
+    tag: 'people',
+    perMinute: 300,
+    body: ProfileBody,
+    response: ProfileSearchResponse,
+    charge: found(PRICES.profileSearchFound, 'the profile'),
+    messages: { found: 'Profile found.', notFound: 'Profile not found.' },
+    spellings: { v1: ['/v1/people/profile-search', '/v1/people/profile'] },
+  },
+  'personal-email-finder': {
+    path: '/personal-email-finder',
+    methods: ['POST'],
+    summary: 'The personal email addresses of a profile (2 credits when found)',
+    tag: 'people',
+    perMinute: 300,
+    body: ProfileBody,
+    response: PersonalEmailResponse,
+    charge: found(PRICES.personalEmailFound, 'a personal email'),
+    messages: { found: 'Personal email found.', notFound: 'No personal email found for this profile.' },
+    spellings: { v1: ['/v1/people/personal-email-finder', '/v1/emails/personal'] },
+  },
+  'job-change-detector': {
+    path: '/job-change-detector',
+    methods: ['POST'],
+    summary: 'Whether a person still works at a company, and since when and where they moved (3 credits when both are known)',
+    tag: 'people',
+    perMinute: 300,
+    body: JobChangeBody,
+    response: JobChangeResponse,
+    charge: found(PRICES.jobChangeChecked, 'the profile and the company'),
+    messages: { found: 'Job change checked.', notFound: 'Profile or company not found.' },
+    spellings: { v1: ['/v1/people/job-change-detector'] },
   },
   'job-types': {
     path: '/job-types',
@@ -363,7 +451,17 @@ export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
 }
 
 /** Lookups that answer one record or nothing, priced by whether they found it. */
-type FoundOrNotId = 'company-funding' | 'company-search' | 'role-finder' | 'mobile-finder' | 'b2b-profile-email';
+type FoundOrNotId =
+  | 'company-funding'
+  | 'company-search'
+  | 'role-finder'
+  | 'mobile-finder'
+  | 'b2b-profile-email'
+  | 'b2b-profile'
+  | 'profile-search'
+  | 'personal-email-finder'
+  | 'job-change-detector'
+  | 'competitors-search';
 
 /** Such a lookup's answer: the record with the found message at its price, else the not-found body, free. */
 export function lookupAnswer(id: FoundOrNotId, found: object | null): Answer {
@@ -386,7 +484,13 @@ export const PRICE_OF = {
   'company-search': (isFound: boolean) => (isFound ? PRICES.companySearchFound : 0),
   'jobs-finder': (result: { results: unknown[] }) => PRICES.jobsFinderPerJob * result.results.length,
   'employee-finder': (result: { data: unknown[] }) => PRICES.employeeFinderPerEmployee * result.data.length,
+  'people-search': (result: { data: unknown[] }) => PRICES.peopleSearchPerPerson * result.data.length,
   'role-finder': (isFound: boolean) => (isFound ? PRICES.roleFinderFound : 0),
   'mobile-finder': (isFound: boolean) => (isFound ? PRICES.mobileFinderFound : 0),
   'b2b-profile-email': (isFound: boolean) => (isFound ? PRICES.profileEmailFound : 0),
+  'b2b-profile': (isFound: boolean) => (isFound ? PRICES.emailToProfileFound : 0),
+  'profile-search': (isFound: boolean) => (isFound ? PRICES.profileSearchFound : 0),
+  'personal-email-finder': (isFound: boolean) => (isFound ? PRICES.personalEmailFound : 0),
+  'job-change-detector': (isFound: boolean) => (isFound ? PRICES.jobChangeChecked : 0),
+  'competitors-search': (isFound: boolean) => (isFound ? PRICES.competitorsFound : 0),
 } satisfies Record<ChargedOperationId, (result: never) => number>;

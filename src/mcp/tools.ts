@@ -63,6 +63,33 @@ export const TOOLS = {
     operation: 'b2b-profile-email',
     description: 'Find the work email of a professional profile URL.',
   },
+  email_to_profile: {
+    operation: 'b2b-profile',
+    description: 'Find the person behind an email address: their profile URL, name and current position.',
+  },
+  search_profile: {
+    operation: 'profile-search',
+    description: "A professional profile's person: name, current title and company, and their positions history.",
+  },
+  find_personal_email: {
+    operation: 'personal-email-finder',
+    description: 'Find the personal email addresses of a professional profile URL.',
+  },
+  detect_job_change: {
+    operation: 'job-change-detector',
+    description:
+      'Check whether a person (profile URL) still works at a company (domain or name): no change, a change (when, and where they went) or never worked there.',
+  },
+  list_company_competitors: {
+    operation: 'competitors-search',
+    description:
+      'Competitors of a company (domain, website, name or page URL): those sources name, then peers of the same industry, size band and market, each with the reasons.',
+  },
+  search_people: {
+    operation: 'people-search',
+    description:
+      'Find people by company (domain, industry, country, size) and person filters (job function, level, minimum seniority, has email), most senior first. Use per_page to bound the cost.',
+  },
   check_credits: { operation: 'credits', description: "The API key's credit balance." },
   list_job_types: { operation: 'job-types', description: 'Job types and their ids (for search_jobs job_type_id).' },
   list_job_countries: { operation: 'job-country', description: 'Countries and their codes (for search_jobs country_id).' },
@@ -114,6 +141,11 @@ export const TOOL_ALIASES: Readonly<Record<string, ToolName>> = {
   jobs_find: 'search_jobs',
   jobs_countries: 'list_job_countries',
   jobs_types: 'list_job_types',
+  people_email_to_profile: 'email_to_profile',
+  people_profile: 'search_profile',
+  people_personal_email: 'find_personal_email',
+  people_job_change: 'detect_job_change',
+  companies_competitors: 'list_company_competitors',
 };
 
 const IDEMPOTENCY_KEY = {

@@ -100,6 +100,20 @@ export interface DomainEmailSample {
   last_name: string | null;
 }
 
+/** One position of a person with its company's stable facts (profile search, job change). */
+export interface PositionHistoryRow {
+  company_id: number;
+  title: string;
+  is_current: number;
+  started_at: number | null;
+  ended_at: number | null;
+  company_name: string;
+  domain: string | null;
+  website: string | null;
+  industry: string | null;
+  employee_count: number | null;
+}
+
 export interface CurrentCompanyRow {
   company_id: number;
   domain: string | null;
@@ -479,6 +493,35 @@ export class PeopleRepository {
 
   async emailsOf(personId: number): Promise<PersonEmailRow[]> {
     return this.db.selectFrom('person_emails').selectAll().where('person_id', '=', personId).execute();
+  }
+
+  /** Every position of a person with its company (index person_positions_key leads with person_id), in no particular order. */
+  async positionsOf(personId: number): Promise<PositionHistoryRow[]> {
+    const rows = await this.db
+      .selectFrom('person_positions as pos')
+      .innerJoin('companies as c', 'c.id', 'pos.company_id')
+      .select([
+        'pos.company_id',
+        'pos.title',
+        'pos.is_current',
+        'pos.started_at',
+        'pos.ended_at',
+        'c.name as company_name',
+        'c.domain',
+        'c.website',
+        'c.industry',
+        'c.employee_count',
+      ])
+      .where('pos.person_id', '=', personId)
+      .execute();
+    return rows.map((r) => ({
+      ...r,
+      company_id: Number(r.company_id),
+      is_current: Number(r.is_current),
+      started_at: r.started_at === null ? null : Number(r.started_at),
+      ended_at: r.ended_at === null ? null : Number(r.ended_at),
+      employee_count: r.employee_count === null ? null : Number(r.employee_count),
+    }));
   }
 
   /** Current positions of a person with their company's primary domain, latest first. */

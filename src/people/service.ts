@@ -2,7 +2,17 @@
 import type { Db } from '../db/database.ts';
 import type { CompanyService } from '../companies/service.ts';
 import { websiteOf } from '../companies/profile.ts';
-import type { Employee, MobileFound, ProfileEmailFound, RoleFound } from '../contract/people.ts';
+import type {
+  Employee,
+  EmailToProfileFound,
+  JobChangeFound,
+  MobileFound,
+  PersonalEmailFound,
+  PersonFound,
+  ProfileEmailFound,
+  ProfileSearchFound,
+  RoleFound,
+} from '../contract/people.ts';
 import { PeopleRepository } from './repository.ts';
 import { findRoleHolder, type RoleQuery } from './role-finder.ts';
 import { findMobile, type MobileQuery } from './mobile-finder.ts';
@@ -10,6 +20,8 @@ import { findProfileEmail, type EmailValidator } from './profile-email.ts';
 import { findEmail, type EmailFinderQuery, type EmailFinderResult, type FinderValidator } from './email-finder.ts';
 import { DEFAULT_PROFILE_BASE_URL, normalizeProfileId, profileUrlFor } from './profile.ts';
 import { mobileNumberOf } from './phones.ts';
+import { jobFunctionLabel, searchPeople, type PeopleSearchQuery } from './people-search.ts';
+import { historyOf, jobChangeOf, personalAddresses, personByEmail, personByProfile, servedPosition } from './profile-lookups.ts';
 
 /** The most employees one read of the employee finder takes (a page of the API). */
 const EMPLOYEES_PER_READ = 50;
@@ -103,7 +115,6 @@ export class PeopleService {
     };
   }
 
-  /** A mobile (or possibly mobile) number, as digits with country code, or null. */
   /** A person's work address from their name and company (the email finder). */
   async findEmail(query: EmailFinderQuery): Promise<EmailFinderResult> {
     const validator = this.deps.emailValidator;
@@ -112,6 +123,7 @@ export class PeopleService {
     return findEmail(this.repository, resolveDomain, validator, query);
   }
 
+  /** A mobile (or possibly mobile) number, as digits with country code, or null. */
   async findMobile(query: MobileQuery): Promise<MobileFound | null> {
     const found = await findMobile(this.repository, query);
     if (!found) return null;
@@ -129,5 +141,96 @@ export class PeopleService {
     );
     if (!found) return null;
     return { profile_url: this.profileUrl(found.profileId)!, email: found.email };
+  }
+
+  /** The person holding an address, with their profile URL and current position; null when no one person with a profile holds it. */
+  async emailToProfile(email: string): Promise<EmailToProfileFound | null> {
+    const person = await personByEmail(this.repository, email);
+    if (!person?.profile_id) return null;
+    const current = (await historyOf(this.repository, person.id)).find((p) => p.is_current === 1);
+    return {
+      profile_url: this.profileUrl(person.profile_id)!,
+      full_name: person.full_name,
+      first_name: person.first_name,
+      last_name: person.last_name,
+      job_title: current?.title ?? null,
+      company_name: current?.company_name ?? null,
+      company_website: current ? servedPosition(current).company_website : null,
+    };
+  }
+
+  /** A profile's person with their current and past positions, or null. */
+  async profileSearch(profile: string): Promise<ProfileSearchFound | null> {
+    const person = await personByProfile(this.repository, profile);
+    if (!person) return null;
+    const history = await historyOf(this.repository, person.id);
+    const current = history.find((p) => p.is_current === 1);
+    return {
+      profile_url: this.profileUrl(person.profile_id),
+      public_identifier: person.profile_id,
+      full_name: person.full_name,
+      first_name: person.first_name,
+      last_name: person.last_name,
+      professional_title: current?.title ?? null,
+      company_name: current?.company_name ?? null,
+      company_website: current ? servedPosition(current).company_website : null,
+      company_industry: current?.industry ?? null,
+      company_size: current?.employee_count ?? null,
+      work_experience: history.map(servedPosition),
+    };
+  }
+
+  /** The personal addresses held for a profile, best first; null when the profile or its addresses are unknown. */
+  async personalEmails(profile: string): Promise<PersonalEmailFound | null> {
+    const person = await personByProfile(this.repository, profile);
+    if (!person) return null;
+    const addresses = personalAddresses(await this.repository.emailsOf(person.id));
+    if (!addresses.length) return null;
+    return { profile_url: this.profileUrl(person.profile_id)!, personal_email: addresses[0], personal_emails: addresses };
+  }
+
+  /** People search (src/people/people-search.ts): a page of the people matching, most senior first, and how many match. */
+  async search(query: PeopleSearchQuery): Promise<{ total: number; people: PersonFound[] }> {
+    const { total, rows } = await searchPeople(this.deps.db, query);
+    return {
+      total,
+      people: rows.map((r) => ({
+        full_name: r.full_name,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        profile_url: this.profileUrl(r.profile_id),
+        job_title: r.title,
+        job_function: jobFunctionLabel(r.fn),
+        job_level: r.role_key.split(':')[0].split(' ').at(-1)!,
+        company_name: r.company_name,
+        company_domain: r.company_domain,
+        company_website: r.company_website ?? (r.company_domain ? `https://${r.company_domain}` : null),
+        company_industry: r.company_industry,
+        company_size: r.company_size,
+        company_country: r.company_country,
+        has_email: r.has_email === 1,
+      })),
+    };
+  }
+
+  /** Whether a profile's person still works at a company, from their positions history; null when either is unknown. */
+  async jobChange(
+    profile: string,
+    company: { company_domain?: string | null; company_name?: string | null },
+  ): Promise<JobChangeFound | null> {
+    const [person, known] = await Promise.all([personByProfile(this.repository, profile), this.deps.companies.resolve(company)]);
+    if (!person || !known) return null;
+    const history = await historyOf(this.repository, person.id);
+    const change = jobChangeOf(history, known.id);
+    return {
+      profile_url: this.profileUrl(person.profile_id),
+      job_change_detected: change.status === 'JOB_CHANGE_DETECTED',
+      status: change.status,
+      company_name: known.name,
+      changed_at: change.changedAt,
+      previous_position: change.previous,
+      current_position: change.current,
+      work_history: history.map(servedPosition),
+    };
   }
 }

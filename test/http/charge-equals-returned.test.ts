@@ -24,6 +24,12 @@ const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
   'employee-finder': { company_domain: 'acme-robotics.com', limit: 2 },
   'mobile-finder': { work_email: 'john.smith@acme-robotics.com' },
   'b2b-profile-email': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+  'b2b-profile': { work_email: 'maria@acme-robotics.com' },
+  'profile-search': { profile_url: 'https://www.linkedin.com/in/john-smith-42' },
+  'personal-email-finder': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
+  'people-search': { company_filters: { company_domain: ['acme-robotics.com'] }, people_filters: { contact_job_function: ['Sales'] } },
+  'competitors-search': { company_domain: 'acme-robotics.com' },
+  'job-change-detector': { profile_url: 'john-smith-42', company_domain: 'globex.example.com' },
 };
 
 /** The price rule applied to an answer (ours or the v1 shape: the rule reads fields both have). */
@@ -36,6 +42,7 @@ function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): numbe
     case 'jobs-finder':
       return PRICE_OF[id](answer as { results: unknown[] });
     case 'employee-finder':
+    case 'people-search':
       return PRICE_OF[id](answer as { data: unknown[] });
     default:
       return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);

@@ -86,6 +86,7 @@ function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): numbe
     case 'jobs-finder':
       return PRICE_OF[id](answer as { results: unknown[] });
     case 'employee-finder':
+    case 'people-search':
       return PRICE_OF[id](answer as { data: unknown[] });
     default:
       return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);

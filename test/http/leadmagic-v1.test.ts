@@ -226,12 +226,63 @@ for (const target of dbTargets) {
       assert.equal(rows.length, 2);
     });
 
+    it('the people store: email to profile, profile search, personal emails and job change, found and not found', async () => {
+      const profile = await v1('POST', '/v1/people/b2b-profile', { work_email: 'john.smith@acme-robotics.com' });
+      assert.equal(profile.json.profile_url, 'https://www.linkedin.com/in/john-smith-42');
+      assert.equal(profile.json.credits_consumed, 10);
+      const noProfile = await v1('POST', '/v1/people/b2b-profile', { work_email: 'nobody@acme-robotics.com' });
+      assert.equal(noProfile.json.credits_consumed, 0);
+      assert.ok(!('profile_url' in noProfile.json), 'unknown values are left out');
+      const search = await v1('POST', '/v1/people/profile-search', { profile_url: 'https://www.linkedin.com/in/john-smith-42' });
+      assert.equal(search.json.full_name, 'John Smith');
+      assert.equal(search.json.company_size, '140', 'a string in their document');
+      assert.deepEqual(search.json.experiences, [
+        { title: 'VP of Sales', subtitle: 'Acme Robotics, Inc.', caption: '2020-01 - Present' },
+        { title: 'Sales Director', subtitle: 'Globex', caption: '2015-01 - 2019-12' },
+      ]);
+      assert.equal(search.json.credits_consumed, 1);
+      const personal = await v1('POST', '/v1/people/personal-email-finder', { profile_url: 'maria-de-la-cruz' });
+      assert.deepEqual(
+        [personal.json.status, personal.json.personal_email, personal.json.credits_consumed],
+        ['found', 'maria.cruz@gmail.com', 2],
+      );
+      const noPersonal = await v1('POST', '/v1/people/personal-email-finder', { profile_url: 'john-smith-42' });
+      assert.deepEqual([noPersonal.json.status, noPersonal.json.personal_email, noPersonal.json.credits_consumed], ['not_found', null, 0]);
+      const moved = await t.post('/v1/people/job-change-detector', { profile_url: 'john-smith-42', company_domain: 'globex.example.com' });
+      const change = moved.json<Record<string, unknown>>();
+      assert.deepEqual(
+        [change.status, change.job_change_detected, change.changed_at, change.credits_consumed],
+        ['JOB_CHANGE_DETECTED', true, '2019-12', 3],
+      );
+      assert.equal((change.current_position as { company_name: string }).company_name, 'Acme Robotics, Inc.');
+      const stays = await t.post('/v1/people/job-change-detector', { profile_url: 'john-smith-42', company_domain: 'acme-robotics.com' });
+      assert.equal(stays.json<{ status: string }>().status, 'NO_CHANGE');
+      const unknown = await t.post('/v1/people/job-change-detector', { profile_url: 'john-smith-42', company_domain: 'nowhere.example' });
+      assert.deepEqual(unknown.json(), { message: 'Profile or company not found.', credits_consumed: 0 });
+      const noCompany = await t.post('/v1/people/job-change-detector', { profile_url: 'john-smith-42' });
+      assert.equal(noCompany.statusCode, 400);
+    });
+
+    it('competitors-search: the peer of the same industry and market, with why; an unknown company is free', async () => {
+      const res = await t.post('/v1/companies/competitors-search', { company_url: 'https://acme-robotics.com/about' });
+      const answer = res.json<{ competitors: { name: string; reasons: string[] }[]; credits_consumed: number }>();
+      assert.equal(answer.competitors[0].name, 'Borealis Automation');
+      assert.deepEqual(answer.competitors[0].reasons, [
+        'same industry: industrial automation',
+        'same market: US',
+        'adjacent size band: 201-500 employees (theirs 51-200)',
+      ]);
+      assert.equal(answer.credits_consumed, 5);
+      const none = await t.post('/v1/companies/competitors-search', { company_domain: 'nowhere.example' });
+      assert.deepEqual(none.json(), { message: 'No competitors found for this company.', credits_consumed: 0 });
+    });
+
     it('paths that need data we do not have are absent', async () => {
       for (const path of [
         '/v1/ads/google-ads-search',
         '/v1/companies/technographics',
-        '/v1/people/personal-email-finder',
-        '/v1/people/profile-search',
+        '/v1/ads/meta-ads-search',
+        '/v1/ads/b2b-ads-search',
       ]) {
         const res = await t.post(path, { company_domain: 'acme-robotics.com' });
         assert.equal(res.statusCode, 404, path);

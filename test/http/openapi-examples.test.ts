@@ -30,6 +30,24 @@ const OURS: Call[] = [
   { method: 'POST', path: '/employee-finder', request: { company_domain: 'acme-robotics.com', per_page: 3 } },
   { method: 'POST', path: '/mobile-finder', request: { work_email: 'john.smith@acme-robotics.com' } },
   { method: 'POST', path: '/b2b-profile-email', request: { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' } },
+  { method: 'POST', path: '/b2b-profile', request: { work_email: 'john.smith@acme-robotics.com' } },
+  { method: 'POST', path: '/profile-search', request: { profile_url: 'https://www.linkedin.com/in/john-smith-42' } },
+  { method: 'POST', path: '/personal-email-finder', request: { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' } },
+  {
+    method: 'POST',
+    path: '/job-change-detector',
+    request: { profile_url: 'https://www.linkedin.com/in/john-smith-42', company_domain: 'globex.example.com' },
+  },
+  {
+    method: 'POST',
+    path: '/people-search',
+    request: {
+      company_filters: { company_domain: ['acme-robotics.com'] },
+      people_filters: { contact_job_function: ['Sales'] },
+      per_page: 2,
+    },
+  },
+  { method: 'POST', path: '/competitors-search', request: { company_domain: 'acme-robotics.com' } },
   { method: 'GET', path: '/job-types' },
   { method: 'GET', path: '/job-country' },
 ];

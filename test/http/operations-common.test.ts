@@ -22,6 +22,15 @@ const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrong
   'role-finder': { body: { job_title: 'CEO', company_domain: 'acme.test' }, wrongType: { job_title: true } },
   'mobile-finder': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: {} } },
   'b2b-profile-email': { body: { profile_url: 'https://www.linkedin.com/in/jane-doe' }, wrongType: { profile_url: 7 } },
+  'b2b-profile': { body: { work_email: 'jane@mail.test' }, wrongType: { work_email: 7 } },
+  'profile-search': { body: { profile_url: 'https://www.linkedin.com/in/jane-doe' }, wrongType: { profile_url: [] } },
+  'personal-email-finder': { body: { profile_url: 'jane-doe' }, wrongType: { profile_url: false } },
+  'people-search': { body: { company_filters: { company_domain: ['acme.test'] } }, wrongType: { per_page: 'many' } },
+  'competitors-search': { body: { company_domain: 'acme.test' }, wrongType: { limit: 'many' } },
+  'job-change-detector': {
+    body: { profile_url: 'https://www.linkedin.com/in/jane-doe', company_domain: 'acme.test' },
+    wrongType: { company_domain: 3, profile_url: 'jane-doe' },
+  },
 };
 
 /** What the descriptor's price rule says the answer costs (millicredits). */
@@ -34,6 +43,7 @@ function expectedCost(id: ChargedOperationId, answer: Record<string, unknown>): 
     case 'email-finder':
       return PRICE_OF[id](answer as { status: string });
     case 'employee-finder':
+    case 'people-search':
       return PRICE_OF[id](answer as { data: unknown[] });
     default:
       return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);

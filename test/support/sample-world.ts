@@ -1,5 +1,5 @@
 // One small, realistic data set for the suites that exercise every operation: a company with its
-// profile and funding, its people (test/fixtures/people/people.jsonl), a live job listing with a
+// profile and funding, a peer company (its competitor), its people (test/fixtures/people/people.jsonl), a live job listing with a
 // salary, and a mail world whose server knows some of its mailboxes. The listing's dates are fixed,
 // so answers that show them are the same on every run (the OpenAPI examples are recorded from them).
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,19 @@ export async function startSampleWorld(target: DbTarget | undefined, credits = 1
   await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
   const t = await startTestApp(target, { credits, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
   await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');
+  // A peer of the sample company (same industry and market, the next size band): its competitor.
+  await t.services.companies.upsertCompany(
+    {
+      name: 'Borealis Automation',
+      domain: 'borealis-automation.example',
+      industry: 'industrial automation',
+      size_label: '201-500',
+      employee_count: 320,
+      founded_year: 2011,
+      location: { locality: 'Denver', region: 'Colorado', country: 'United States' },
+    },
+    'test',
+  );
   await runPeopleImport({
     db: t.database.db,
     companies: t.services.companies,

@@ -12,6 +12,12 @@ import jobsFinder from './jobs-finder.ts';
 import roleFinder from './role-finder.ts';
 import mobileFinder from './mobile-finder.ts';
 import profileEmail from './b2b-profile-email.ts';
+import emailToProfile from './b2b-profile.ts';
+import profileSearch from './profile-search.ts';
+import personalEmailFinder from './personal-email-finder.ts';
+import jobChangeDetector from './job-change-detector.ts';
+import competitorsSearch from './competitors-search.ts';
+import peopleSearch from './people-search.ts';
 import sesWebhook from './webhooks-ses.ts';
 import sendgridWebhook from './webhooks-sendgrid.ts';
 import postmarkWebhook from './webhooks-postmark.ts';
@@ -35,6 +41,12 @@ export const routes: FastifyPluginAsync[] = [
   roleFinder,
   mobileFinder,
   profileEmail,
+  emailToProfile,
+  profileSearch,
+  personalEmailFinder,
+  jobChangeDetector,
+  competitorsSearch,
+  peopleSearch,
   sesWebhook,
   sendgridWebhook,
   postmarkWebhook,

@@ -1,7 +1,7 @@
 // LeadMagic's v1 paths (docs/leadmagic-v1.md): a client written for LeadMagic's v1 API changes its
 // base URL and key, nothing else. Each path is one of our operations (the same service calls,
 // prices, per-minute limits and ledger rows) answered in the v1 shape (src/contract/v1.ts).
-// Paths whose answers need data we do not have (ads, technographics, personal emails) are absent.
+// Paths whose answers need data we do not have (ads, technographics) are absent.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
@@ -11,7 +11,12 @@ import {
   V1_PLATFORMS,
   V1CompanyFundingResponse,
   V1CompanySearchResponse,
+  V1CompetitorsResponse,
   V1CreditsResponse,
+  V1EmailToProfileResponse,
+  V1JobChangeResponse,
+  V1PersonalEmailResponse,
+  V1ProfileSearchResponse,
   V1EmailFinderResponse,
   V1EmailValidationResponse,
   V1EmployeeFinderResponse,
@@ -33,6 +38,11 @@ import { findRole } from './role-finder.ts';
 import { findMobile } from './mobile-finder.ts';
 import { findProfileEmail } from './b2b-profile-email.ts';
 import { findEmployees } from './employee-finder.ts';
+import { emailToProfile } from './b2b-profile.ts';
+import { profileSearch } from './profile-search.ts';
+import { findPersonalEmail } from './personal-email-finder.ts';
+import { detectJobChange } from './job-change-detector.ts';
+import { searchCompetitors } from './competitors-search.ts';
 
 type Body = Record<string, unknown>;
 
@@ -81,6 +91,32 @@ function jobListings(body: Body): Body {
     expired: null,
   }));
   return { ...v1, results };
+}
+
+/** Their document's profile: the company size as a string, and each position as title, subtitle (the company) and caption (the dates). */
+function profile(body: Body): Body {
+  const v1 = asV1(body);
+  const history =
+    (body.work_experience as { title: string; company_name: string; start_date: string | null; end_date: string | null }[] | null) ?? [];
+  const text = (n: unknown) => (typeof n === 'number' ? String(n) : undefined);
+  return {
+    ...v1,
+    company_size: text(body.company_size),
+    ...(body.work_experience
+      ? {
+          experiences: history.map((p) => ({
+            title: p.title,
+            subtitle: p.company_name,
+            caption: `${p.start_date ?? '?'} - ${p.end_date ?? 'Present'}`,
+          })),
+        }
+      : {}),
+  };
+}
+
+/** Their clients read the list and the status even when nothing was found. */
+function personalEmail(body: Body): Body {
+  return { ...asV1(body), personal_email: body.personal_email ?? null, personal_emails: body.personal_emails ?? [], status: body.status };
 }
 
 /** Their document types revenue and total funding as integers (whole dollars). */
@@ -144,6 +180,36 @@ const V1_SURFACES: readonly V1Surface[] = [
   },
   {
     method: 'POST',
+    operation: 'b2b-profile',
+    operationId: 'emailToProfile',
+    response: V1EmailToProfileResponse,
+    answer: emailToProfile,
+  },
+  {
+    method: 'POST',
+    operation: 'profile-search',
+    operationId: 'searchProfile',
+    response: V1ProfileSearchResponse,
+    answer: profileSearch,
+    shape: profile,
+  },
+  {
+    method: 'POST',
+    operation: 'personal-email-finder',
+    operationId: 'findPersonalEmail',
+    response: V1PersonalEmailResponse,
+    answer: findPersonalEmail,
+    shape: personalEmail,
+  },
+  {
+    method: 'POST',
+    operation: 'job-change-detector',
+    operationId: 'detectJobChange',
+    response: V1JobChangeResponse,
+    answer: detectJobChange,
+  },
+  {
+    method: 'POST',
     operation: 'employee-finder',
     operationId: 'findEmployees',
     response: V1EmployeeFinderResponse,
@@ -155,6 +221,13 @@ const V1_SURFACES: readonly V1Surface[] = [
     operationId: 'searchCompany',
     response: V1CompanySearchResponse,
     answer: companySearch,
+  },
+  {
+    method: 'POST',
+    operation: 'competitors-search',
+    operationId: 'searchCompetitors',
+    response: V1CompetitorsResponse,
+    answer: searchCompetitors,
   },
   {
     method: 'POST',

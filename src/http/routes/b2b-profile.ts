@@ -1,0 +1,12 @@
+import type { EmailToProfileBody } from '../../contract/people.ts';
+import type { Services } from '../../services.ts';
+import { requireNonBlank } from '../errors.ts';
+import { lookupAnswer, type Answer } from '../operations.ts';
+import { answerRoute } from './answer-route.ts';
+
+export async function emailToProfile(services: Services, request: EmailToProfileBody): Promise<Answer> {
+  const email = requireNonBlank(request, 'work_email');
+  return lookupAnswer('b2b-profile', await services.people.emailToProfile(email));
+}
+
+export default answerRoute('b2b-profile', emailToProfile);
