@@ -15,8 +15,8 @@ import * as emailBulk from './migrations/0012_email_bulk.ts';
 import * as sources from './migrations/0013_sources.ts';
 import * as companyProfileUrl from './migrations/0014_company_profile_url.ts';
 import * as sourceProgress from './migrations/0015_source_progress.ts';
-import * as bootstrap from './migrations/0021_bootstrap.ts';
-import * as companyPeers from './migrations/0024_company_peers.ts';
+import * as bootstrap from './migrations/0016_bootstrap.ts';
+import * as companyPeers from './migrations/0017_company_peers.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -36,8 +36,8 @@ export const migrations: Record<string, Migration> = {
   '0013_sources': sources,
   '0014_company_profile_url': companyProfileUrl,
   '0015_source_progress': sourceProgress,
-  '0021_bootstrap': bootstrap,
-  '0024_company_peers': companyPeers,
+  '0016_bootstrap': bootstrap,
+  '0017_company_peers': companyPeers,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -10,7 +10,7 @@ export interface SourceTable {
   locator_key: string;
   /** Overrides the source's API origin (self-hosted mirrors, tests). */
   base_url: string | null;
-  /** 1 when the operator named base_url (a mirror): its origin may then be private or loopback (migration 0021). */
+  /** 1 when the operator named base_url (a mirror): its origin may then be private or loopback (migration 0016). */
   operator_base_url: Generated<number>;
   company_id: number | null;
   company_name: string | null;
@@ -72,7 +72,7 @@ export interface SourcePartTable {
   counts: string | null;
 }
 
-/** A company site bootstrap's discovery read (migration 0021). */
+/** A company site bootstrap's discovery read (migration 0016). */
 export interface SiteDiscoveryTable {
   domain: string;
   checked_at: number;
