@@ -10,6 +10,7 @@ import type { Services } from '../../src/services.ts';
 import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { BootstrapInputError, parseMirrors, runBootstrap, type BootstrapDeps } from '../../src/sources/bootstrap.ts';
 import { endpointExamples } from '../../src/sources/answers.ts';
+import { bootstrapDeps } from '../../src/cli/bootstrap.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { SAMPLE_PAGES, SAMPLE_TYPE } from '../support/sample-kind.ts';
 
@@ -38,15 +39,7 @@ for (const target of dbTargets) {
       ({ database, services } = store = await openCrawlServices(target, {
         env: { CRAWL_HOST_INTERVAL_MS: '0', CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)' },
       }));
-      deps = {
-        db: database.db,
-        registry: services.sources.registry,
-        scheduler: services.sources.scheduler,
-        companies: services.companies,
-        jobs: services.jobs,
-        http: services.sources.http,
-        robots: services.sources.robots,
-      };
+      deps = bootstrapDeps(services);
     });
     after(async () => {
       await store?.close();
