@@ -20,16 +20,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { createServices } from '../src/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { endpointExamples } from '../src/sources/answers.ts';
-
-interface Measure {
-  source: string;
-  rows: number;
-  seconds: number;
-  rowsPerSecond: number;
-  boundSeconds: number;
-  ratio: number;
-  note: string;
-}
+import type { SourceMeasurement } from './support/source-bench.ts';
 
 const quick = process.argv.includes('--quick');
 const FIRST_ANSWERS = ['/company-funding', '/company-search', '/jobs-finder', '/role-finder'];
@@ -51,9 +42,11 @@ async function measureKinds(): Promise<void> {
     console.log('   none: each data-set kind adds bench/bootstrap/<type>.ts');
     return;
   }
-  const rows: Measure[] = [];
+  const rows: SourceMeasurement[] = [];
   for (const file of modules) {
-    const module = (await import(pathToFileURL(join(dir, file)).href)) as { measure?: (o: { quick: boolean }) => Promise<Measure> };
+    const module = (await import(pathToFileURL(join(dir, file)).href)) as {
+      measure?: (o: { quick: boolean }) => Promise<SourceMeasurement>;
+    };
     if (!module.measure) continue;
     try {
       rows.push(await module.measure({ quick }));

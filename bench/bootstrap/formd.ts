@@ -5,12 +5,6 @@
 // sizes the SEC publishes (about 4,000 filings a quarter in 2009 growing to about 14,000 now; a
 // third pooled funds, a third amendments, related persons per filing).
 //   npx tsx bench/bootstrap/formd.ts [--quick]   (or through `npm run bench -- bootstrap`)
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../src/config.ts';
-import { migrateToLatest } from '../../src/db/migrate.ts';
-import { createServices } from '../../src/services.ts';
 import { HttpClient } from '../../src/net/http-client.ts';
 import { RobotsRules } from '../../src/net/robots.ts';
 import { HostPoliteness } from '../../src/sources/politeness.ts';
@@ -18,7 +12,7 @@ import { SourceRunner } from '../../src/sources/runner.ts';
 import { formDQuarters } from '../../src/sources/kinds/formd.ts';
 import { formDZip } from '../../test/support/upstreams/sec.ts';
 import { startTsWorker } from '../../src/ts-worker.ts';
-import { openBenchDatabase } from '../support/bench-db.ts';
+import { measurement, openSourceBench, timed, type SourceMeasurement } from '../support/source-bench.ts';
 import { seededRandom } from '../support/random.ts';
 
 /** The SEC's fair-access rule: at most 10 requests a second. */
@@ -130,15 +124,7 @@ async function startUpstream(zips: Map<string, Uint8Array>): Promise<{ url: stri
   };
 }
 
-export async function measure(options: { quick: boolean }): Promise<{
-  source: string;
-  rows: number;
-  seconds: number;
-  rowsPerSecond: number;
-  boundSeconds: number;
-  ratio: number;
-  note: string;
-}> {
+export async function measure(options: { quick: boolean }): Promise<SourceMeasurement> {
   const now = Date.now();
   const quarters = formDQuarters(now);
   // Quick: the last 8 quarters at a quarter of their size; the older ones are published with no rows.
@@ -156,14 +142,10 @@ export async function measure(options: { quick: boolean }): Promise<{
     dataRows += generated.dataRows;
   }
   const mirror = await startUpstream(zips);
-  const dir = mkdtempSync(join(tmpdir(), 'leadbase-bench-formd-'));
-  const database = await openBenchDatabase('sqlite', { dir, schemaPrefix: 'bench_formd' });
   const host = new URL(mirror.url).host;
+  const bench = await openSourceBench({ name: 'formd', allowHosts: [host], env: { CRAWL_ENABLED: '0' } });
+  const { db, config, services } = bench;
   try {
-    const db = database.handle.db;
-    await migrateToLatest(db);
-    const config = loadConfig({ CRAWL_USER_AGENT: 'leadbase-bench (ops@example.test)', CRAWL_ENABLED: '0' });
-    const services = createServices({ db, dialect: 'sqlite', config, background: false, crawlAllowPrivateHosts: [host] });
     const http = new HttpClient({ userAgent: config.crawl.userAgent, timeoutMs: 120_000, allowPrivateHosts: [host] });
     const runner = new SourceRunner({
       db,
@@ -180,42 +162,32 @@ export async function measure(options: { quick: boolean }): Promise<{
       people: services.people,
     });
     const { source } = await services.sources.registry.add({ type: 'formd', base_url: mirror.url });
-    const started = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const result = await runner.run(source, { now });
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
-    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+    const { result, seconds, cpuSeconds } = await timed(() => runner.run(source, { now }));
     if (result.outcome === 'failed') throw new Error(`the run failed: ${result.error}`);
     // What was stored answers /company-funding: a company, its round, its leaders.
     const sample = await db.selectFrom('companies').select('name').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
     const funding = await services.companies.funding({ company_name: sample.name });
     if (!funding?.financialInfo.lastFundingRound || !funding.leadership.ceo) throw new Error(`${sample.name}: no funding answer`);
-    await services.close();
     const requests = (await mirror.close()).length;
     const boundSeconds = requests / REQUESTS_PER_SECOND;
     // A row is a row of the data set: a line of one of the four tables read (a filing is about 5.5).
     const rows = dataRows;
     const filings = result.counts.read;
     const stored = result.counts.inserted + result.counts.updated;
-    return {
-      source: 'formd',
+    return measurement(
+      'formd',
       rows,
       seconds,
-      rowsPerSecond: rows / seconds,
       boundSeconds,
-      ratio: seconds / boundSeconds,
-      note:
-        `${quarters.length} quarters (${requests} requests, ${(zipBytes / 1048576).toFixed(1)} MiB of zips); ` +
+      `${quarters.length} quarters (${requests} requests, ${(zipBytes / 1048576).toFixed(1)} MiB of zips); ` +
         `${rows} data-set rows in 4 tables = ${filings} filings (${Math.round(filings / seconds)}/s), ` +
         `${stored} stored (${result.counts.inserted} new companies), ${result.counts.refused} refused (pooled funds); ` +
         `bound = ${requests} requests at ${REQUESTS_PER_SECOND}/s; ${cpuSeconds.toFixed(1)} CPU-seconds ` +
         `(${Math.round(rows / cpuSeconds)} data-set rows per CPU-second; the wall clock includes waiting for a busy machine)`,
-    };
+    );
   } finally {
-    await database.drop();
+    await bench.close();
     await mirror.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -4,58 +4,35 @@
 // is what that limit sets for any client: the queries the run needs, one after another, each taking
 // the latency. Measured on a fresh SQLite database.
 //   npx tsx bench/bootstrap/wikidata.ts [--quick]
-import { loadConfig } from '../../src/config.ts';
-import { createServices } from '../../src/services.ts';
-import { openSqlite } from '../../test/support/db.ts';
 import { scaledRows, startWikidataUpstream } from '../../test/support/upstreams/wikidata.ts';
+import { measurement, openSourceBench, timed, type SourceMeasurement } from '../support/source-bench.ts';
 
 /** A detail query of 100 items answers in about this long on WDQS (listings take longer; counted the same here). */
 const LATENCY_MS = 250;
 
-export async function measure(options: { quick: boolean }): Promise<{
-  source: string;
-  rows: number;
-  seconds: number;
-  rowsPerSecond: number;
-  boundSeconds: number;
-  ratio: number;
-  note: string;
-}> {
+export async function measure(options: { quick: boolean }): Promise<SourceMeasurement> {
   const companies = options.quick ? 4000 : 20_000;
   const upstream = await startWikidataUpstream({ rows: scaledRows(companies), latencyMs: LATENCY_MS });
-  const database = await openSqlite();
-  const services = createServices({
-    db: database.db,
-    dialect: database.dialect,
-    // The service publishes no interval between queries, only one at a time (the host's turn).
-    config: loadConfig({ CRAWL_HOST_INTERVAL_MS: '0', CRAWL_TIMEOUT_MS: '60000', CRAWL_USER_AGENT: 'leadbase-bench (ops@example.test)' }),
-    background: false,
-    crawlAllowPrivateHosts: [new URL(upstream.url).host],
-  });
+  // The service publishes no interval between queries, only one at a time (the host's turn).
+  const bench = await openSourceBench({ name: 'wikidata', allowHosts: [new URL(upstream.url).host], env: { CRAWL_HOST_INTERVAL_MS: '0' } });
+  const { services } = bench;
   try {
     const { source } = await services.sources.registry.add({ type: 'wikidata', base_url: upstream.url });
-    const started = performance.now();
-    const result = (await services.sources.scheduler.runNow(Number(source.id)))!;
-    const seconds = (performance.now() - started) / 1000;
+    const { result, seconds } = await timed(async () => (await services.sources.scheduler.runNow(Number(source.id)))!);
     if (result.outcome === 'failed') throw new Error(`the run failed: ${result.error}`);
     const queries = upstream.log.length;
     const rejected = upstream.log.filter((l) => l.status === 429).length;
     const boundSeconds = ((queries - rejected) * LATENCY_MS) / 1000;
-    const rows = result.counts.read;
-    return {
-      source: 'wikidata',
-      rows,
-      seconds: +seconds.toFixed(2),
-      rowsPerSecond: Math.round(rows / seconds),
-      boundSeconds: +boundSeconds.toFixed(2),
-      ratio: +(seconds / boundSeconds).toFixed(3),
-      note:
-        `${companies} companies, ${queries - rejected} queries (${LATENCY_MS} ms each, one at a time), ` +
+    return measurement(
+      'wikidata',
+      result.counts.read,
+      seconds,
+      boundSeconds,
+      `${companies} companies, ${queries - rejected} queries (${LATENCY_MS} ms each, one at a time), ` +
         `peak ${upstream.peakConcurrent} at once, ${rejected} answered 429; stored ${result.counts.inserted}, refused ${result.counts.refused}`,
-    };
+    );
   } finally {
-    await services.close();
-    await database.destroy();
+    await bench.close();
     await upstream.close();
   }
 }

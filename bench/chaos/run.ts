@@ -11,8 +11,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { KeyService } from '../../src/keys/service.ts';
 import { BillingService } from '../../src/billing/service.ts';
-import { CompanyService } from '../../src/companies/service.ts';
-import { JobService } from '../../src/jobs/service.ts';
+import { seedListings } from '../../test/support/listings.ts';
 import { call, ChaosDatabase, ChaosRedis, enveloped, freePort, Instance, sleep, type Answer } from './cluster.ts';
 // Stalls and outages: their own instances, proxies and cluster (bench/chaos/stalls.ts).
 import { pgDown, pgStall, portInUse, sigtermStall } from './stalls.ts';
@@ -484,23 +483,7 @@ async function sqliteImportBusy(): Promise<Result> {
     await servers[0].start(); // migrates the new file
     await servers[1].start();
     local = openDatabase(databaseUrl);
-    const companies = new CompanyService({ db: local.db });
-    const jobs = new JobService({ db: local.db, companies });
-    const now = Date.now();
-    await jobs.importer.importBoard(
-      Array.from({ length: 20 }, (_, i) => ({
-        sourceId: `S${i}`,
-        title: 'Platform Engineer',
-        location: 'Austin, TX',
-        employmentTypes: ['Full-time'],
-        publishedAt: now - i * 3600_000,
-        descriptionHtml: `<p>Busy posting ${i}.</p>`,
-        applyUrl: `https://jobs.example/s${i}`,
-        company: { name: 'Busy Corp', website: 'https://busy.example' },
-      })),
-      { source: 'greenhouse', board: 'sqlite-busy', now },
-    );
-    await jobs.close();
+    await seedListings(local.db, { count: 20, word: 'Busy', idPrefix: 'S', board: 'sqlite-busy' });
     const keys = new KeyService(local.db);
     const key = await keys.create('chaos-sqlite', 1_000_000_000);
     await keys.setRateLimit(key.id, 'jobs-finder', 1_000_000);
@@ -609,23 +592,7 @@ async function setUp(): Promise<void> {
   await Promise.all(instances.slice(1).map((i) => i.start()));
   handle = openDatabase(database.url, { poolSize: 4 });
   // Listings to search: one page of one listing costs 1 credit.
-  const companies = new CompanyService({ db: handle.db });
-  const jobs = new JobService({ db: handle.db, companies });
-  const now = Date.now();
-  await jobs.importer.importBoard(
-    Array.from({ length: 50 }, (_, i) => ({
-      sourceId: `C${i}`,
-      title: 'Platform Engineer',
-      location: 'Austin, TX',
-      employmentTypes: ['Full-time'],
-      publishedAt: now - i * 3600_000,
-      descriptionHtml: `<p>Chaos posting ${i}.</p>`,
-      applyUrl: `https://jobs.example/c${i}`,
-      company: { name: 'Chaos Corp', website: 'https://chaos.example' },
-    })),
-    { source: 'greenhouse', board: 'chaos', now },
-  );
-  await jobs.close();
+  await seedListings(handle.db, { count: 50, word: 'Chaos', idPrefix: 'C', board: 'chaos' });
 }
 
 async function tearDown(): Promise<void> {

@@ -122,60 +122,133 @@ async function withMailWorld<T>(run: (world: MailWorld) => Promise<T>): Promise<
   }
 }
 
+/** A counting, stallable proxy in front of the PostgreSQL at `databaseUrl`, and the URL that goes through it. */
+async function proxied(databaseUrl: string): Promise<{ proxy: StallingProxy; url: string }> {
+  const target = new URL(databaseUrl);
+  const proxy = await startStallingProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  target.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: target.toString() };
+}
+
+interface OutageFigures {
+  /** Connections the proxy accepted, and lines the instance logged, during the outage. */
+  attempts: number;
+  lines: number;
+  /** Answered 503 during the outage, and over the whole run. */
+  refusedDuring: number;
+  refused: number;
+  slowest503Ms: number;
+  other5xx: number;
+  /** Seconds from the recovery to the first answered request, and until queued work ran. */
+  servedAfter: number;
+  queuedWork: number;
+  exit: number;
+  wedged: number;
+}
+
+/**
+ * `leadbase serve` on PostgreSQL through a proxy, under load: `fail` breaks the database for
+ * `seconds`, `recover` ends it; then what was seen during the outage and after it.
+ */
+async function databaseOutage(options: {
+  world: MailWorld;
+  index: number;
+  /** The database itself (keys are made there), and the proxy in front of it. */
+  databaseUrl: string;
+  proxy: StallingProxy;
+  proxiedUrl: string;
+  seconds: number;
+  fail: () => void;
+  recover: () => void;
+  /** How often readiness is asked after the recovery. */
+  pollMs: number;
+}): Promise<OutageFigures> {
+  const { proxy, seconds } = options;
+  const env = { DATABASE_URL: options.proxiedUrl, REDIS_URL: '', CRAWL_ENABLED: '0', ...mailWorldEnv(options.world) };
+  const instance = new Instance(options.index, env);
+  try {
+    await instance.start();
+    const key = await keyFor(options.databaseUrl);
+    const log = lineCounter(instance);
+    const traffic = load(instance, key, 8);
+    await sleep(500);
+    log.reset();
+    const acceptedBefore = proxy.accepted;
+    const refusedBefore = traffic.count(503);
+    options.fail();
+    await sleep(seconds * 1000);
+    const attempts = proxy.accepted - acceptedBefore;
+    const lines = log.lines();
+    const refusedDuring = traffic.count(503) - refusedBefore;
+    options.recover();
+    const recovered = Date.now();
+    while ((await post(instance, '/credits', key)).status !== 200 && Date.now() - recovered < 30_000) await sleep(options.pollMs);
+    const servedAfter = (Date.now() - recovered) / 1000;
+    await traffic.stop();
+    const queuedWork = await secondsUntilQueuedWorkRuns(instance, key, 60_000);
+    const exit = await secondsToExit(instance);
+    return {
+      attempts,
+      lines,
+      refusedDuring,
+      refused: traffic.count(503),
+      slowest503Ms: traffic.slowest503(),
+      other5xx: traffic.other5xx(),
+      servedAfter,
+      queuedWork,
+      exit,
+      wedged: Number.isFinite(exit) ? 0 : 1,
+    };
+  } finally {
+    options.recover();
+    await instance.stop();
+  }
+}
+
+/** What both outages must show: none wedged, a prompt exit, few reconnects, queued work run after, no 5xx but 503. */
+function outageHeld(o: OutageFigures, seconds: number): boolean {
+  return o.wedged === 0 && o.exit <= SHUTDOWN_MS / 1000 && o.attempts <= seconds * 2 + 10 && o.queuedWork < 30 && o.other5xx === 0;
+}
+
+/** The figures both outages report, after their own; `served` names the wait from the recovery to the first answer. */
+function outageReport(o: OutageFigures, served: string): Record<string, string | number> {
+  return {
+    'connections attempted during': o.attempts,
+    'lines logged during': o.lines,
+    [served]: `${o.servedAfter.toFixed(1)} s`,
+    'queued work ran after': `${o.queuedWork.toFixed(1)} s`,
+    'seconds to exit': o.exit.toFixed(1),
+    wedged: o.wedged,
+  };
+}
+
 /** A database behind a proxy that stalls for `seconds`, under load; then served again and queued work run. */
 export function pgStall(databaseUrl: string, seconds: number): Promise<StallResult> {
   return withMailWorld(async (world) => {
-    const target = new URL(databaseUrl);
-    const proxy = await startStallingProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const url = new URL(databaseUrl);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const direct = databaseUrl;
-    const instance = new Instance(90, { DATABASE_URL: url.toString(), REDIS_URL: '', CRAWL_ENABLED: '0', ...mailWorldEnv(world) });
+    const { proxy, url } = await proxied(databaseUrl);
     try {
-      await instance.start();
-      const key = await keyFor(direct);
-      const log = lineCounter(instance);
-      const traffic = load(instance, key, 8);
-      await sleep(500);
-      log.reset();
-      const acceptedBefore = proxy.accepted;
-      proxy.stall();
-      await sleep(seconds * 1000);
-      const attempts = proxy.accepted - acceptedBefore;
-      const lines = log.lines();
-      proxy.heal();
-      const healed = Date.now();
-      while ((await post(instance, '/credits', key)).status !== 200 && Date.now() - healed < 30_000) await sleep(50);
-      const servedAfter = (Date.now() - healed) / 1000;
-      await traffic.stop();
-      const queuedWork = await secondsUntilQueuedWorkRuns(instance, key, 60_000);
-      const exit = await secondsToExit(instance);
-      const wedged = Number.isFinite(exit) ? 0 : 1;
+      const o = await databaseOutage({
+        world,
+        index: 90,
+        databaseUrl,
+        proxy,
+        proxiedUrl: url,
+        seconds,
+        fail: () => proxy.stall(),
+        recover: () => proxy.heal(),
+        pollMs: 50,
+      });
       return {
         criterion: 'every 503 within 10 s, ≤ 2 connection attempts/s, served and queued work run after, 0 wedged, exit ≤ 10 s',
-        pass:
-          wedged === 0 &&
-          traffic.slowest503() <= 10_000 &&
-          exit <= SHUTDOWN_MS / 1000 &&
-          attempts <= seconds * 2 + 10 &&
-          servedAfter < 5 &&
-          queuedWork < 30 &&
-          traffic.other5xx() === 0,
+        pass: outageHeld(o, seconds) && o.slowest503Ms <= 10_000 && o.servedAfter < 5,
         figures: {
           'stall (s)': seconds,
-          'answered 503': traffic.count(503),
-          'slowest 503': `${(traffic.slowest503() / 1000).toFixed(1)} s`,
-          'connections attempted during': attempts,
-          'lines logged during': lines,
-          'served after heal': `${servedAfter.toFixed(1)} s`,
-          'queued work ran after': `${queuedWork.toFixed(1)} s`,
-          'seconds to exit': exit.toFixed(1),
-          wedged,
+          'answered 503': o.refused,
+          'slowest 503': `${(o.slowest503Ms / 1000).toFixed(1)} s`,
+          ...outageReport(o, 'served after heal'),
         },
       };
     } finally {
-      proxy.heal();
-      await instance.stop();
       await proxy.close();
     }
   });
@@ -187,58 +260,33 @@ export function pgDown(seconds: number): Promise<StallResult> {
   if (skip) return Promise.resolve({ criterion: skip, pass: false, figures: { skipped: skip } });
   return withMailWorld(async (world) => {
     const cluster = await createOwnCluster();
-    const port = Number(new URL(cluster.url).port);
     // Only counts: the proxy never stalls here.
-    const proxy = await startStallingProxy({ host: '127.0.0.1', port });
-    const url = new URL(cluster.url);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const direct = cluster.url;
-    const instance = new Instance(91, { DATABASE_URL: url.toString(), REDIS_URL: '', CRAWL_ENABLED: '0', ...mailWorldEnv(world) });
+    const { proxy, url } = await proxied(cluster.url);
+    let down = false;
     try {
-      await instance.start();
-      const key = await keyFor(direct);
-      const log = lineCounter(instance);
-      const traffic = load(instance, key, 8);
-      await sleep(500);
-      log.reset();
-      const acceptedBefore = proxy.accepted;
-      const refusedBefore = traffic.count(503);
-      cluster.stop();
-      await sleep(seconds * 1000);
-      const attempts = proxy.accepted - acceptedBefore;
-      const lines = log.lines();
-      const refused = traffic.count(503) - refusedBefore;
-      cluster.start();
-      const started = Date.now();
-      while ((await post(instance, '/credits', key)).status !== 200 && Date.now() - started < 30_000) await sleep(20);
-      const servedAfter = (Date.now() - started) / 1000;
-      await traffic.stop();
-      const queuedWork = await secondsUntilQueuedWorkRuns(instance, key, 60_000);
-      const exit = await secondsToExit(instance);
-      const wedged = Number.isFinite(exit) ? 0 : 1;
+      const o = await databaseOutage({
+        world,
+        index: 91,
+        databaseUrl: cluster.url,
+        proxy,
+        proxiedUrl: url,
+        seconds,
+        fail: () => {
+          down = true;
+          cluster.stop();
+        },
+        recover: () => {
+          if (down) cluster.start();
+          down = false;
+        },
+        pollMs: 20,
+      });
       return {
         criterion: '503 during, ≤ 2 connection attempts/s, ≤ 1 line/s, served within 2 s of the start, 0 wedged, exit ≤ 10 s',
-        pass:
-          wedged === 0 &&
-          exit <= SHUTDOWN_MS / 1000 &&
-          attempts <= seconds * 2 + 10 &&
-          lines <= seconds + 5 &&
-          servedAfter < 2 &&
-          queuedWork < 30 &&
-          traffic.other5xx() === 0,
-        figures: {
-          'down (s)': seconds,
-          'answered 503': refused,
-          'connections attempted during': attempts,
-          'lines logged during': lines,
-          'served after start': `${servedAfter.toFixed(1)} s`,
-          'queued work ran after': `${queuedWork.toFixed(1)} s`,
-          'seconds to exit': exit.toFixed(1),
-          wedged,
-        },
+        pass: outageHeld(o, seconds) && o.lines <= seconds + 5 && o.servedAfter < 2,
+        figures: { 'down (s)': seconds, 'answered 503': o.refusedDuring, ...outageReport(o, 'served after start') },
       };
     } finally {
-      await instance.stop();
       await proxy.close();
       cluster.destroy();
     }
@@ -280,11 +328,8 @@ export async function portInUse(databaseUrl: string): Promise<StallResult> {
 
 /** SIGTERM while the database stalls and requests wait on it: the process must end within SHUTDOWN_TIMEOUT_MS. */
 export async function sigtermStall(databaseUrl: string): Promise<StallResult> {
-  const target = new URL(databaseUrl);
-  const proxy: StallingProxy = await startStallingProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  const url = new URL(databaseUrl);
-  url.host = `127.0.0.1:${proxy.port}`;
-  const instance = new Instance(92, { DATABASE_URL: url.toString(), REDIS_URL: '', CRAWL_ENABLED: '0' });
+  const { proxy, url } = await proxied(databaseUrl);
+  const instance = new Instance(92, { DATABASE_URL: url, REDIS_URL: '', CRAWL_ENABLED: '0' });
   try {
     await instance.start();
     const key = await keyFor(databaseUrl);

@@ -4,7 +4,16 @@ import type { Command } from 'commander';
 import { CliError, withServices } from './context.ts';
 import { positiveInt } from './arguments.ts';
 import type { Config } from '../config.ts';
-import { BootstrapInputError, mirrorNames, parseMirrors, runBootstrap, stepNames, type StepProgress } from '../sources/bootstrap.ts';
+import {
+  BootstrapInputError,
+  mirrorNames,
+  parseMirrors,
+  runBootstrap,
+  stepNames,
+  type BootstrapDeps,
+  type StepProgress,
+} from '../sources/bootstrap.ts';
+import type { Services } from '../services.ts';
 import { curlLine, endpointExamples } from '../sources/answers.ts';
 import type { InstallStatus } from '../status.ts';
 
@@ -97,6 +106,12 @@ function apiUrl(config: Config): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }
 
+/** What bootstrap works with, taken from the services. */
+export function bootstrapDeps(services: Services): BootstrapDeps {
+  const { registry, scheduler, http, robots } = services.sources;
+  return { db: services.db, registry, scheduler, companies: services.companies, jobs: services.jobs, http, robots };
+}
+
 export function registerBootstrap(program: Command): void {
   program
     .command('bootstrap')
@@ -143,30 +158,19 @@ export function registerBootstrap(program: Command): void {
         const printer = progressPrinter(Boolean(opts.quiet));
         let report;
         try {
-          report = await runBootstrap(
-            {
-              db: services.db,
-              registry: services.sources.registry,
-              scheduler: services.sources.scheduler,
-              companies: services.companies,
-              jobs: services.jobs,
-              http: services.sources.http,
-              robots: services.sources.robots,
-            },
-            {
-              only: opts.only
-                ?.split(',')
-                .map((s) => s.trim())
-                .filter(Boolean),
-              limit,
-              discoverLimit,
-              mirrors,
-              boardsFile: opts.boards,
-              concurrency: config.crawl.concurrency,
-              signal: interrupt.signal,
-              onProgress: (steps) => printer.update(steps),
-            },
-          );
+          report = await runBootstrap(bootstrapDeps(services), {
+            only: opts.only
+              ?.split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+            limit,
+            discoverLimit,
+            mirrors,
+            boardsFile: opts.boards,
+            concurrency: config.crawl.concurrency,
+            signal: interrupt.signal,
+            onProgress: (steps) => printer.update(steps),
+          });
         } catch (error) {
           if (error instanceof BootstrapInputError) throw new CliError(error.message);
           throw error;

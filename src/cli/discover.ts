@@ -14,7 +14,7 @@ export function registerDiscover(program: Command): void {
     .option('--from-companies', 'the companies in the company store that have a domain')
     .option(
       '--limit <n>',
-      'sites read at most; with --from-companies, the N companies with the most employees (unknown counts last, then the newest) whose sites were not discovered before',
+      'sites read at most; with --from-companies, the N companies with the most employees (unknown counts last, then the newest) whose sites were not read before and have no source yet',
     )
     .option('--dry-run', 'say what was found; register nothing')
     .option('--max-pages <n>', 'pages read per site at most (default 12)')
@@ -42,9 +42,9 @@ export function registerDiscover(program: Command): void {
             else for await (const company of services.companies.withDomains()) sites.push({ name: company.name, domain: company.domain });
           }
           if (limit !== undefined) sites.splice(limit);
-          if (!sites.length) throw new CliError('no site to read: no company in the store has a domain that was not discovered before');
+          if (!sites.length) throw new CliError('no site to read: no company in the store has a domain that was not read before');
           const progress = createProgress('discover', sites.length, 'sites', opts.quiet || opts.json);
-          const onSite = ({ site, found, registered }: SiteReport, done: number) => {
+          const onSite = ({ site, found, registered, refused }: SiteReport, done: number) => {
             progress.update(done);
             if (opts.json) {
               console.log(
@@ -55,18 +55,25 @@ export function registerDiscover(program: Command): void {
                   other_ats: found.otherAts.map((o) => ({ ats: o.ats, url: o.url, found_on: o.foundOn })),
                   jsonld_pages: found.jsonLdPages,
                   pages_read: found.pagesRead.length,
-                  registered: registered.map((r) => ({ id: r.id, type: r.type, locator: r.locator, created: r.created })),
+                  registered: registered.map(({ source, created }) => ({
+                    id: Number(source.id),
+                    type: source.type,
+                    locator: source.locator,
+                    created,
+                  })),
+                  refused,
                   notes: found.notes,
                 }),
               );
               return;
             }
-            if (progress.visible && !found.boards.length && !found.jsonLdPages.length && found.pagesRead.length) return;
+            if (progress.visible && !found.boards.length && !found.jsonLdPages.length && !refused.length && found.pagesRead.length) return;
             const lines = [`${site.domain}${site.name ? ` (${site.name})` : ''}: read ${found.pagesRead.length} pages`];
             for (const b of found.boards) lines.push(`  found ${b.type} board "${b.board}" on ${b.foundOn}`);
             for (const page of found.jsonLdPages) lines.push(`  found JobPosting data on ${page}`);
-            for (const r of registered)
-              lines.push(`  ${r.created ? 'registered' : 'already registered'}: source ${r.id} (${r.type} ${r.locator})`);
+            for (const { source, created } of registered)
+              lines.push(`  ${created ? 'registered' : 'already registered'}: source ${source.id} (${source.type} ${source.locator})`);
+            for (const r of refused) lines.push(`  refused ${r.type} ${r.locator}: ${r.reason}`);
             for (const note of found.notes) lines.push(`  could not tell: ${note}`);
             console.log(lines.join('\n'));
           };

@@ -81,30 +81,14 @@ export class HttpClient {
     const signal = options.signal
       ? AbortSignal.any([options.signal, AbortSignal.timeout(this.timeoutMs)])
       : AbortSignal.timeout(this.timeoutMs);
-    let current = new URL(url);
-    for (let hop = 0; ; hop++) {
-      const dispatcher = this.dispatcherFor(current, options.operatorOrigins);
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await request(current, {
-          method: 'GET',
-          dispatcher,
-          signal,
-          headers: { accept: options.accept ?? '*/*', 'user-agent': this.userAgent, ...options.headers },
-        });
-      } catch (error) {
-        throw this.failure(error, current, signal);
-      }
-      const headers = flatten(response.headers);
-      if (REDIRECTS.has(response.statusCode) && headers.location) {
-        await response.body.dump().catch(() => {});
-        if (hop >= this.maxRedirects) throw new FetchError(`${url}: more than ${this.maxRedirects} redirects`, 'redirects');
-        current = new URL(headers.location, current);
-        continue;
-      }
-      const body = await this.readBody(response, current, options.maxBytes ?? this.maxBytes, signal);
-      return { url: current.toString(), status: response.statusCode, headers, body };
+    const { response, answered, headers } = await this.follow(url, options, signal);
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of this.cappedBody(response, answered, options.maxBytes ?? this.maxBytes)) chunks.push(chunk);
+    } catch (error) {
+      throw this.failure(error, answered, signal);
     }
+    return { url: answered.toString(), status: response.statusCode, headers, body: Buffer.concat(chunks) };
   }
 
   /**
@@ -126,39 +110,78 @@ export class HttpClient {
       timer = setTimeout(() => idle.abort(), this.timeoutMs);
     };
     try {
-      let current = new URL(url);
-      for (let hop = 0; ; hop++) {
-        const dispatcher = this.dispatcherFor(current, options.operatorOrigins);
-        let response: Dispatcher.ResponseData;
-        try {
-          response = await request(current, {
-            method: 'GET',
-            dispatcher,
-            signal,
-            headers: { accept: options.accept ?? '*/*', 'user-agent': this.userAgent, ...options.headers },
-          });
-        } catch (error) {
-          throw this.failure(error, current, signal);
-        }
-        touch();
-        const headers = flatten(response.headers);
-        if (REDIRECTS.has(response.statusCode) && headers.location) {
-          await response.body.dump().catch(() => {});
-          if (hop >= this.maxRedirects) throw new FetchError(`${url}: more than ${this.maxRedirects} redirects`, 'redirects');
-          current = new URL(headers.location, current);
-          continue;
-        }
-        const result = { url: current.toString(), status: response.statusCode, headers };
-        if (response.statusCode < 200 || response.statusCode >= 300) {
-          await response.body.dump().catch(() => {});
-          return { ...result, bytes: 0 };
-        }
-        const bytes = await this.writeBody(response, current, path, options.maxBytes, signal, touch);
-        return { ...result, bytes };
+      const { response, answered, headers } = await this.follow(url, options, signal, touch);
+      const result = { url: answered.toString(), status: response.statusCode, headers };
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        await response.body.dump().catch(() => {});
+        return { ...result, bytes: 0 };
       }
+      const bytes = await this.writeBody(response, answered, path, options.maxBytes, signal, touch);
+      return { ...result, bytes };
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Sends the GET and follows redirects by hand, each hop through the guard; the final answer with
+   * its body unread. `onAnswer` is told when each answer's headers arrive.
+   */
+  private async follow(
+    url: string,
+    options: FetchOptions,
+    signal: AbortSignal,
+    onAnswer?: () => void,
+  ): Promise<{ response: Dispatcher.ResponseData; answered: URL; headers: Record<string, string> }> {
+    let current = new URL(url);
+    for (let hop = 0; ; hop++) {
+      const dispatcher = this.dispatcherFor(current, options.operatorOrigins);
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(current, {
+          method: 'GET',
+          dispatcher,
+          signal,
+          headers: { accept: options.accept ?? '*/*', 'user-agent': this.userAgent, ...options.headers },
+        });
+      } catch (error) {
+        throw this.failure(error, current, signal);
+      }
+      onAnswer?.();
+      const headers = flatten(response.headers);
+      if (REDIRECTS.has(response.statusCode) && headers.location) {
+        await response.body.dump().catch(() => {});
+        if (hop >= this.maxRedirects) throw new FetchError(`${url}: more than ${this.maxRedirects} redirects`, 'redirects');
+        current = new URL(headers.location, current);
+        continue;
+      }
+      return { response, answered: current, headers };
+    }
+  }
+
+  /**
+   * The body's chunks. A body declared larger than the cap is refused at once (nothing read, nothing
+   * written); one that grows past it is refused as soon as it does; either way the body is dropped.
+   */
+  private cappedBody(response: Dispatcher.ResponseData, url: URL, maxBytes: number): AsyncGenerator<Buffer> {
+    // Destroying a body we stop reading emits an abort error nobody else would listen to.
+    response.body.on('error', () => {});
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      response.body.destroy();
+      throw new FetchError(`${url}: body of ${declared} bytes is larger than the ${maxBytes}-byte cap`, 'too_large');
+    }
+    return (async function* () {
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > maxBytes) {
+          response.body.destroy();
+          throw new FetchError(`${url}: body larger than the ${maxBytes}-byte cap`, 'too_large');
+        }
+        yield chunk as Buffer;
+      }
+    })();
   }
 
   private async writeBody(
@@ -169,23 +192,15 @@ export class HttpClient {
     signal: AbortSignal,
     touch: () => void,
   ): Promise<number> {
-    response.body.on('error', () => {});
     const declared = Number(response.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      response.body.destroy();
-      throw new FetchError(`${url}: body of ${declared} bytes is larger than the ${maxBytes}-byte cap`, 'too_large');
-    }
+    const chunks = this.cappedBody(response, url, maxBytes);
     const out = createWriteStream(path);
     const closed = once(out, 'close');
     let size = 0;
     try {
-      for await (const chunk of response.body) {
+      for await (const chunk of chunks) {
         touch();
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          response.body.destroy();
-          throw new FetchError(`${url}: body larger than the ${maxBytes}-byte cap`, 'too_large');
-        }
+        size += chunk.length;
         if (!out.write(chunk)) await once(out, 'drain');
       }
       if (Number.isFinite(declared) && size !== declared)
@@ -208,31 +223,6 @@ export class HttpClient {
     const literal = ipLiteralOf(url.hostname);
     if (literal && !isPublicAddress(literal)) throw new FetchError(`${url.origin}: ${literal} is not a public address`, 'not_public');
     return this.guarded;
-  }
-
-  private async readBody(response: Dispatcher.ResponseData, url: URL, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-    // Destroying a body we stop reading emits an abort error nobody else would listen to.
-    response.body.on('error', () => {});
-    const declared = Number(response.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      response.body.destroy();
-      throw new FetchError(`${url}: body of ${declared} bytes is larger than the ${maxBytes}-byte cap`, 'too_large');
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          response.body.destroy();
-          throw new FetchError(`${url}: body larger than the ${maxBytes}-byte cap`, 'too_large');
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (error) {
-      throw this.failure(error, url, signal);
-    }
-    return Buffer.concat(chunks);
   }
 
   private failure(error: unknown, url: URL, signal: AbortSignal): FetchError {

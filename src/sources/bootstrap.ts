@@ -8,7 +8,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { CompanyService } from '../companies/service.ts';
 import type { JobService } from '../jobs/service.ts';
@@ -17,6 +16,7 @@ import type { HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
 import { DATA_SET_KINDS } from './kinds/index.ts';
 import { BoardDiscovery } from './discovery.ts';
+import { companiesToDiscover, discoverSites } from './site-discovery.ts';
 import { readSourceList } from './list-file.ts';
 import { STARTER_BOARDS_FILE } from './starter.ts';
 import type { SourceInput, SourceRegistry, SourceRow } from './registry.ts';
@@ -141,6 +141,7 @@ export interface BootstrapDeps {
 /** Pages discovery reads per site at most. */
 const DISCOVERY_PAGES = 6;
 const DEFAULT_DISCOVER_LIMIT = 100;
+const DEFAULT_CONCURRENCY = 8;
 
 interface Step extends StepProgress {
   controllers: Set<AbortController>;
@@ -178,7 +179,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   const discoverLimit =
     limit !== undefined ? Math.min(limit, options.discoverLimit ?? limit) : (options.discoverLimit ?? DEFAULT_DISCOVER_LIMIT);
   const signal = options.signal;
-  const run = pLimit(Math.max(1, options.concurrency ?? 8));
+  const run = pLimit(Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY));
   const results: BootstrapSourceResult[] = [];
   const kinds = Object.values(DATA_SET_KINDS).filter((kind) => wanted(kind.type));
   const steps = new Map<string, Step>(kinds.map((kind) => [kind.type, newStep(kind.type, 'parts')]));
@@ -318,39 +319,26 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
 
   await Promise.all([...dataSets, boards]);
 
-  // Discovery: the sites of companies the data sets brought in, not read before, newest first.
+  // Discovery: the sites of companies the data sets brought in, not read before, the biggest first.
   const discoveryStep = steps.get(DISCOVERY);
   if (discoveryStep && !signal?.aborted) {
-    const sites = await sitesToDiscover(deps.db, discoverLimit);
+    const sites = await companiesToDiscover(deps.companies, deps.registry, discoverLimit);
     discoveryStep.total = sites.length;
     begin(discoveryStep);
-    const discovery = new BoardDiscovery(deps.http, deps.robots);
     const found: SourceRow[] = [];
-    await Promise.all(
-      sites.map((site) =>
-        run(async () => {
-          if (signal?.aborted) return;
-          const controller = new AbortController();
-          discoveryStep.controllers.add(controller);
-          try {
-            const seen = await discovery.discover(site.domain, { maxPages: DISCOVERY_PAGES, signal: controller.signal });
-            if (controller.signal.aborted) return;
-            const registered = await registerFound(deps.registry, seen, site, mirrors);
-            discoveryStep.registered += registered.length;
-            found.push(...registered);
-            await deps.db
-              .insertInto('site_discoveries')
-              .values({ domain: site.domain, checked_at: now(), found: registered.length })
-              .onConflict((c) => c.column('domain').doUpdateSet({ checked_at: now(), found: registered.length }))
-              .execute();
-          } finally {
-            discoveryStep.controllers.delete(controller);
-            discoveryStep.done++;
-            tell();
-          }
-        }),
-      ),
-    );
+    await discoverSites({ discovery: new BoardDiscovery(deps.http, deps.robots), registry: deps.registry }, sites, {
+      maxPages: DISCOVERY_PAGES,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      mirrors,
+      signal,
+      onSite: ({ registered }, done) => {
+        const created = registered.filter((r) => r.created).map((r) => r.source);
+        discoveryStep.registered += created.length;
+        found.push(...created);
+        discoveryStep.done = done;
+        tell();
+      },
+    });
     // What discovery registered runs now too, within the same bounds.
     await Promise.all(
       found.map((source) =>
@@ -495,68 +483,6 @@ async function settleStopped(db: Db, source: SourceRow, reason: StopReason, at: 
     .limit(1)
     .executeTakeFirst();
   if (last) await db.updateTable('source_runs').set({ error: why }).where('id', '=', last.id).execute();
-}
-
-/** Companies with a domain that no source names and discovery has not read, newest first. */
-async function sitesToDiscover(db: Db, limit: number): Promise<{ name: string; domain: string }[]> {
-  if (limit <= 0) return [];
-  const rows = await db
-    .selectFrom('companies as c')
-    .select(['c.name', 'c.domain'])
-    .where('c.domain', 'is not', null)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('site_discoveries as d')
-            .select(sql`1`.as('x'))
-            .whereRef('d.domain', '=', 'c.domain'),
-        ),
-      ),
-    )
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('sources as s')
-            .select(sql`1`.as('x'))
-            .whereRef('s.company_id', '=', 'c.id'),
-        ),
-      ),
-    )
-    .orderBy('c.id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ name: r.name, domain: r.domain! }));
-}
-
-/** Registers the boards and JobPosting pages discovery found on a company's site; the new sources. */
-async function registerFound(
-  registry: SourceRegistry,
-  seen: Awaited<ReturnType<BoardDiscovery['discover']>>,
-  company: { name: string; domain: string },
-  mirrors: Record<string, string>,
-): Promise<SourceRow[]> {
-  const common = { company_name: company.name, company_website: company.domain };
-  const entries: SourceInput[] = [
-    ...seen.boards.map((b) => {
-      const mirror = mirrors[b.type];
-      return mirror
-        ? { type: b.type, locator: b.board, base_url: mirror, operator_base_url: true, discovered_from: b.foundOn }
-        : { type: b.type, locator: b.board, base_url: b.baseUrl ?? null, discovered_from: b.foundOn };
-    }),
-    ...seen.jsonLdPages.map((page) => ({ type: 'jsonld', locator: page, discovered_from: page })),
-  ];
-  const created: SourceRow[] = [];
-  for (const entry of entries) {
-    try {
-      const { source, created: isNew } = await registry.add({ ...entry, ...common });
-      if (isNew) created.push(source);
-    } catch {
-      // a link discovery read wrongly is not the operator's error: it is left out
-    }
-  }
-  return created;
 }
 
 /** Merges boards' staged listings into the search index: one merge at a time, again when more came meanwhile. */

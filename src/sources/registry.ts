@@ -360,6 +360,22 @@ export class SourceRegistry {
     return query.execute();
   }
 
+  /** Company sites discovery has read (lower-cased domains), so later runs go on with the next ones. */
+  async sitesRead(): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('site_discoveries').select('domain').execute();
+    return new Set(rows.map((r) => r.domain));
+  }
+
+  /** Remembers that discovery read a company's site, and how many sources it registered from it. */
+  async markSiteRead(domain: string, found: number): Promise<void> {
+    const checked = { checked_at: this.now(), found };
+    await this.db
+      .insertInto('site_discoveries')
+      .values({ domain: domain.toLowerCase(), ...checked })
+      .onConflict((c) => c.column('domain').doUpdateSet(checked))
+      .execute();
+  }
+
   /** The source's last runs, newest first. */
   async history(id: number, limit = 20) {
     return this.db.selectFrom('source_runs').selectAll().where('source_id', '=', id).orderBy('id', 'desc').limit(limit).execute();

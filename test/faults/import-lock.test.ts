@@ -18,6 +18,7 @@ import { EngagementStore } from '../../src/email/engagement.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { ImportStoppedError } from '../../src/import-summary.ts';
 import { runLeadbase } from '../support/cli.ts';
+import { seedListings } from '../support/listings.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { KeyService } from '../../src/keys/service.ts';
 
@@ -213,23 +214,7 @@ describe('a SQLite import beside two busy servers', { timeout: 600_000 }, () => 
   before(async () => {
     handle = openDatabase(`sqlite:${path}`);
     await migrateToLatest(handle.db);
-    const companiesService = new CompanyService({ db: handle.db });
-    const jobs = new JobService({ db: handle.db, companies: companiesService });
-    const now = Date.now();
-    await jobs.importer.importBoard(
-      Array.from({ length: 20 }, (_, i) => ({
-        sourceId: `B${i}`,
-        title: 'Platform Engineer',
-        location: 'Austin, TX',
-        employmentTypes: ['Full-time'],
-        publishedAt: now - i * 3600_000,
-        descriptionHtml: `<p>Busy posting ${i}.</p>`,
-        applyUrl: `https://jobs.example/b${i}`,
-        company: { name: 'Busy Corp', website: 'https://busy.example' },
-      })),
-      { source: 'greenhouse', board: 'busy', now },
-    );
-    await jobs.close();
+    await seedListings(handle.db, { count: 20, word: 'Busy', idPrefix: 'B', board: 'busy' });
     const keys = new KeyService(handle.db);
     const created = await keys.create('busy', 1_000_000_000);
     await keys.setRateLimit(created.id, 'jobs-finder', 1_000_000);

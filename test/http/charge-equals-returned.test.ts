@@ -4,13 +4,12 @@
 // operation without a request here is a compile error.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
+import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
-import { OPERATIONS, PRICE_OF, spellingsOf, type ChargedOperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, spellingsOf, type ChargedOperationId } from '../../src/http/operations.ts';
 import { TOOLS, type ToolName } from '../../src/mcp/tools.ts';
 
 /** A request each charged operation answers with something found (a non-zero charge). */
@@ -31,23 +30,6 @@ const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
   'competitors-search': { company_domain: 'acme-robotics.com' },
   'job-change-detector': { profile_url: 'john-smith-42', company_domain: 'globex.example.com' },
 };
-
-/** The price rule applied to an answer (ours or the v1 shape: the rule reads fields both have). */
-function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): number {
-  switch (id) {
-    case 'email-validate':
-      return PRICE_OF[id](answer as { email_status: 'valid' });
-    case 'email-finder':
-      return PRICE_OF[id](answer as { status: string });
-    case 'jobs-finder':
-      return PRICE_OF[id](answer as { results: unknown[] });
-    case 'employee-finder':
-    case 'people-search':
-      return PRICE_OF[id](answer as { data: unknown[] });
-    default:
-      return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
-  }
-}
 
 for (const target of dbTargets) {
   describe(`the charge is the price rule applied to what was returned (${target.name})`, { skip: target.skip }, () => {
@@ -88,10 +70,7 @@ for (const target of dbTargets) {
           });
         }
         const tool = (Object.keys(TOOLS) as ToolName[]).find((name) => TOOLS[name].operation === id)!;
-        const client = new Client({ name: 'charge-test', version: '1.0.0' });
-        await client.connect(
-          new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { 'x-api-key': t.key } } }),
-        );
+        const client = await connectMcp(baseUrl, { 'x-api-key': t.key }, 'charge-test');
         try {
           await checkCharge(id, `MCP ${tool}`, async () => {
             const result = (await client.callTool({ name: tool, arguments: FOUND[id] })) as CallToolResult;

@@ -8,13 +8,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
+import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
-import { OPERATIONS, PRICE_OF, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 
@@ -74,23 +73,6 @@ function read(answer: unknown, path: string): unknown {
   return path
     .split('.')
     .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), answer);
-}
-
-/** What the operation's price rule says an answer costs (millicredits), on either surface's shape. */
-function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): number {
-  switch (id) {
-    case 'email-validate':
-      return PRICE_OF[id](answer as { email_status: 'valid' });
-    case 'email-finder':
-      return PRICE_OF[id](answer as { status: string });
-    case 'jobs-finder':
-      return PRICE_OF[id](answer as { results: unknown[] });
-    case 'employee-finder':
-    case 'people-search':
-      return PRICE_OF[id](answer as { data: unknown[] });
-    default:
-      return PRICE_OF[id](answer.message === OPERATIONS[id].messages.found);
-  }
 }
 
 const isCharged = (id: OperationId): id is ChargedOperationId => 'charge' in OPERATIONS[id];
@@ -175,11 +157,7 @@ for (const target of dbTargets) {
       assert.equal(none.json<{ error: string }>().error, 'missing_api_key');
     });
 
-    async function mcpClient(headers: Record<string, string>): Promise<Client> {
-      const client = new Client({ name: 'leadmagic-clients-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }));
-      return client;
-    }
+    const mcpClient = (headers: Record<string, string>) => connectMcp(baseUrl, headers, 'leadmagic-clients-test');
 
     it('/mcp: their tool names call ours (Bearer and X-LeadMagic-Key); their tools we do not have are unknown', async () => {
       const bearer = await mcpClient({ authorization: `Bearer ${t.key}` });

@@ -2,9 +2,9 @@
 // its jobs; a name the source gives wins and the page is not asked for.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
-import { dbTargets, type TestDatabase } from '../support/db.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
+import { dbTargets } from '../support/db.ts';
 import { startCrawlWorld, type CrawlWorld } from './crawl-world.ts';
 
 const CRAWL_ENV = { CRAWL_HOST_INTERVAL_MS: '0', CRAWL_TIMEOUT_MS: '5000', CRAWL_USER_AGENT: 'leadbase-test (ops@example.test)' };
@@ -23,18 +23,11 @@ const postings = (board: string) =>
 for (const target of dbTargets) {
   describe(`a scheduled board's company (${target.name})`, { skip: target.skip }, () => {
     let world: CrawlWorld;
-    let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
     before(async () => {
       world = await startCrawlWorld();
-      database = await target.open();
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig(CRAWL_ENV),
-        background: false,
-        crawlAllowPrivateHosts: [world.host],
-      });
+      ({ services } = store = await openCrawlServices(target, { env: CRAWL_ENV, allowHosts: [world.host] }));
       for (const board of ['gotogroup', 'named'])
         world.route(`/v0/postings/${board}`, (_request, response) => {
           response.setHeader('content-type', 'application/json');
@@ -46,8 +39,7 @@ for (const target of dbTargets) {
       });
     });
     after(async () => {
-      await services.close();
-      await database.destroy();
+      await store?.close();
       await world.close();
     });
 

@@ -6,10 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { BootstrapInputError, parseMirrors, runBootstrap, type BootstrapDeps } from '../../src/sources/bootstrap.ts';
 import { endpointExamples } from '../../src/sources/answers.ts';
+import { bootstrapDeps } from '../../src/cli/bootstrap.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { SAMPLE_PAGES, SAMPLE_TYPE } from '../support/sample-kind.ts';
 
@@ -17,6 +18,7 @@ for (const target of dbTargets) {
   describe(`bootstrap over data sets (${target.name})`, { skip: target.skip }, () => {
     let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
     let server: Server;
     let mirror: string;
     const asked: string[] = [];
@@ -34,26 +36,13 @@ for (const target of dbTargets) {
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       mirror = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      database = await target.open();
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig({ CRAWL_HOST_INTERVAL_MS: '0', CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)' }),
-        background: false,
-      });
-      deps = {
-        db: database.db,
-        registry: services.sources.registry,
-        scheduler: services.sources.scheduler,
-        companies: services.companies,
-        jobs: services.jobs,
-        http: services.sources.http,
-        robots: services.sources.robots,
-      };
+      ({ database, services } = store = await openCrawlServices(target, {
+        env: { CRAWL_HOST_INTERVAL_MS: '0', CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)' },
+      }));
+      deps = bootstrapDeps(services);
     });
     after(async () => {
-      await services.close();
-      await database.destroy();
+      await store?.close();
       server.close();
     });
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FetchError, HttpClient } from '../../src/net/http-client.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { sourceParts } from '../../src/sources/parts.ts';
 import { newestRelease } from '../../src/sources/kinds/companies_house.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
@@ -93,6 +93,7 @@ for (const target of dbTargets) {
   describe(`companies_house sources (${target.name})`, { skip: target.skip }, () => {
     let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
     const servers: CompaniesHouseServer[] = [];
     const hosts: string[] = [];
     let mirror: { name: string; url: string; close(): Promise<void> };
@@ -113,18 +114,10 @@ for (const target of dbTargets) {
       unlisted = await start({ listLinks: false, parts: [], oneFile: sampleRelease(date).oneFile });
       broken = await start({ parts: [{ body: Buffer.from('<html>Access denied</html>') }, ...sampleRelease(date).parts.slice(1)] });
       for (const s of [mirror, ...servers]) hosts.push(new URL(s.url).host);
-      database = await target.open();
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig(CRAWL_ENV),
-        background: false,
-        crawlAllowPrivateHosts: hosts,
-      });
+      ({ database, services } = store = await openCrawlServices(target, { env: CRAWL_ENV, allowHosts: hosts }));
     });
     after(async () => {
-      await services?.close();
-      await database?.destroy();
+      await store?.close();
       for (const s of servers) await s.close();
       await mirror?.close();
     });

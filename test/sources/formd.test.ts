@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { HostPoliteness } from '../../src/sources/politeness.ts';
 import { formDQuarters } from '../../src/sources/kinds/formd.ts';
 import { dbTargets, openSqlite, type TestDatabase } from '../support/db.ts';
@@ -21,6 +21,7 @@ for (const target of dbTargets) {
   describe(`SEC Form D data sets as a source (${target.name})`, { skip: target.skip }, () => {
     let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
     let mirror: SecMirror;
     // Read at each request, so a test can publish a quarter or break one.
     const options: SecMirrorOptions & { broken?: string; drops?: Record<string, number> } = { perSecond: 1000 };
@@ -37,18 +38,10 @@ for (const target of dbTargets) {
         // Drops a quarter's connection as many times as the test says.
         drop: (year, quarter) => (options.drops?.[`${year}q${quarter}`] ?? 0) > 0 && options.drops![`${year}q${quarter}`]-- > 0,
       });
-      database = await target.open();
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig(CRAWL_ENV),
-        background: false,
-        crawlAllowPrivateHosts: [new URL(mirror.url).host],
-      });
+      ({ database, services } = store = await openCrawlServices(target, { env: CRAWL_ENV, allowHosts: [new URL(mirror.url).host] }));
     });
     after(async () => {
-      await services?.close();
-      await database?.destroy();
+      await store?.close();
       await mirror?.close();
     });
 

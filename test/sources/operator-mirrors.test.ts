@@ -3,33 +3,26 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
-import { dbTargets, type TestDatabase } from '../support/db.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
+import { dbTargets } from '../support/db.ts';
 import { startMirror } from '../support/upstreams/boards.ts';
 
 for (const target of dbTargets) {
   describe(`operator mirrors and failed-run logging (${target.name})`, { skip: target.skip }, () => {
-    let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
     let mirror: Awaited<ReturnType<typeof startMirror>>;
     const lines: { level: number; msg: string; error?: string }[] = [];
 
     before(async () => {
       mirror = await startMirror();
-      database = await target.open();
       const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig({ CRAWL_HOST_INTERVAL_MS: '0', CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)' }),
-        background: false,
-        logger,
-      });
+      const env = { CRAWL_HOST_INTERVAL_MS: '0', CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)' };
+      ({ services } = store = await openCrawlServices(target, { env, logger }));
     });
     after(async () => {
-      await services.close();
-      await database.destroy();
+      await store?.close();
       await mirror.close();
     });
 

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { GREENHOUSE_GA, GREENHOUSE_STRIPE, greenhouseBoard, startCrawlWorld, type CrawlWorld } from './crawl-world.ts';
 import { backoffMs } from '../../src/sources/scheduler.ts';
@@ -23,22 +23,15 @@ for (const target of dbTargets) {
     let other: CrawlWorld;
     let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
 
     before(async () => {
       world = await startCrawlWorld();
       other = await startCrawlWorld();
-      database = await target.open();
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig(CRAWL_ENV),
-        background: false,
-        crawlAllowPrivateHosts: [world.host],
-      });
+      ({ database, services } = store = await openCrawlServices(target, { env: CRAWL_ENV, allowHosts: [world.host] }));
     });
     after(async () => {
-      await services.close();
-      await database.destroy();
+      await store?.close();
       await world.close();
       await other.close();
     });

@@ -107,5 +107,15 @@ for (const target of dbTargets) {
       );
       assert.match(summary.unreadable[0].cause, /could not resolve host big\.invalid/);
     });
+
+    it('remembers the sites it read (not on a dry run), so the next bounded run goes on with the next companies', async () => {
+      const discovery = new BoardDiscovery(http, new RobotsRules(http));
+      assert.deepEqual([...(await registry.sitesRead())].sort(), ['big.invalid', 'mid.invalid']);
+      await discoverFromCompanies({ discovery, registry, companies }, { limit: 1, maxPages: 1, dryRun: true });
+      assert.deepEqual(
+        (await companiesToDiscover(companies, registry, 10)).map((s) => s.domain),
+        ['small.invalid', 'unknown.invalid'],
+      );
+    });
   });
 }

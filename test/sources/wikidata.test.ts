@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import type { Services } from '../../src/services.ts';
+import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { HostPoliteness } from '../../src/sources/politeness.ts';
 import { SourceRunner } from '../../src/sources/runner.ts';
 import type { SourceRow } from '../../src/sources/registry.ts';
@@ -23,19 +23,13 @@ for (const target of dbTargets) {
     let upstream: WikidataUpstream;
     let database: TestDatabase;
     let services: Services;
+    let store: CrawlServices;
     let runner: SourceRunner;
     let source: SourceRow;
 
     before(async () => {
       upstream = await startWikidataUpstream();
-      database = await target.open();
-      services = createServices({
-        db: database.db,
-        dialect: database.dialect,
-        config: loadConfig(CRAWL_ENV),
-        background: false,
-        crawlAllowPrivateHosts: [new URL(upstream.url).host],
-      });
+      ({ database, services } = store = await openCrawlServices(target, { env: CRAWL_ENV, allowHosts: [new URL(upstream.url).host] }));
       runner = new SourceRunner({
         db: database.db,
         http: services.sources.http,
@@ -48,8 +42,7 @@ for (const target of dbTargets) {
       source = (await services.sources.registry.add({ type: 'wikidata', base_url: upstream.url })).source;
     });
     after(async () => {
-      await services?.close();
-      await database?.destroy();
+      await store?.close();
       await upstream?.close();
     });
 
