@@ -125,7 +125,8 @@ describe('a PostgreSQL cluster stopped and started under a running server', { sk
   });
 
   it('503 with Retry-After while stopped, served again within 2 s of the start, no restart', async () => {
-    assert.equal((await call(server)).status, 200);
+    // Served before the stop (a busy machine's first connections to the new cluster may take a moment).
+    await untilServed(server, 10_000);
     cluster.stop();
     for (let i = 0; i < 10; i++) {
       const answer = await call(server);
