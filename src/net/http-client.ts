@@ -25,6 +25,8 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Overrides the client's body cap for this fetch. */
   maxBytes?: number;
+  /** Overrides the client's time limit for this fetch (an upstream that publishes a longer one, such as a query service's). */
+  timeoutMs?: number;
   /**
    * Origins the operator named for this fetch (a mirror: `bootstrap --mirror`, a source's
    * `--base-url`), as `http://host:port`. They may be on loopback or private addresses; every other
@@ -78,15 +80,14 @@ export class HttpClient {
 
   /** GET `url`, following redirects; any HTTP status is an answer (the caller decides), a refused or failed exchange throws FetchError. */
   async get(url: string, options: FetchOptions = {}): Promise<FetchResult> {
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, AbortSignal.timeout(this.timeoutMs)])
-      : AbortSignal.timeout(this.timeoutMs);
+    const limitMs = options.timeoutMs ?? this.timeoutMs;
+    const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(limitMs)]) : AbortSignal.timeout(limitMs);
     const { response, answered, headers } = await this.follow(url, options, signal);
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of this.cappedBody(response, answered, options.maxBytes ?? this.maxBytes)) chunks.push(chunk);
     } catch (error) {
-      throw this.failure(error, answered, signal);
+      throw this.failure(error, answered, signal, limitMs);
     }
     return { url: answered.toString(), status: response.statusCode, headers, body: Buffer.concat(chunks) };
   }
@@ -104,10 +105,11 @@ export class HttpClient {
   ): Promise<Omit<FetchResult, 'body'> & { bytes: number }> {
     const idle = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, idle.signal]) : idle.signal;
-    let timer = setTimeout(() => idle.abort(), this.timeoutMs);
+    const limitMs = options.timeoutMs ?? this.timeoutMs;
+    let timer = setTimeout(() => idle.abort(), limitMs);
     const touch = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => idle.abort(), this.timeoutMs);
+      timer = setTimeout(() => idle.abort(), limitMs);
     };
     try {
       const { response, answered, headers } = await this.follow(url, options, signal, touch);
@@ -116,7 +118,7 @@ export class HttpClient {
         await response.body.dump().catch(() => {});
         return { ...result, bytes: 0 };
       }
-      const bytes = await this.writeBody(response, answered, path, options.maxBytes, signal, touch);
+      const bytes = await this.writeBody(response, answered, path, options.maxBytes, signal, touch, limitMs);
       return { ...result, bytes };
     } finally {
       clearTimeout(timer);
@@ -145,7 +147,7 @@ export class HttpClient {
           headers: { accept: options.accept ?? '*/*', 'user-agent': this.userAgent, ...options.headers },
         });
       } catch (error) {
-        throw this.failure(error, current, signal);
+        throw this.failure(error, current, signal, options.timeoutMs ?? this.timeoutMs);
       }
       onAnswer?.();
       const headers = flatten(response.headers);
@@ -191,6 +193,7 @@ export class HttpClient {
     maxBytes: number,
     signal: AbortSignal,
     touch: () => void,
+    limitMs: number,
   ): Promise<number> {
     const declared = Number(response.headers['content-length']);
     const chunks = this.cappedBody(response, url, maxBytes);
@@ -208,7 +211,7 @@ export class HttpClient {
     } catch (error) {
       out.destroy();
       await closed.catch(() => {});
-      throw this.failure(error, url, signal);
+      throw this.failure(error, url, signal, limitMs);
     }
     out.end();
     await closed;
@@ -225,9 +228,9 @@ export class HttpClient {
     return this.guarded;
   }
 
-  private failure(error: unknown, url: URL, signal: AbortSignal): FetchError {
+  private failure(error: unknown, url: URL, signal: AbortSignal, limitMs: number): FetchError {
     if (error instanceof FetchError) return error;
-    if (signal.aborted) return new FetchError(`${url.origin}: no complete answer within ${this.timeoutMs} ms`, 'timeout');
+    if (signal.aborted) return new FetchError(`${url.origin}: no complete answer within ${limitMs} ms`, 'timeout');
     const cause = (error as { cause?: unknown }).cause ?? error;
     if (cause instanceof NotPublicError || (error as Error).message?.includes('not a public address'))
       return new FetchError(`${url.origin}: ${(cause as Error).message}`, 'not_public');

@@ -227,7 +227,7 @@ class SourceFetches implements HttpGet {
     return response;
   }
 
-  async get(url: string, accept: string, maxBytes?: number): Promise<Buffer> {
+  async get(url: string, accept: string, maxBytes?: number, timeoutMs?: number): Promise<Buffer> {
     const first = this.first;
     this.first = false;
     if (ROBOTS_TYPES.has(this.source.type)) {
@@ -245,7 +245,7 @@ class SourceFetches implements HttpGet {
       if (this.source.last_modified) headers['if-modified-since'] = this.source.last_modified;
     }
     const response = await this.inHostTurn(url, first, () =>
-      this.deps.http.get(url, { accept, headers, signal: this.signal, maxBytes, operatorOrigins: this.operatorOrigins }),
+      this.deps.http.get(url, { accept, headers, signal: this.signal, maxBytes, timeoutMs, operatorOrigins: this.operatorOrigins }),
     );
     if (first) this.validators = { url, etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null };
     return response.body;

@@ -11,7 +11,8 @@ import { WIKIDATA_KIND } from './wikidata.ts';
 /** How a kind's run fetches: each request in its host's turn, through the guarded client. */
 export interface KindFetcher {
   /** The body of a 2xx answer; any other status fails the run (429/503 carry their Retry-After). */
-  get(url: string, accept: string, maxBytes?: number): Promise<Buffer>;
+  /** `timeoutMs` replaces the crawl's time limit for this request (an upstream that publishes a longer one). */
+  get(url: string, accept: string, maxBytes?: number, timeoutMs?: number): Promise<Buffer>;
   getText(url: string, accept?: string): Promise<string>;
   /**
    * Streams a large body (a data set's file) into the file at `path` instead of memory; returns its

@@ -20,12 +20,12 @@ export async function getUnlessBusy(
   fetch: KindFetcher,
   url: string,
   accept: string,
-  options: { maxBytes?: number; signal?: AbortSignal } = {},
+  options: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Buffer> {
   for (let attempt = 1; ; attempt++) {
     options.signal?.throwIfAborted();
     try {
-      return await fetch.get(url, accept, options.maxBytes);
+      return await fetch.get(url, accept, options.maxBytes, options.timeoutMs);
     } catch (error) {
       const { status, retryAfterMs } = error as { status?: number; retryAfterMs?: number | null };
       const busy = status === 429 || status === 503;

@@ -14,6 +14,8 @@ import { getUnlessBusy, mirrored } from './upstream.ts';
 
 const ENDPOINT = 'https://query.wikidata.org/sparql';
 const ACCEPT = 'application/sparql-results+json';
+/** The query service stops a query after 60 s; its answer may take a few seconds more to arrive. */
+const QUERY_TIMEOUT_MS = 75_000;
 
 /** Items per detail query: its address stays a few KB and its answer a few hundred rows. */
 const PAGE_ITEMS = 100;
@@ -32,7 +34,11 @@ const LISTING_MAX_BYTES = 256 * 1024 * 1024;
 
 /** One query's answer; a 429 or 503 is tried again (its Retry-After is waited by the host's turn). */
 async function ask(context: KindRunContext, query: string, maxBytes?: number): Promise<string> {
-  const body = await getUnlessBusy(context.fetch, queryUrl(context, query), ACCEPT, { maxBytes, signal: context.signal });
+  const body = await getUnlessBusy(context.fetch, queryUrl(context, query), ACCEPT, {
+    maxBytes,
+    timeoutMs: QUERY_TIMEOUT_MS,
+    signal: context.signal,
+  });
   return body.toString('utf8');
 }
 
