@@ -7,11 +7,14 @@ import { createServices } from './services.ts';
 import { buildApp } from './http/app.ts';
 import type { CreatedKey } from './keys/service.ts';
 import { createLogger } from './logger.ts';
+import { storesEmpty } from './status.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   address: string;
   firstKey?: CreatedKey;
+  /** The company, jobs and people stores were all empty at start (`leadbase bootstrap` fills them). */
+  emptyStores: boolean;
   stop(): Promise<void>;
 }
 
@@ -76,6 +79,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info({ database: handle.location, redis: Boolean(redis) }, 'leadbase is serving');
+  const emptyStores = await storesEmpty(handle.db).catch(() => false);
+  if (emptyStores)
+    app.log.info('the stores are empty: every lookup answers not found until `leadbase bootstrap` fills them from open data');
   // Listings an interrupted import stored without indexing them become searchable (docs/jobs.md, "Bulk imports").
   const indexing = services.jobs.mergeStagedIndex().then(
     (listings) => {
@@ -94,5 +100,5 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closeRedis();
       await handle.close();
     })());
-  return { app, address, firstKey, stop };
+  return { app, address, firstKey, emptyStores, stop };
 }

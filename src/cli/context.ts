@@ -38,6 +38,15 @@ export async function withServices<T>(fn: (services: Services, config: Config) =
 export class CliError extends Error {}
 
 /**
+ * For import commands, after the summary is printed: an input whose every row was refused stored
+ * nothing, which is a failure (non-zero exit), not a run that went well.
+ */
+export function failIfAllRefused(read: number, refused: number, what: string): void {
+  if (read > 0 && refused >= read)
+    throw new CliError(`every one of the ${read} ${what} read was refused (the summary says why): nothing was stored`);
+}
+
+/**
  * For import commands: an import the database stopped (ImportStoppedError) prints what it did so far
  * (the summary, as text or JSON) and fails the command with the message saying how to resume.
  */

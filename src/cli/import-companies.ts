@@ -10,7 +10,7 @@ import { parseCompanyJsonl } from '../ingest/companies/jsonl.ts';
 import { parsePdlNdjson, readCsvHeader, readPdlCsv, unreadPdlColumns } from '../ingest/companies/pdl.ts';
 import { FormDInputError, readFormD, type FormDReadResult } from '../ingest/companies/formd.ts';
 import { importFeed } from '../ingest/companies/feed-import.ts';
-import { CliError, failStoppedImport, withServices } from './context.ts';
+import { CliError, failIfAllRefused, failStoppedImport, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
 
 interface CommonOptions {
@@ -23,9 +23,11 @@ interface CommonOptions {
 
 const sizeOf = (path: string) => (path === '-' ? 0 : statSync(path).size);
 
+/** Prints the summary; fails the command when every row was refused. */
 function report(summary: ImportSummary, opts: CommonOptions, label: string): void {
   if (opts.json) process.stdout.write(`${JSON.stringify(summary.toJSON())}\n`);
   else process.stdout.write(`${label}: ${summary.format()}\n`);
+  failIfAllRefused(summary.read, summary.rejectedTotal, 'rows');
 }
 
 function batchSize(opts: CommonOptions): number {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { importEngagementCsv } from '../ingest/engagement/csv.ts';
-import { CliError, failStoppedImport, withServices } from './context.ts';
+import { CliError, failIfAllRefused, failStoppedImport, withServices } from './context.ts';
 import { ImportStoppedError } from '../import-summary.ts';
 import { createProgress } from './progress.ts';
 
@@ -41,6 +41,7 @@ export function registerImportEngagement(importCommand: Command): void {
         if (opts.json) process.stdout.write(`${JSON.stringify(summary.toJSON())}\n`);
         else
           process.stdout.write(`engagement: ${summary.format()}\n(inserted = events counted, unchanged = already known or not evidence)\n`);
+        failIfAllRefused(summary.read, summary.rejectedTotal, 'rows');
       });
     });
 }

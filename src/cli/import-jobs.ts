@@ -5,7 +5,7 @@ import { connectorFor, JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { SourceListing } from '../ingest/jobs/types.ts';
 import { isLockedOrUnavailable } from '../db/retry.ts';
 import type { BoardImportSummary, BoardInput } from '../jobs/importer.ts';
-import { CliError, withServices } from './context.ts';
+import { CliError, failIfAllRefused, withServices } from './context.ts';
 import { positiveInt } from './arguments.ts';
 import { createProgress, type Progress } from './progress.ts';
 
@@ -159,6 +159,8 @@ export function registerImportJobs(importCommand: Command): void {
           }
         }
         let boardsStored = 0;
+        let postingsRead = 0;
+        let postingsRefused = 0;
         const heldExpiries: string[] = [];
         await service.importer
           .importBoards(boards(), {
@@ -168,6 +170,8 @@ export function registerImportJobs(importCommand: Command): void {
             },
             onBoard: (input, summary) => {
               boardsStored += 1;
+              postingsRead += summary.read;
+              postingsRefused += summary.rejectedTotal;
               if (!single) progress?.update(++boardsDone);
               written += summary.inserted + summary.updated + (summary.expired ?? 0);
               if (summary.expiryHeld) heldExpiries.push(input.board);
@@ -205,6 +209,7 @@ export function registerImportJobs(importCommand: Command): void {
             process.stderr.write(`search index compacted in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
         }
         if (failures) throw new CliError(`${failures} of ${opts.board.length} boards could not be read`);
+        failIfAllRefused(postingsRead, postingsRefused, 'postings');
         if (heldExpiries.length) {
           throw new CliError(
             `expiry held for ${heldExpiries.join(', ')}: more than half of the board's live listings vanished at once, which is ` +

@@ -5,7 +5,7 @@ import { readPeopleJsonl } from '../ingest/people/jsonl.ts';
 import { parseColumnMap, readPeopleCsv } from '../ingest/people/csv.ts';
 import { runPeopleImport } from '../ingest/people/runner.ts';
 import { createProgress } from './progress.ts';
-import { CliError, failStoppedImport, withServices } from './context.ts';
+import { CliError, failIfAllRefused, failStoppedImport, withServices } from './context.ts';
 import { ImportStoppedError } from '../import-summary.ts';
 
 interface ImportPeopleOptions {
@@ -85,6 +85,7 @@ export function registerImportPeople(importCommand: Command): void {
         if (opts.json) console.log(JSON.stringify({ ...summary.toJSON(), seconds }));
         else
           console.log(`${summary.format()}\n${(summary.read / Math.max(seconds, 0.001)).toFixed(0)} rows/s over ${seconds.toFixed(1)} s`);
+        failIfAllRefused(summary.read, summary.rejectedTotal, 'rows');
       });
     });
 }

@@ -46,6 +46,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   (await import('./validate.ts')).registerValidate(program);
   (await import('./sources.ts')).registerSources(program);
   (await import('./discover.ts')).registerDiscover(program);
+  (await import('./bootstrap.ts')).registerBootstrap(program);
   registerWorker(program);
   registerMcp(program);
   await registerImport(program, argv);

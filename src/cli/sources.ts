@@ -60,13 +60,16 @@ export function registerSources(program: Command): void {
     .description('Register job boards, feeds and data sets to fetch on a schedule (see docs/sources.md)');
   sources
     .command('add')
-    .description('Register a source (adding the same one twice finds the first); it is due at once')
+    .description('Register a source, due at once; adding it again finds the first and takes a new --base-url, company or --every')
     .argument('<type>', SOURCE_TYPES.join(', '))
     .argument('[locator]', 'board token or board link; careers-page or feed URL; formd: URL pattern (default: SEC)')
-    .option('--every <duration>', 'how often to fetch it: 30m, 6h, 1d (default: 6h for boards, 1h for feeds, 1d for formd)')
+    .option(
+      '--every <duration>',
+      'how often to fetch it: 30m, 6h, 1d, at least 1m (default: 6h for boards, 1h for feeds, 1d for data sets)',
+    )
     .option('--company-name <name>', 'the company the source belongs to')
     .option('--company-website <url>', "the company's website (links the source and its listings to the company store)")
-    .option('--base-url <url>', "override the source's API origin (mirrors)")
+    .option('--base-url <url>', "override the source's API origin (a mirror: it may be on a private or loopback address)")
     .option('--json', 'print the source as JSON')
     .action(
       async (
@@ -76,7 +79,7 @@ export function registerSources(program: Command): void {
       ) =>
         withServices(async (services) => {
           try {
-            const { source, created } = await services.sources.registry.add({
+            const { source, created, updated } = await services.sources.registry.add({
               type,
               locator,
               every: opts.every,
@@ -85,8 +88,10 @@ export function registerSources(program: Command): void {
               base_url: opts.baseUrl,
             });
             const view = viewOf(source);
-            if (opts.json) return console.log(JSON.stringify({ ...view, created }));
-            console.log(`${created ? 'added' : 'already registered as'} ${describe(view)}`);
+            if (opts.json) return console.log(JSON.stringify({ ...view, created, updated }));
+            console.log(
+              `${created ? 'added' : updated ? 'updated (given a new base URL, company or interval)' : 'already registered as'} ${describe(view)}`,
+            );
           } catch (error) {
             if (error instanceof SourceInputError) throw new CliError(error.message);
             throw error;
@@ -98,7 +103,7 @@ export function registerSources(program: Command): void {
     .description("List sources with each one's freshness; a source failing for more than a day is marked")
     .option('--status <status>', 'only active, paused or held sources')
     .option('--type <type>', 'only sources of this type')
-    .option('--json', 'print JSON lines, one source per line')
+    .option('--json', 'print a JSON array of the sources ([] when there are none)')
     .action(async (opts: { status?: string; type?: string; json?: boolean }) =>
       withServices(async (services) => {
         if (opts.status && !['active', 'paused', 'held'].includes(opts.status))
@@ -106,10 +111,7 @@ export function registerSources(program: Command): void {
         const rows = await services.sources.registry.list({ status: opts.status as 'active' | undefined, type: opts.type });
         const now = Date.now();
         const views = rows.map((row) => viewOf(row, now));
-        if (opts.json) {
-          for (const view of views) console.log(JSON.stringify(view));
-          return;
-        }
+        if (opts.json) return console.log(JSON.stringify(views));
         if (!views.length) return console.log('no sources yet: leadbase sources add TYPE LOCATOR, or leadbase discover DOMAIN');
         console.table(
           views.map((v) => ({
@@ -224,12 +226,13 @@ export function registerSources(program: Command): void {
         if (opts.json) console.log(JSON.stringify(summary));
         else {
           console.log(
-            `sources: read ${summary.read}, added ${summary.added}, already registered ${summary.existing}, refused ${summary.refused.length}`,
+            `sources: read ${summary.read}, added ${summary.added}, updated ${summary.updated}, already registered ${summary.existing}, refused ${summary.refused.length}`,
           );
           for (const r of summary.refused.slice(0, 50)) console.log(`  line ${r.line}: ${r.reason}`);
           if (summary.refused.length > 50) console.log(`  … and ${summary.refused.length - 50} more refused lines`);
         }
-        if (summary.refused.length && !summary.added && !summary.existing) throw new CliError(`${file}: no line could be read as a source`);
+        if (summary.refused.length && !summary.added && !summary.updated && !summary.existing)
+          throw new CliError(`${file}: no line could be read as a source`);
       });
     });
 }

@@ -15,6 +15,7 @@ import * as emailBulk from './migrations/0012_email_bulk.ts';
 import * as sources from './migrations/0013_sources.ts';
 import * as companyProfileUrl from './migrations/0014_company_profile_url.ts';
 import * as sourceProgress from './migrations/0015_source_progress.ts';
+import * as bootstrap from './migrations/0021_bootstrap.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0013_sources': sources,
   '0014_company_profile_url': companyProfileUrl,
   '0015_source_progress': sourceProgress,
+  '0021_bootstrap': bootstrap,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -23,6 +23,12 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Overrides the client's body cap for this fetch. */
   maxBytes?: number;
+  /**
+   * Origins the operator named for this fetch (a mirror: `bootstrap --mirror`, a source's
+   * `--base-url`), as `http://host:port`. They may be on loopback or private addresses; every other
+   * origin, a redirect's included, must be public.
+   */
+  operatorOrigins?: readonly string[];
 }
 
 export interface FetchResult {
@@ -75,7 +81,7 @@ export class HttpClient {
       : AbortSignal.timeout(this.timeoutMs);
     let current = new URL(url);
     for (let hop = 0; ; hop++) {
-      const dispatcher = this.dispatcherFor(current);
+      const dispatcher = this.dispatcherFor(current, options.operatorOrigins);
       let response: Dispatcher.ResponseData;
       try {
         response = await request(current, {
@@ -100,10 +106,10 @@ export class HttpClient {
   }
 
   /** The guarded dispatcher, after checking what the lookup never sees (the scheme, an IP literal). */
-  private dispatcherFor(url: URL): Dispatcher {
+  private dispatcherFor(url: URL, operatorOrigins: readonly string[] | undefined): Dispatcher {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new FetchError(`${url.protocol} URLs are not fetched (${url})`, 'scheme');
-    if (this.allowPrivate.has(url.host)) return this.open;
+    if (this.allowPrivate.has(url.host) || operatorOrigins?.includes(url.origin)) return this.open;
     const literal = ipLiteralOf(url.hostname);
     if (literal && !isPublicAddress(literal)) throw new FetchError(`${url.origin}: ${literal} is not a public address`, 'not_public');
     return this.guarded;

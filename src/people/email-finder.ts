@@ -4,8 +4,10 @@
 // host in its pooled sessions. Only an address the mail server accepts is `valid`. On a domain that
 // accepts everything (catch-all), an address is `valid_catch_all` only with evidence: delivery
 // evidence for that address, or a pattern the domain's known addresses follow; otherwise nothing is
-// found (never a guess presented as found).
+// found (never a guess presented as found). An address of the person at the domain already
+// verified valid in the people store is served first, without asking any mail server.
 import type { EmailValidation } from '../contract/email.ts';
+import { textKey } from '../text-key.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
 import { observedPatterns, rankedCandidates, type PatternName } from './email-patterns.ts';
 import type { PeopleRepository } from './repository.ts';
@@ -65,6 +67,9 @@ export async function findEmail(
       validation: null,
     };
   }
+  const known = await verifiedEmailOf(repository, domain, query);
+  if (known)
+    return { email: known, status: 'valid', message: 'Email found (verified before, in the people store).', domain, validation: null };
   const observed = observedPatterns(await repository.emailSamplesAtDomain(domain));
   const candidates = rankedCandidates(
     { first: query.first_name, last: query.last_name },
@@ -121,4 +126,12 @@ export async function findEmail(
     domain,
     validation: unknown ?? answers[0],
   };
+}
+
+/** The person's work address at the domain that the people store holds as verified valid, if any. */
+async function verifiedEmailOf(repository: PeopleRepository, domain: string, query: EmailFinderQuery): Promise<string | null> {
+  const first = textKey(query.first_name);
+  const last = textKey(query.last_name);
+  const held = await repository.verifiedEmailsAtDomain(domain);
+  return held.find((e) => textKey(e.first_name ?? '') === first && textKey(e.last_name ?? '') === last)?.email ?? null;
 }

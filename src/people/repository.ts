@@ -506,6 +506,24 @@ export class PeopleRepository {
       .execute();
   }
 
+  /**
+   * Work addresses at a domain verified valid (by us or the source that reported them), with their
+   * holders' names, the latest verification first: the email finder serves one of these before
+   * asking any mail server.
+   */
+  async verifiedEmailsAtDomain(domain: string, limit = 500): Promise<DomainEmailSample[]> {
+    return this.db
+      .selectFrom('person_emails as e')
+      .innerJoin('people as p', 'p.id', 'e.person_id')
+      .select(['e.email', 'p.first_name', 'p.last_name'])
+      .where('e.domain', '=', domain)
+      .where('e.kind', '=', 'work')
+      .where('e.status', '=', 'valid')
+      .orderBy('e.verified_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   /** Records an address we found (or re-checked) for a person. */
   async recordEmail(
     personId: number,

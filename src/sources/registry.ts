@@ -8,7 +8,7 @@ import { boardOfUrl } from './ats-links.ts';
 import type { SourceStatus, SourceTable } from './tables.ts';
 import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
 import { SourceInputError } from './source-input-error.ts';
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 
 export type SourceRow = Selectable<SourceTable>;
 
@@ -22,6 +22,11 @@ export const DEFAULT_INTERVAL_MS: Record<string, number> = {
   ...Object.fromEntries(Object.values(DATA_SET_KINDS).map((kind) => [kind.type, kind.defaultIntervalMs])),
 };
 const BOARD_INTERVAL_MS = 6 * HOUR;
+/**
+ * The shortest interval a source may be given: fetching a board or a data set more than once a
+ * minute makes nothing fresher and burdens the host.
+ */
+export const MIN_INTERVAL_MS = 60_000;
 /** A source failing for longer than this is marked in listings. */
 export const FAILING_MARK_MS = 24 * HOUR;
 
@@ -34,9 +39,15 @@ export interface SourceInput {
   base_url?: string | null;
   company_name?: string | null;
   company_website?: string | null;
-  /** How often: milliseconds, or a duration such as 30m, 6h, 1d. */
+  /** How often: milliseconds, or a duration such as 30m, 6h, 1d (at least 1m). */
   every?: string | number | null;
+  /**
+   * The site discovery found the source on. A base_url given without it is the operator's (a
+   * mirror): its origin may then be on a private or loopback address.
+   */
   discovered_from?: string | null;
+  /** Whether base_url is the operator's (a mirror); by default it is unless discovered_from is set. */
+  operator_base_url?: boolean;
 }
 
 /** What a run counted. */
@@ -117,6 +128,8 @@ export interface SourceView {
   type: string;
   locator: string;
   base_url: string | null;
+  /** The operator named base_url (a mirror): it may be on a private or loopback address. */
+  base_url_by_operator: boolean;
   company: { id: number | null; name: string | null; website: string | null } | null;
   every: string;
   interval_ms: number;
@@ -146,6 +159,7 @@ export function viewOf(row: SourceRow, now = Date.now()): SourceView {
     type: row.type,
     locator: row.locator,
     base_url: row.base_url,
+    base_url_by_operator: Boolean(row.base_url) && Number(row.operator_base_url) === 1,
     company:
       row.company_id != null || row.company_name || row.company_website
         ? { id: row.company_id == null ? null : Number(row.company_id), name: row.company_name, website: row.company_website }
@@ -171,7 +185,7 @@ export function viewOf(row: SourceRow, now = Date.now()): SourceView {
 type NewSourceFields = Pick<
   SourceTable,
   'type' | 'locator' | 'locator_key' | 'base_url' | 'company_id' | 'company_name' | 'company_website' | 'interval_ms' | 'discovered_from'
->;
+> & { operator_base_url?: number };
 
 /** A new source's row: active, due at `now`, never run. */
 export function newSourceRow(fields: NewSourceFields & { now: number }): Insertable<SourceTable> {
@@ -205,6 +219,8 @@ export interface RegistryDeps {
 export interface AddManySummary {
   read: number;
   added: number;
+  /** Registered before, and given a new base_url, company or interval: updated. */
+  updated: number;
   /** Registered before: left as they were. */
   existing: number;
   refused: { line: number; reason: string }[];
@@ -224,12 +240,17 @@ export class SourceRegistry {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Adds a source, or finds the same one added before (`created` false). Due at once when new. */
-  async add(input: SourceInput): Promise<{ source: SourceRow; created: boolean }> {
+  /**
+   * Adds a source, or finds the same one added before (`created` false). Due at once when new. A
+   * source found again takes the base_url, company and interval this input gives when they differ
+   * (`updated`), except that a base_url the operator named is not replaced by one discovery found.
+   */
+  async add(input: SourceInput): Promise<{ source: SourceRow; created: boolean; updated: boolean }> {
     const type = String(input.type ?? '')
       .trim()
       .toLowerCase();
-    if (!SOURCE_TYPES.includes(type)) throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
+    if (!SOURCE_TYPES.includes(type) && !DATA_SET_KINDS[type])
+      throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
     // A link to a board on another instance of its ATS (Lever's EU one) brings that API along.
     const { locator, key, baseUrl: linkedBase } = normalizeLocator(type, input.locator);
     const givenBase = input.base_url || linkedBase;
@@ -237,9 +258,41 @@ export class SourceRegistry {
     const website = input.company_website?.trim() || null;
     const domain = website ? normalizeDomain(website) : null;
     if (website && !domain) throw new SourceInputError(`company_website "${website}" is not a website`);
-    const interval = input.every == null || input.every === '' ? (DEFAULT_INTERVAL_MS[type] ?? BOARD_INTERVAL_MS) : parseEvery(input.every);
+    const everyGiven = input.every != null && input.every !== '';
+    const interval = everyGiven
+      ? parseEvery(input.every!)
+      : (DATA_SET_KINDS[type]?.defaultIntervalMs ?? DEFAULT_INTERVAL_MS[type] ?? BOARD_INTERVAL_MS);
+    if (interval < MIN_INTERVAL_MS)
+      throw new SourceInputError(
+        `every must be at least ${formatEvery(MIN_INTERVAL_MS)} (fetching a source more often makes nothing fresher and burdens its host), got "${input.every}"`,
+      );
+    const operatorBase = Boolean(input.base_url) && (input.operator_base_url ?? !input.discovered_from);
     const existing = await this.byKey(type, key);
-    if (existing) return { source: existing, created: false };
+    if (existing) {
+      const changes: Updateable<SourceTable> = {};
+      const wasOperators = Number(existing.operator_base_url) === 1;
+      if (baseUrl && baseUrl !== existing.base_url && (operatorBase || !wasOperators)) {
+        changes.base_url = baseUrl;
+        changes.operator_base_url = operatorBase ? 1 : 0;
+      } else if (baseUrl && baseUrl === existing.base_url && operatorBase && !wasOperators) {
+        changes.operator_base_url = 1; // the operator names, as theirs, the address discovery had found
+      }
+      const name = input.company_name?.trim() || null;
+      if (name && name !== existing.company_name) changes.company_name = name;
+      if (website && website !== existing.company_website) {
+        changes.company_website = website;
+        changes.company_id = domain && this.deps.companyIdByDomain ? await this.deps.companyIdByDomain(domain) : null;
+      }
+      if (everyGiven && interval !== Number(existing.interval_ms)) changes.interval_ms = interval;
+      if (!Object.keys(changes).length) return { source: existing, created: false, updated: false };
+      const source = await this.db
+        .updateTable('sources')
+        .set(changes)
+        .where('id', '=', existing.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { source, created: false, updated: true };
+    }
     const now = this.now();
     const companyId = domain && this.deps.companyIdByDomain ? await this.deps.companyIdByDomain(domain) : null;
     try {
@@ -251,6 +304,7 @@ export class SourceRegistry {
             locator,
             locator_key: key,
             base_url: baseUrl,
+            operator_base_url: baseUrl && operatorBase ? 1 : 0,
             company_id: companyId,
             company_name: input.company_name?.trim() || null,
             company_website: website,
@@ -261,26 +315,27 @@ export class SourceRegistry {
         )
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { source: row, created: true };
+      return { source: row, created: true, updated: false };
     } catch (error) {
       // Added at the same moment by another caller: theirs is the source.
       const raced = await this.byKey(type, key);
-      if (raced) return { source: raced, created: false };
+      if (raced) return { source: raced, created: false, updated: false };
       throw error;
     }
   }
 
   /** Adds each entry of a list; what was added, found already registered, and refused (with the line and why). */
   async addMany(entries: readonly ({ line: number; input: SourceInput } | { line: number; error: string })[]): Promise<AddManySummary> {
-    const summary: AddManySummary = { read: entries.length, added: 0, existing: 0, refused: [] };
+    const summary: AddManySummary = { read: entries.length, added: 0, updated: 0, existing: 0, refused: [] };
     for (const entry of entries) {
       if ('error' in entry) {
         summary.refused.push({ line: entry.line, reason: entry.error });
         continue;
       }
       try {
-        const { created } = await this.add(entry.input);
+        const { created, updated } = await this.add(entry.input);
         if (created) summary.added++;
+        else if (updated) summary.updated++;
         else summary.existing++;
       } catch (error) {
         if (!(error instanceof SourceInputError)) throw error;

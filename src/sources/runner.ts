@@ -179,12 +179,16 @@ class SourceFetches implements HttpGet {
   firstStatus: number | null = null;
   validators: RunResult['validators'] = null;
   private first = true;
+  /** The origin of a base_url the operator named (a mirror), which may be private; none otherwise. */
+  private readonly operatorOrigins: string[] | undefined;
 
   constructor(
     private readonly deps: SourceRunnerDeps,
     private readonly source: SourceRow,
     private readonly signal: AbortSignal | undefined,
-  ) {}
+  ) {
+    this.operatorOrigins = source.base_url && Number(source.operator_base_url) === 1 ? [new URL(source.base_url).origin] : undefined;
+  }
 
   async getText(url: string, accept = 'application/json'): Promise<string> {
     return (await this.get(url, accept)).toString('utf8');
@@ -216,7 +220,13 @@ class SourceFetches implements HttpGet {
     }
     const host = new URL(url).host;
     const response = await this.deps.politeness.inTurn(host, this.signal, async () => {
-      const answer = await this.deps.http.get(url, { accept, headers, signal: this.signal, maxBytes });
+      const answer = await this.deps.http.get(url, {
+        accept,
+        headers,
+        signal: this.signal,
+        maxBytes,
+        operatorOrigins: this.operatorOrigins,
+      });
       const wait = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.headers['retry-after']) : null;
       return { value: answer, retryAfterMs: wait };
     });

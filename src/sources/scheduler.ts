@@ -211,7 +211,10 @@ export class CrawlScheduler {
    * Runs a source now, whatever its schedule or status (the operator's `sources run`): the result,
    * or null when another instance is running it.
    */
-  async runNow(id: number, options: { allowMassExpiry?: boolean; signal?: AbortSignal } = {}): Promise<RunResult | null> {
+  async runNow(
+    id: number,
+    options: { allowMassExpiry?: boolean; signal?: AbortSignal; deferIndexMerge?: boolean } = {},
+  ): Promise<RunResult | null> {
     const token = await this.reserve(id, this.now(), true);
     if (!token) return null;
     return this.runClaimed(id, token, options);
@@ -246,10 +249,10 @@ export class CrawlScheduler {
     }
     await this.finish(source, token, started, result);
     this.tally(source.type, result);
-    this.deps.logger?.info(
-      { source: id, type: source.type, outcome: result.outcome, counts: result.counts, error: result.error ?? undefined },
-      'source run',
-    );
+    // A failed run is a warning: the operator has something to look at (a held one says so in its status).
+    const log = { source: id, type: source.type, outcome: result.outcome, counts: result.counts, error: result.error ?? undefined };
+    if (result.outcome === 'failed') this.deps.logger?.warn(log, 'source run failed');
+    else this.deps.logger?.info(log, 'source run');
     return result;
   }
 

@@ -10,6 +10,8 @@ export interface SourceTable {
   locator_key: string;
   /** Overrides the source's API origin (self-hosted mirrors, tests). */
   base_url: string | null;
+  /** 1 when the operator named base_url (a mirror): its origin may then be private or loopback (migration 0021). */
+  operator_base_url: Generated<number>;
   company_id: number | null;
   company_name: string | null;
   company_website: string | null;
@@ -70,7 +72,16 @@ export interface SourcePartTable {
   counts: string | null;
 }
 
+/** A company site bootstrap's discovery read (migration 0021). */
+export interface SiteDiscoveryTable {
+  domain: string;
+  checked_at: number;
+  /** Sources registered from it. */
+  found: number;
+}
+
 export interface SourceTables {
+  site_discoveries: SiteDiscoveryTable;
   source_parts: SourcePartTable;
   sources: SourceTable;
   source_runs: SourceRunTable;

@@ -30,6 +30,13 @@ const PEOPLE: PersonInput[] = [
     ['Bo', 'Chan'],
     ['Cy', 'Ward'],
   ]),
+  // An address the operator's own export says was verified, at a domain with no mail server here.
+  {
+    id: 'held-1',
+    full_name: 'Rosa Parks',
+    positions: [{ company_domain: 'held.test', company_name: 'Held', title: 'Engineer' }],
+    emails: [{ email: 'rosa@held.test', status: 'valid' }],
+  },
 ];
 
 for (const target of dbTargets) {
@@ -105,6 +112,14 @@ for (const target of dbTargets) {
       const unknown = await find({ first_name: 'A', last_name: 'B', company_name: 'Nobody Ltd' });
       assert.equal(unknown.status, 'not_found');
       assert.equal(unknown.cost, 0);
+    });
+
+    it('serves an address the people store holds as verified, without asking a mail server; same price', async () => {
+      const found = await find({ first_name: 'rosa', last_name: 'PARKS', domain: 'held.test' });
+      assert.deepEqual([found.email, found.status, found.cost, found.credits_consumed], ['rosa@held.test', 'valid', 1, 1]);
+      // held.test has no mail server in this world: a validation would have found nothing.
+      const other = await find({ first_name: 'Ann', last_name: 'Other', domain: 'held.test' });
+      assert.deepEqual([other.email, other.status, other.cost], [null, 'not_found', 0]);
     });
 
     it('nobody there: not_found, free', async () => {

@@ -65,6 +65,7 @@ describe('admin API for sources', () => {
     assert.deepEqual(many.json(), {
       read: 3,
       added: 1,
+      updated: 0,
       existing: 0,
       refused: [
         { line: 2, reason: 'locator must be an http or https URL' },
@@ -120,14 +121,12 @@ describe('leadbase sources (CLI)', () => {
     assert.deepEqual(JSON.parse(imported.stdout), {
       read: 4,
       added: 2,
+      updated: 0,
       existing: 1,
       refused: [{ line: 3, reason: 'a lever source needs a locator (the board token)' }],
     });
     const listed = await runLeadbase(['sources', 'list', '--json'], env);
-    const sources = listed.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; locator: string; every: string });
+    const sources = JSON.parse(listed.stdout) as { type: string; locator: string; every: string }[];
     assert.deepEqual(
       sources.map((s) => `${s.type} ${s.locator} ${s.every}`),
       ['greenhouse stripe 6h', 'ashby openai 1d'],
@@ -161,12 +160,13 @@ describe('leadbase sources (CLI)', () => {
     assert.match(none.stderr, /give one or more domains, or --from-companies/);
   });
 
-  it('runs a source now and fails clearly when its host is not a public address', async () => {
+  it('runs a source now and fails clearly when its host does not answer (a base URL the operator names may be loopback: a mirror)', async () => {
     const added = await runLeadbase(['sources', 'add', 'lever', 'localco', '--base-url', 'http://127.0.0.1:9', '--json'], env);
     const id = JSON.parse(added.stdout).id as number;
+    assert.equal(JSON.parse(added.stdout).base_url_by_operator, true);
     const run = await runLeadbase(['sources', 'run', String(id)], env);
     assert.equal(run.status, 1);
-    assert.match(run.stdout, new RegExp(`source ${id} failed: .*127\\.0\\.0\\.1 is not a public address`));
+    assert.match(run.stdout, new RegExp(`source ${id} failed: http://127\\.0\\.0\\.1:9: connect ECONNREFUSED`));
     const shown = await runLeadbase(['sources', 'show', String(id), '--json'], env);
     const view = JSON.parse(shown.stdout);
     assert.equal(view.consecutive_failures, 1);

@@ -48,6 +48,8 @@ export function registerServe(program: Command): void {
         );
       }
       process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
+      if (server.emptyStores)
+        process.stdout.write('The stores are empty: lookups find nothing until you run `npx leadbase bootstrap` (docs/data.md).\n');
       if (pendingSignal) shutdown(pendingSignal);
     });
 }

@@ -65,9 +65,9 @@ export default async function adminSourcesRoutes(app: FastifyInstance): Promise<
         return registry().addMany(entries);
       }
       try {
-        const { source, created } = await registry().add(asInput(body, 'The body'));
+        const { source, created, updated } = await registry().add(asInput(body, 'The body'));
         reply.status(created ? 201 : 200);
-        return { ...viewOf(source), created };
+        return { ...viewOf(source), created, updated };
       } catch (error) {
         if (error instanceof SourceInputError) throw new InvalidRequestError(error.message);
         throw error;

@@ -1,0 +1,259 @@
+// `leadbase bootstrap` and `leadbase status`: fill an empty install from open data in one command,
+// and see what it holds. The work is in src/sources/bootstrap.ts and src/status.ts.
+import type { Command } from 'commander';
+import { CliError, withServices } from './context.ts';
+import { positiveInt } from './arguments.ts';
+import type { Config } from '../config.ts';
+import { BootstrapInputError, mirrorNames, parseMirrors, runBootstrap, stepNames, type StepProgress } from '../sources/bootstrap.ts';
+import { curlLine, endpointExamples } from '../sources/answers.ts';
+import type { InstallStatus } from '../status.ts';
+
+interface BootstrapCliOptions {
+  only?: string;
+  limit?: string;
+  discoverLimit?: string;
+  mirror?: string[];
+  boards?: string;
+  quiet?: boolean;
+  json?: boolean;
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  if (seconds < 90) return `${Math.round(seconds)}s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)}m`;
+  return `${(seconds / 3600).toFixed(1)}h`;
+}
+
+/** One step as a few words: rows, rate, parts or boards done, ETA when the total is known. */
+function describeStep(step: StepProgress, now = Date.now()): string {
+  const seconds = Math.max(0.001, ((step.finishedAt ?? now) - (step.startedAt ?? now)) / 1000);
+  const parts = [`${step.name} ${step.state}`, `${number(step.rows)} rows`];
+  if (step.startedAt) parts.push(`${number(Math.round(step.rows / seconds))} rows/s`);
+  parts.push(step.total !== null ? `${number(step.done)}/${number(step.total)} ${step.unit}` : `${number(step.done)} ${step.unit}`);
+  if (step.state === 'running' && step.total !== null && step.done > 0)
+    parts.push(`ETA ${duration(((step.total - step.done) * seconds) / step.done)}`);
+  if (step.failed) parts.push(`${step.failed} failed`);
+  return parts.join(', ');
+}
+
+/**
+ * Progress on stderr: one live line redrawn on a terminal; otherwise a line whenever a step starts
+ * or ends, and every 15 seconds for the running ones.
+ */
+function progressPrinter(quiet: boolean): { update(steps: readonly StepProgress[]): void; stop(): void } {
+  if (quiet) return { update() {}, stop() {} };
+  let latest: readonly StepProgress[] = [];
+  const states = new Map<string, string>();
+  if (process.stderr.isTTY) {
+    const draw = () => {
+      const line = latest
+        .filter((s) => s.state !== 'waiting')
+        .map((s) => describeStep(s))
+        .join(' | ');
+      process.stderr.write(`\r\x1b[K${line.slice(0, Math.max(20, (process.stderr.columns ?? 120) - 1))}`);
+    };
+    const timer = setInterval(draw, 500);
+    return {
+      update(steps) {
+        latest = steps;
+        for (const step of steps) {
+          if (states.get(step.name) !== step.state && (step.state === 'done' || step.state === 'failed' || step.state === 'stopped'))
+            process.stderr.write(`\r\x1b[K${describeStep(step)}${step.lastError ? ` (last error: ${step.lastError})` : ''}\n`);
+          states.set(step.name, step.state);
+        }
+      },
+      stop() {
+        clearInterval(timer);
+        process.stderr.write('\r\x1b[K');
+      },
+    };
+  }
+  const timer = setInterval(() => {
+    for (const step of latest) if (step.state === 'running') process.stderr.write(`bootstrap: ${describeStep(step)}\n`);
+  }, 15_000);
+  return {
+    update(steps) {
+      latest = steps;
+      for (const step of steps) {
+        if (states.get(step.name) !== step.state && step.state !== 'waiting')
+          process.stderr.write(
+            `bootstrap: ${describeStep(step)}${step.lastError && step.state !== 'running' ? ` (last error: ${step.lastError})` : ''}\n`,
+          );
+        states.set(step.name, step.state);
+      }
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
+
+/** The API's address for the example calls: the configured port, on localhost when bound to every address. */
+function apiUrl(config: Config): string {
+  const host = !config.host || config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+export function registerBootstrap(program: Command): void {
+  program
+    .command('bootstrap')
+    .description(
+      'Fill the stores from open data in one run: one source of every data set, the starter job boards, and discovery on the ' +
+        "companies' sites; each stays registered on its schedule. Interrupt it (Ctrl-C) and run it again to resume.",
+    )
+    .option('--only <names>', 'only these steps, comma-separated: the data sets by type, boards, discovery')
+    .option(
+      '--limit <n>',
+      'a quick sample: at most N boards, each data set stopped after N parts stored whole (its schedule fetches the rest), discovery on at most N sites',
+    )
+    .option('--discover-limit <n>', 'company sites discovery reads at most (default 100; 0: no discovery)')
+    .option(
+      '--mirror <name=url>',
+      "read an upstream from a copy (its URL replaces the upstream's origin; it may be on a private address); repeatable",
+      (value: string, all: string[] | undefined) => [...(all ?? []), value],
+    )
+    .option('--boards <file>', 'the boards list to read (CSV: type,locator,company_name,company_website; default: the starter list)')
+    .option('-q, --quiet', 'no progress')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', () => mirrorHelp())
+    .action(async (opts: BootstrapCliOptions) => {
+      const limit = opts.limit === undefined ? undefined : Math.max(1, positiveInt(opts.limit, '--limit', 1, 1_000_000));
+      const discoverLimit =
+        opts.discoverLimit === undefined ? undefined : positiveInt(opts.discoverLimit, '--discover-limit', 100, 1_000_000);
+      let mirrors: Record<string, string>;
+      try {
+        mirrors = parseMirrors(opts.mirror ?? []);
+      } catch (error) {
+        throw new CliError((error as Error).message);
+      }
+      await withServices(async (services, config) => {
+        const interrupt = new AbortController();
+        let interrupts = 0;
+        const onSignal = () => {
+          interrupts++;
+          if (interrupts > 1) process.exit(130); // a second Ctrl-C: stop at once (stored parts are kept)
+          process.stderr.write('\nbootstrap: stopping after the parts in flight (Ctrl-C again to stop at once)…\n');
+          interrupt.abort('interrupted');
+        };
+        process.on('SIGINT', onSignal);
+        process.on('SIGTERM', onSignal);
+        const printer = progressPrinter(Boolean(opts.quiet));
+        let report;
+        try {
+          report = await runBootstrap(
+            {
+              db: services.db,
+              registry: services.sources.registry,
+              scheduler: services.sources.scheduler,
+              companies: services.companies,
+              jobs: services.jobs,
+              http: services.sources.http,
+              robots: services.sources.robots,
+            },
+            {
+              only: opts.only
+                ?.split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+              limit,
+              discoverLimit,
+              mirrors,
+              boardsFile: opts.boards,
+              concurrency: config.crawl.concurrency,
+              signal: interrupt.signal,
+              onProgress: (steps) => printer.update(steps),
+            },
+          );
+        } catch (error) {
+          if (error instanceof BootstrapInputError) throw new CliError(error.message);
+          throw error;
+        } finally {
+          printer.stop();
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+        const examples = await endpointExamples({
+          db: services.db,
+          companies: services.companies,
+          jobs: services.jobs,
+          people: services.people,
+        });
+        const base = apiUrl(config);
+        const answers = examples.map((e) => ({ ...e, curl: e.body ? curlLine(e, base) : null }));
+        if (opts.json) {
+          console.log(JSON.stringify({ ...report, answers }));
+        } else {
+          const lines = [`bootstrap ${report.interrupted ? 'interrupted' : 'done'} in ${duration(report.seconds)}`];
+          for (const step of report.steps) lines.push(`  ${describeStep(step)}${step.lastError ? ` (last error: ${step.lastError})` : ''}`);
+          if ('missing' in report.boardsList) lines.push(`  no boards list at ${report.boardsList.file}`);
+          else if (report.boardsList.refused.length) {
+            lines.push(`  boards list: ${report.boardsList.refused.length} lines refused`);
+            for (const r of report.boardsList.refused.slice(0, 10)) lines.push(`    line ${r.line}: ${r.reason}`);
+          }
+          lines.push('', `What the service can answer now (start it with leadbase serve; LEADBASE_API_KEY is one of your keys):`);
+          for (const a of answers) lines.push(a.curl ? `  ${a.endpoint}\n    ${a.curl}` : `  ${a.endpoint}: nothing yet: ${a.reason}`);
+          lines.push(
+            '',
+            report.interrupted
+              ? 'Interrupted: what was stored is kept. Run leadbase bootstrap again to resume.'
+              : 'Every source stays registered on its schedule: leadbase serve (or leadbase worker) keeps the data fresh; leadbase status shows it.',
+          );
+          console.log(lines.join('\n'));
+        }
+        if (report.interrupted) process.exitCode = 130;
+        else if (report.sources.length && report.sources.every((s) => s.error))
+          throw new CliError('no source could be read (see the errors above)');
+      });
+    });
+
+  program
+    .command('status')
+    .description("What the stores hold, how each source is doing, the queue's depth and the database's size")
+    .option('--json', 'print JSON')
+    .action(async (opts: { json?: boolean }) =>
+      withServices(async (services, config) => {
+        const { installStatus } = await import('../status.ts');
+        const status = await installStatus(
+          services.db,
+          services.dialect,
+          config.queue.backend === 'pg-boss' ? config.queue.pgBossSchema : undefined,
+        );
+        if (opts.json) return console.log(JSON.stringify(status));
+        console.log(formatStatus(status));
+      }),
+    );
+}
+
+function mirrorHelp(): string {
+  return (
+    `\nSteps (--only): ${stepNames().join(', ')}` +
+    `\nMirror names (--mirror NAME=URL): ${mirrorNames().join(', ')}` +
+    '\n  for example --mirror sec=http://10.0.0.5:8080 (docs/data.md says what each one serves)\n'
+  );
+}
+
+function formatStatus(status: InstallStatus): string {
+  const { companies, jobs, people } = status.stores;
+  const mb = status.database.bytes === null ? 'unknown' : `${(status.database.bytes / 1024 / 1024).toFixed(1)} MB`;
+  const lines = [
+    `companies ${number(companies.total)}: ${number(companies.with_domain)} with a domain, ${number(companies.with_funding)} with funding, ${number(companies.with_leadership)} with leadership`,
+    `jobs: ${number(jobs.live)} live listings, ${number(jobs.expired)} expired, from ${number(jobs.boards)} boards`,
+    `people ${number(people.total)}: ${number(people.with_work_email)} with a work email, ${number(people.with_mobile)} with a mobile`,
+    `queue: ${number(status.queue.depth)} jobs waiting or running; database (${status.database.dialect}): ${mb}`,
+  ];
+  if (status.empty) lines.push('The stores are empty: leadbase bootstrap fills them from open data.');
+  if (!status.sources.length) lines.push('no sources registered: leadbase bootstrap registers a starter set');
+  else {
+    lines.push(`sources (${status.sources.length}):`);
+    for (const s of status.sources)
+      lines.push(
+        `  ${s.id} ${s.type} ${s.locator.length > 50 ? `${s.locator.slice(0, 49)}…` : s.locator} [${s.status}] ` +
+          `last success ${s.last_success_at ?? 'never'}, next run ${s.next_run_at ?? '-'}, rows ${s.rows ?? '-'}` +
+          (s.last_error ? `, last error: ${s.last_error}` : ''),
+      );
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,560 @@
+// `leadbase bootstrap`: one run that fills an empty install from open data. It registers one source
+// of every data-set kind, the starter job boards and what a bounded discovery finds on the sites of
+// the companies those brought in, runs each once now (through the scheduler, so every run is
+// recorded and the next one scheduled), and leaves them all on their schedules. An interrupted run
+// is resumed by running it again: sources are found again rather than added twice, data sets go on
+// from the parts they stored whole (source_parts), and boards already fetched are not fetched again
+// until they are due.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { CompanyService } from '../companies/service.ts';
+import type { JobService } from '../jobs/service.ts';
+import { JOB_SOURCES } from '../ingest/jobs/index.ts';
+import type { HttpClient } from '../net/http-client.ts';
+import type { RobotsRules } from '../net/robots.ts';
+import { DATA_SET_KINDS } from './kinds/index.ts';
+import { BoardDiscovery } from './discovery.ts';
+import { readSourceList } from './list-file.ts';
+import type { SourceInput, SourceRegistry, SourceRow } from './registry.ts';
+import type { CrawlScheduler } from './scheduler.ts';
+
+/** The starter list of job boards shipped with leadbase (CSV: type,locator,company_name,company_website). */
+export const STARTER_BOARDS_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'starter', 'job-boards.csv');
+
+/** The name of the boards step and of the discovery step in `--only`. */
+const BOARDS = 'boards';
+const DISCOVERY = 'discovery';
+
+/** Mirror names: each data-set kind's upstream, and each ATS whose public job-board API the boards read. */
+export function mirrorNames(): string[] {
+  const ats = JOB_SOURCES.filter((type) => type !== 'jsonld');
+  return [...new Set([...Object.values(DATA_SET_KINDS).map((kind) => kind.mirrorName), ...ats])];
+}
+
+/** What `--only` may name: each data-set kind's type, `boards` and `discovery`. */
+export function stepNames(): string[] {
+  return [...Object.keys(DATA_SET_KINDS), BOARDS, DISCOVERY];
+}
+
+/** Operator input bootstrap refuses, with a message naming the option. */
+export class BootstrapInputError extends Error {}
+
+/** Checks `NAME=URL` pairs: a known upstream name and an http(s) URL without credentials. */
+export function parseMirrors(pairs: readonly string[]): Record<string, string> {
+  const known = mirrorNames();
+  const mirrors: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, Math.max(0, at)).trim().toLowerCase();
+    const text = pair.slice(at + 1).trim();
+    if (at <= 0 || !text) throw new BootstrapInputError(`--mirror takes NAME=URL, got "${pair}"`);
+    if (!known.includes(name)) throw new BootstrapInputError(`--mirror: no upstream named "${name}" (names: ${known.join(', ')})`);
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new BootstrapInputError(`--mirror ${name}: "${text}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BootstrapInputError(`--mirror ${name}: an http or https URL`);
+    if (url.username || url.password) throw new BootstrapInputError(`--mirror ${name}: the URL must not carry credentials`);
+    mirrors[name] = url.toString().replace(/\/+$/, '');
+  }
+  return mirrors;
+}
+
+export interface BootstrapOptions {
+  /** Only these steps (data-set kind types, `boards`, `discovery`); all by default. */
+  only?: readonly string[];
+  /**
+   * A quick sample: at most this many boards, each data set stopped once this many of its parts are
+   * stored whole (its schedule then fetches the rest), and discovery on at most this many sites.
+   */
+  limit?: number;
+  /** Upstream name → mirror URL, applied as the sources' base_url (see mirrorNames). */
+  mirrors?: Record<string, string>;
+  /** Company sites discovery reads at most (default 100; 0: none). */
+  discoverLimit?: number;
+  /** The boards list (default: the starter list, STARTER_BOARDS_FILE). */
+  boardsFile?: string;
+  /** Sources run at once. */
+  concurrency?: number;
+  /** Aborting stops every run between parts; running bootstrap again resumes. */
+  signal?: AbortSignal;
+  /** Told whenever a step's progress changes. */
+  onProgress?: (steps: readonly StepProgress[]) => void;
+  now?: () => number;
+}
+
+export interface StepProgress {
+  /** The data-set kind's type, `boards` or `discovery`. */
+  name: string;
+  state: 'waiting' | 'running' | 'done' | 'failed' | 'stopped';
+  /** Rows read so far (a data set's rows are counted per stored part, so they move part by part). */
+  rows: number;
+  /** Boards, sites or parts done, and of how many when that is known (boards, sites). */
+  done: number;
+  total: number | null;
+  /** What `done` counts. */
+  unit: 'parts' | 'boards' | 'sites';
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** Sources of the step registered now, found again, and whose run failed (with the last error). */
+  registered: number;
+  failed: number;
+  lastError: string | null;
+}
+
+export interface BootstrapSourceResult {
+  id: number;
+  type: string;
+  locator: string;
+  outcome: string;
+  rows: number;
+  error: string | null;
+}
+
+export interface BootstrapReport {
+  steps: StepProgress[];
+  sources: BootstrapSourceResult[];
+  /** The boards list read, or why there was none. */
+  boardsList: { file: string; boards: number; refused: { line: number; reason: string }[] } | { file: string; missing: true };
+  /** Whether the run was interrupted (running bootstrap again resumes it). */
+  interrupted: boolean;
+  seconds: number;
+}
+
+export interface BootstrapDeps {
+  db: Db;
+  registry: SourceRegistry;
+  scheduler: CrawlScheduler;
+  companies: CompanyService;
+  jobs: JobService;
+  http: HttpClient;
+  robots: RobotsRules;
+}
+
+/** Pages discovery reads per site at most. */
+const DISCOVERY_PAGES = 6;
+const DEFAULT_DISCOVER_LIMIT = 100;
+
+interface Step extends StepProgress {
+  controllers: Set<AbortController>;
+}
+
+function newStep(name: string, unit: StepProgress['unit']): Step {
+  return {
+    name,
+    state: 'waiting',
+    rows: 0,
+    done: 0,
+    total: null,
+    unit,
+    startedAt: null,
+    finishedAt: null,
+    registered: 0,
+    failed: 0,
+    lastError: null,
+    controllers: new Set(),
+  };
+}
+
+/** Why bootstrap stopped a run itself; a stop is not a failure of the source. */
+type StopReason = 'sample' | 'interrupted';
+
+export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOptions = {}): Promise<BootstrapReport> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const only = options.only?.length ? new Set(options.only) : null;
+  for (const name of only ?? [])
+    if (!stepNames().includes(name)) throw new BootstrapInputError(`--only: no step named "${name}" (steps: ${stepNames().join(', ')})`);
+  const wanted = (name: string) => !only || only.has(name);
+  const mirrors = options.mirrors ?? {};
+  const limit = options.limit;
+  const discoverLimit =
+    limit !== undefined ? Math.min(limit, options.discoverLimit ?? limit) : (options.discoverLimit ?? DEFAULT_DISCOVER_LIMIT);
+  const signal = options.signal;
+  const run = pLimit(Math.max(1, options.concurrency ?? 8));
+  const results: BootstrapSourceResult[] = [];
+  const kinds = Object.values(DATA_SET_KINDS).filter((kind) => wanted(kind.type));
+  const steps = new Map<string, Step>(kinds.map((kind) => [kind.type, newStep(kind.type, 'parts')]));
+  if (wanted(BOARDS)) steps.set(BOARDS, newStep(BOARDS, 'boards'));
+  if (wanted(DISCOVERY) && discoverLimit > 0) steps.set(DISCOVERY, newStep(DISCOVERY, 'sites'));
+  const tell = () => options.onProgress?.([...steps.values()].map(({ controllers: _, ...view }) => ({ ...view })));
+  const stopAll = () => {
+    for (const step of steps.values()) for (const controller of step.controllers) controller.abort('interrupted');
+  };
+  signal?.addEventListener('abort', stopAll, { once: true });
+  const merge = serialMerge(deps.jobs);
+
+  /** Runs one source now through the scheduler (history, next run); a stop by bootstrap is not counted as a failure. */
+  const runSource = async (source: SourceRow, step: Step, watch?: (controller: AbortController) => () => void) => {
+    if (signal?.aborted) return;
+    const controller = new AbortController();
+    step.controllers.add(controller);
+    const unwatch = watch?.(controller);
+    try {
+      const result = await deps.scheduler.runNow(Number(source.id), { signal: controller.signal, deferIndexMerge: true });
+      if (!result) return; // another instance is running it: it will record its own run
+      // A board that finished as the stop came is whole; a data set stopped between parts goes on later.
+      const cut = result.outcome === 'failed' || source.type in DATA_SET_KINDS;
+      const stopped = controller.signal.aborted && cut ? (controller.signal.reason as StopReason) : null;
+      if (stopped) await settleStopped(deps.db, source, stopped, now());
+      if (result.counts.inserted + result.counts.updated > 0 && !DATA_SET_KINDS[source.type]) merge.soon();
+      const failed = result.outcome === 'failed' && !stopped;
+      if (failed) {
+        step.failed++;
+        step.lastError = result.error;
+      }
+      results.push({
+        id: Number(source.id),
+        type: source.type,
+        locator: source.locator,
+        outcome: stopped ? `stopped (${stopped === 'sample' ? 'sample limit' : 'interrupted'})` : result.outcome,
+        rows: result.counts.read,
+        error: failed ? result.error : null,
+      });
+      return result;
+    } finally {
+      unwatch?.();
+      step.controllers.delete(controller);
+    }
+  };
+
+  const begin = (step: Step) => {
+    step.state = 'running';
+    step.startedAt = now();
+    tell();
+  };
+  const end = (step: Step) => {
+    step.finishedAt = now();
+    step.state = signal?.aborted ? 'stopped' : step.failed && step.failed >= step.registered ? 'failed' : 'done';
+    tell();
+  };
+
+  // Data sets: one source of each kind, its default locator, the operator's mirror as base_url.
+  const dataSets = kinds.map(async (kind) => {
+    const step = steps.get(kind.type)!;
+    const { source, created } = await deps.registry.add({ type: kind.type, base_url: mirrors[kind.mirrorName] ?? null });
+    step.registered = 1;
+    if (!created) step.lastError = null;
+    if (!isDue(source, now())) {
+      step.state = 'done';
+      step.rows = await partRows(deps.db, Number(source.id));
+      step.done = await partCount(deps.db, Number(source.id));
+      tell();
+      return;
+    }
+    await run(async () => {
+      begin(step);
+      const result = await runSource(source, step, (controller) => watchParts(deps.db, source, step, limit, controller, tell));
+      // The parts held now (this run's and earlier ones'), and their rows.
+      step.done = await partCount(deps.db, Number(source.id));
+      step.rows = Math.max(await partRows(deps.db, Number(source.id)), result?.counts.read ?? 0);
+      end(step);
+    });
+  });
+
+  // Boards: the starter list (or the operator's), each registered once and run when due.
+  let boardsList: BootstrapReport['boardsList'] = { file: options.boardsFile ?? STARTER_BOARDS_FILE, missing: true };
+  const boards = (async () => {
+    const step = steps.get(BOARDS);
+    if (!step) return;
+    const file = options.boardsFile ?? STARTER_BOARDS_FILE;
+    if (!existsSync(file)) {
+      if (options.boardsFile) throw new BootstrapInputError(`${file}: no such file`);
+      step.state = 'done';
+      step.lastError = `no starter list of job boards at ${file}`;
+      tell();
+      return;
+    }
+    const entries = readSourceList(readFileSync(file, 'utf8'));
+    const refused: { line: number; reason: string }[] = [];
+    const inputs: SourceInput[] = [];
+    for (const entry of entries) {
+      if ('error' in entry) refused.push({ line: entry.line, reason: entry.error });
+      else if (JOB_SOURCES.includes(String(entry.input.type).trim().toLowerCase())) inputs.push(entry.input);
+      else refused.push({ line: entry.line, reason: `"${entry.input.type}" is not a job-board type` });
+    }
+    const picked = limit !== undefined ? inputs.slice(0, limit) : inputs;
+    boardsList = { file, boards: picked.length, refused };
+    step.total = picked.length;
+    begin(step);
+    const due: SourceRow[] = [];
+    for (const input of picked) {
+      if (signal?.aborted) break;
+      const type = String(input.type).trim().toLowerCase();
+      const mirror = mirrors[type];
+      try {
+        const { source } = await deps.registry.add({ ...input, ...(mirror ? { base_url: mirror } : {}) });
+        step.registered++;
+        if (isDue(source, now())) due.push(source);
+        else {
+          step.done++;
+          step.rows += lastRead(source);
+        }
+      } catch (error) {
+        refused.push({ line: 0, reason: `${type} ${input.locator ?? ''}: ${(error as Error).message}` });
+      }
+    }
+    tell();
+    await Promise.all(
+      due.map((source) =>
+        run(async () => {
+          const result = await runSource(source, step);
+          step.done++;
+          step.rows += result?.counts.read ?? 0;
+          tell();
+        }),
+      ),
+    );
+    end(step);
+  })();
+
+  await Promise.all([...dataSets, boards]);
+
+  // Discovery: the sites of companies the data sets brought in, not read before, newest first.
+  const discoveryStep = steps.get(DISCOVERY);
+  if (discoveryStep && !signal?.aborted) {
+    const sites = await sitesToDiscover(deps.db, discoverLimit);
+    discoveryStep.total = sites.length;
+    begin(discoveryStep);
+    const discovery = new BoardDiscovery(deps.http, deps.robots);
+    const found: SourceRow[] = [];
+    await Promise.all(
+      sites.map((site) =>
+        run(async () => {
+          if (signal?.aborted) return;
+          const controller = new AbortController();
+          discoveryStep.controllers.add(controller);
+          try {
+            const seen = await discovery.discover(site.domain, { maxPages: DISCOVERY_PAGES, signal: controller.signal });
+            if (controller.signal.aborted) return;
+            const registered = await registerFound(deps.registry, seen, site, mirrors);
+            discoveryStep.registered += registered.length;
+            found.push(...registered);
+            await deps.db
+              .insertInto('site_discoveries')
+              .values({ domain: site.domain, checked_at: now(), found: registered.length })
+              .onConflict((c) => c.column('domain').doUpdateSet({ checked_at: now(), found: registered.length }))
+              .execute();
+          } finally {
+            discoveryStep.controllers.delete(controller);
+            discoveryStep.done++;
+            tell();
+          }
+        }),
+      ),
+    );
+    // What discovery registered runs now too, within the same bounds.
+    await Promise.all(
+      found.map((source) =>
+        run(async () => {
+          const result = await runSource(source, discoveryStep);
+          discoveryStep.rows += result?.counts.read ?? 0;
+          tell();
+        }),
+      ),
+    );
+    end(discoveryStep);
+  } else if (discoveryStep) {
+    discoveryStep.state = 'stopped';
+  }
+  await merge.settle();
+  signal?.removeEventListener('abort', stopAll);
+  tell();
+  return {
+    steps: [...steps.values()].map(({ controllers: _, ...view }) => view),
+    sources: results,
+    boardsList,
+    interrupted: Boolean(signal?.aborted),
+    seconds: (now() - started) / 1000,
+  };
+}
+
+/** Never run, or due by its schedule (a stopped sample is made due again, so it continues). */
+function isDue(source: SourceRow, at: number): boolean {
+  return source.status === 'active' && (source.last_success_at == null || Number(source.next_run_at) <= at);
+}
+
+function lastRead(source: SourceRow): number {
+  if (!source.last_counts) return 0;
+  return Number((JSON.parse(source.last_counts) as { read?: number }).read ?? 0);
+}
+
+async function partCount(db: Db, sourceId: number): Promise<number> {
+  const row = await db
+    .selectFrom('source_parts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('source_id', '=', sourceId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Rows read by the parts stored whole, from what each part counted. */
+async function partRows(db: Db, sourceId: number): Promise<number> {
+  const rows = await db.selectFrom('source_parts').select('counts').where('source_id', '=', sourceId).execute();
+  let total = 0;
+  for (const { counts } of rows) {
+    if (!counts) continue;
+    try {
+      total += Number((JSON.parse(counts) as { read?: number }).read ?? 0) || 0;
+    } catch {
+      // a part's counts are for display only
+    }
+  }
+  return total;
+}
+
+/**
+ * While a data set runs: its parts stored whole and their rows, twice a second; with a sample limit,
+ * the run is stopped (between parts) once that many parts are stored in this run.
+ */
+function watchParts(
+  db: Db,
+  source: SourceRow,
+  step: Step,
+  limit: number | undefined,
+  controller: AbortController,
+  tell: () => void,
+): () => void {
+  const id = Number(source.id);
+  let before: number | null = null;
+  let busy = false;
+  const look = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const parts = await partCount(db, id);
+      before ??= parts;
+      step.done = parts;
+      step.rows = await partRows(db, id);
+      if (limit !== undefined && parts - before >= Math.max(1, limit) && !controller.signal.aborted) controller.abort('sample');
+      tell();
+    } catch {
+      // a missed look is made up by the next
+    } finally {
+      busy = false;
+    }
+  };
+  void look();
+  const timer = setInterval(() => void look(), 500);
+  return () => clearInterval(timer);
+}
+
+/**
+ * A run bootstrap stopped (a sample's limit, or the operator's interrupt) is not a failure: the
+ * source's failure count is put back, its history says why it stopped, and it is due at once so the
+ * scheduler (or the next bootstrap) goes on from the parts it stored.
+ */
+async function settleStopped(db: Db, source: SourceRow, reason: StopReason, at: number): Promise<void> {
+  const why =
+    reason === 'sample'
+      ? 'stopped by bootstrap --limit (a sample); the schedule fetches the rest'
+      : 'interrupted; running it again resumes';
+  await db
+    .updateTable('sources')
+    .set({ consecutive_failures: source.consecutive_failures, last_error: source.last_error, next_run_at: at })
+    .where('id', '=', source.id)
+    .execute();
+  const last = await db
+    .selectFrom('source_runs')
+    .select('id')
+    .where('source_id', '=', source.id)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (last) await db.updateTable('source_runs').set({ error: why }).where('id', '=', last.id).execute();
+}
+
+/** Companies with a domain that no source names and discovery has not read, newest first. */
+async function sitesToDiscover(db: Db, limit: number): Promise<{ name: string; domain: string }[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .selectFrom('companies as c')
+    .select(['c.name', 'c.domain'])
+    .where('c.domain', 'is not', null)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('site_discoveries as d')
+            .select(sql`1`.as('x'))
+            .whereRef('d.domain', '=', 'c.domain'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('sources as s')
+            .select(sql`1`.as('x'))
+            .whereRef('s.company_id', '=', 'c.id'),
+        ),
+      ),
+    )
+    .orderBy('c.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ name: r.name, domain: r.domain! }));
+}
+
+/** Registers the boards and JobPosting pages discovery found on a company's site; the new sources. */
+async function registerFound(
+  registry: SourceRegistry,
+  seen: Awaited<ReturnType<BoardDiscovery['discover']>>,
+  company: { name: string; domain: string },
+  mirrors: Record<string, string>,
+): Promise<SourceRow[]> {
+  const common = { company_name: company.name, company_website: company.domain };
+  const entries: SourceInput[] = [
+    ...seen.boards.map((b) => {
+      const mirror = mirrors[b.type];
+      return mirror
+        ? { type: b.type, locator: b.board, base_url: mirror, operator_base_url: true, discovered_from: b.foundOn }
+        : { type: b.type, locator: b.board, base_url: b.baseUrl ?? null, discovered_from: b.foundOn };
+    }),
+    ...seen.jsonLdPages.map((page) => ({ type: 'jsonld', locator: page, discovered_from: page })),
+  ];
+  const created: SourceRow[] = [];
+  for (const entry of entries) {
+    try {
+      const { source, created: isNew } = await registry.add({ ...entry, ...common });
+      if (isNew) created.push(source);
+    } catch {
+      // a link discovery read wrongly is not the operator's error: it is left out
+    }
+  }
+  return created;
+}
+
+/** Merges boards' staged listings into the search index: one merge at a time, again when more came meanwhile. */
+function serialMerge(jobs: JobService): { soon(): void; settle(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const soon = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        await jobs.mergeStagedIndex().catch(() => {});
+      } while (again);
+    })().finally(() => {
+      running = undefined;
+    });
+  };
+  return {
+    soon,
+    async settle() {
+      soon();
+      while (running) await running;
+    },
+  };
+}

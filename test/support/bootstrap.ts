@@ -1,0 +1,46 @@
+// Shared by the bootstrap tests and benchmark: every fake upstream started, and the environment
+// of a `leadbase` process on a fresh SQLite file.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface Mirror {
+  name: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** What `leadbase bootstrap --json` prints (the parts the tests read). */
+export interface BootstrapReport {
+  steps: { name: string; state: string; rows: number; done: number; failed: number; lastError: string | null }[];
+  sources: { type: string; locator: string; outcome: string; error: string | null }[];
+  interrupted: boolean;
+  answers: { endpoint: string; body: Record<string, unknown> | null; reason: string | null; curl: string | null }[];
+}
+
+const UPSTREAMS = join(process.cwd(), 'test', 'support', 'upstreams');
+
+/** Every module of test/support/upstreams that exports startMirror(), started. */
+export async function startEveryMirror(): Promise<Mirror[]> {
+  const mirrors: Mirror[] = [];
+  for (const file of readdirSync(UPSTREAMS)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
+    const module = (await import(pathToFileURL(join(UPSTREAMS, file)).href)) as { startMirror?: () => Promise<Mirror> };
+    if (module.startMirror) mirrors.push(await module.startMirror());
+  }
+  return mirrors;
+}
+
+export function envFor(dir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: `sqlite:${join(dir, 'leadbase.sqlite')}`,
+    CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)',
+    CRAWL_HOST_INTERVAL_MS: '20',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** The last line of a command's output, as JSON. */
+export const lastJson = <T>(stdout: string): T => JSON.parse(stdout.trim().split('\n').pop()!) as T;
