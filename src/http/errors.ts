@@ -33,7 +33,12 @@ export type ErrorCode =
   // The admin API (operators, docs/sources.md).
   | 'missing_admin_token'
   | 'invalid_admin_token'
-  | 'source_busy';
+  | 'source_busy'
+  // The console's sessions (docs/console.md).
+  | 'sign_in_refused'
+  | 'session_expired'
+  | 'csrf_token_invalid'
+  | 'forbidden';
 
 export class AppError extends Error {
   constructor(

@@ -17,6 +17,7 @@ import sendgridWebhook from './webhooks-sendgrid.ts';
 import postmarkWebhook from './webhooks-postmark.ts';
 import mailgunWebhook from './webhooks-mailgun.ts';
 import adminSources from './admin-sources.ts';
+import adminConsole from './admin-console.ts';
 import v1 from './v1.ts';
 import mcp from './mcp.ts';
 
@@ -40,6 +41,7 @@ export const routes: FastifyPluginAsync[] = [
   postmarkWebhook,
   mailgunWebhook,
   adminSources,
+  adminConsole,
   v1,
   mcp,
 ];

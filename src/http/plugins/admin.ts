@@ -1,0 +1,65 @@
+// Every /admin request (but the sign-in itself) learns its caller here, and every change an
+// operator makes is written to the audit log before its answer is sent.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { adminCaller, SessionCodec, type AdminCaller } from '../admin-access.ts';
+import { AuditLog } from '../../audit/log.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on /admin routes: who calls. */
+    adminCaller?: AdminCaller;
+  }
+  interface FastifyInstance {
+    sessions: SessionCodec;
+    audit: AuditLog;
+    /** pg-boss's schema when pg-boss is the queue (the status counts its jobs). */
+    pgBossSchema: string | undefined;
+  }
+}
+
+const SECRET_FIELD = /token|secret|password|key$/i;
+
+/** What was asked, for the log: small, with secrets left out. */
+function askedOf(body: unknown): Record<string, unknown> | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (SECRET_FIELD.test(name)) continue;
+    out[name] = Array.isArray(value) ? `${value.length} items` : typeof value === 'string' ? value.slice(0, 200) : value;
+  }
+  return out;
+}
+
+function isAdminPath(request: FastifyRequest): boolean {
+  return request.url === '/admin' || request.url.startsWith('/admin/') || request.url.startsWith('/admin?');
+}
+
+async function adminPlugin(app: FastifyInstance): Promise<void> {
+  app.decorate('sessions', new SessionCodec(app.adminToken));
+  app.decorate('audit', new AuditLog(app.services.db));
+
+  app.addHook('onRequest', async (request) => {
+    if (!isAdminPath(request) || request.routeOptions.url === '/admin/session') return;
+    request.adminCaller = await adminCaller(app, app.sessions, request);
+  });
+
+  // Before the answer leaves, so the caller never sees a change the log does not hold yet.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const caller = request.adminCaller;
+    if (caller?.role !== 'operator' || ['GET', 'HEAD', 'OPTIONS'].includes(request.method) || reply.statusCode >= 400) return payload;
+    const params = request.params as Record<string, string> | undefined;
+    await app.audit
+      .record({
+        actor: caller.via === 'session' ? 'operator (console)' : 'operator (admin token)',
+        ip: request.ip,
+        action: `${request.method} ${request.routeOptions.url ?? request.url}`,
+        target: params?.id ?? null,
+        detail: { status: reply.statusCode, ...(askedOf(request.body) ?? {}) },
+      })
+      .catch((error: Error) => request.log.error({ err: { message: error.message } }, 'audit log write failed'));
+    return payload;
+  });
+}
+
+export default fp(adminPlugin, { name: 'admin', dependencies: ['errors'] });

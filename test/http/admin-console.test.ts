@@ -1,0 +1,206 @@
+// The admin API behind the console: sessions (cookie, CSRF, one refusal for every wrong token,
+// rate-limited sign-in), what a customer's session may reach, keys, usage, the ledger and the audit log.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config.ts';
+import { dbTargets } from '../support/db.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
+
+interface Session {
+  cookie: string;
+  csrf: string;
+}
+
+function sessionOf(res: LightMyRequestResponse): Session {
+  const set = String(res.headers['set-cookie']);
+  assert.match(set, /HttpOnly/);
+  assert.match(set, /SameSite=Strict/);
+  return { cookie: set.split(';')[0], csrf: res.json().csrf_token };
+}
+
+for (const target of dbTargets) {
+  describe(`admin API for the console (${target.name})`, { skip: target.skip }, () => {
+    let t: TestApp;
+    let operator: Session;
+    let ip = 0;
+    // Each sign-in from its own address, so the rate limit is tested on its own.
+    const signIn = (token: unknown, from = `10.0.0.${++ip}`) =>
+      t.inject({
+        method: 'POST',
+        url: '/admin/session',
+        remoteAddress: from,
+        headers: { 'content-type': 'application/json' },
+        payload: { token },
+      });
+    const call = (s: Session | undefined, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, csrf = true) =>
+      t.inject({
+        method,
+        url,
+        headers: {
+          ...(s ? { cookie: s.cookie } : {}),
+          ...(s && csrf && method !== 'GET' ? { 'x-csrf-token': s.csrf } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      });
+
+    before(async () => {
+      t = await startTestApp(target, { credits: 5, deps: { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) } });
+      const res = await signIn(ADMIN_TOKEN);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().role, 'operator');
+      operator = sessionOf(res);
+    });
+    after(() => t.close());
+
+    it('refuses every wrong token with the same answer', async () => {
+      const revoked = await t.services.keys.create('old', 0);
+      await t.services.keys.revoke(revoked.id);
+      const answers = [];
+      for (const token of [`${ADMIN_TOKEN}x`, 'lb_nothing', revoked.key, 'x'.repeat(500)]) {
+        const res = await signIn(token);
+        answers.push([res.statusCode, res.body, res.headers['set-cookie']]);
+      }
+      for (const answer of answers) assert.deepEqual(answer, answers[0]);
+      assert.equal(answers[0][0], 401);
+      assert.equal(JSON.parse(answers[0][1] as string).error, 'sign_in_refused');
+    });
+
+    it('rate-limits sign-in attempts per address', async () => {
+      const statuses = [];
+      for (let i = 0; i < 12; i++) statuses.push((await signIn('wrong', '10.9.9.9')).statusCode);
+      assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+      assert.equal(statuses[11], 429);
+    });
+
+    it('needs the CSRF token for every change made with a session', async () => {
+      const res = await call(operator, 'POST', '/admin/keys', { name: 'no csrf' }, false);
+      assert.equal(res.statusCode, 403);
+      assert.equal(res.json().error, 'csrf_token_invalid');
+      const forged = await t.inject({
+        method: 'POST',
+        url: '/admin/keys',
+        headers: { cookie: operator.cookie, 'x-csrf-token': 'guess', 'content-type': 'application/json' },
+        payload: '{"name":"x"}',
+      });
+      assert.equal(forged.statusCode, 403);
+    });
+
+    it('lets the operator create a key, grant credits and read its usage, ledger and the audit log', async () => {
+      const created = await call(operator, 'POST', '/admin/keys', { name: 'acme', credits: '10' });
+      assert.equal(created.statusCode, 201, created.body);
+      const { id, key } = created.json();
+      assert.match(key, /^lb_/);
+      // The new key works on the API.
+      const credits = await t.inject({ method: 'GET', url: '/credits', headers: { 'x-api-key': key } });
+      assert.equal(credits.statusCode, 200, credits.body);
+      assert.equal(credits.json().credits, 10);
+
+      const granted = await call(operator, 'POST', `/admin/keys/${id}/credits`, { credits: '2.5', note: 'trial extension' });
+      assert.equal(granted.statusCode, 200, granted.body);
+      assert.equal(granted.json().credits, 12.5);
+      await t.services.billing.settle({ keyId: id, operation: 'email-validation', cost: 1000, requestId: 'r1' });
+      await t.services.billing.settle({ keyId: id, operation: 'email-validation', cost: 1000, requestId: 'r2' });
+      await t.services.billing.settle({ keyId: id, operation: 'company-search', cost: 500, requestId: 'r3' });
+
+      const usage = (await call(operator, 'GET', `/admin/keys/${id}/usage?days=7`)).json();
+      const today = new Date().toISOString().slice(0, 10);
+      assert.deepEqual(
+        usage.usage.map((r: { day: string; operation: string; calls: number; credits: number }) => [
+          r.day,
+          r.operation,
+          r.calls,
+          r.credits,
+        ]),
+        [
+          [today, 'company-search', 1, 0.5],
+          [today, 'email-validation', 2, 2],
+        ],
+      );
+      assert.equal((await call(operator, 'GET', `/admin/keys/${id}/usage?days=8`)).statusCode, 400);
+
+      const csv = await call(operator, 'GET', `/admin/keys/${id}/ledger?format=csv`);
+      assert.equal(csv.statusCode, 200);
+      assert.match(String(csv.headers['content-type']), /text\/csv/);
+      const lines = csv.body.trim().split('\n');
+      assert.equal(lines[0], 'id,at,kind,credits,operation,request_id,note');
+      assert.equal(lines.length, 1 + 5);
+      assert.ok(lines.some((line) => line.endsWith(',grant,2.5,,,trial extension')));
+
+      const revoked = await call(operator, 'POST', `/admin/keys/${id}/revoke`);
+      assert.equal(revoked.statusCode, 200);
+      assert.ok(revoked.json().revoked_at);
+
+      const audit = (await call(operator, 'GET', '/admin/audit')).json().entries as {
+        action: string;
+        actor: string;
+        target: string | null;
+      }[];
+      const actions = audit.map((e) => `${e.action} ${e.target ?? ''}`.trim());
+      assert.ok(actions.includes(`POST /admin/keys/:id/revoke ${id}`), actions.join('; '));
+      assert.ok(actions.includes(`POST /admin/keys/:id/credits ${id}`));
+      assert.ok(actions.includes('POST /admin/keys'));
+      assert.ok(actions.includes('sign in'));
+      assert.ok(audit.every((e) => e.actor.startsWith('operator')));
+      // Secrets are never written to the log.
+      assert.ok(!JSON.stringify(audit).includes(key));
+    });
+
+    it('keeps a customer to its own key, by the console and by direct requests', async () => {
+      const other = await t.services.keys.create('other customer', 1000);
+      const res = await signIn(t.key);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual([res.json().role, res.json().key_id], ['customer', t.keyId]);
+      const customer = sessionOf(res);
+
+      const keys = (await call(customer, 'GET', '/admin/keys')).json().keys as { id: number }[];
+      assert.deepEqual(
+        keys.map((k) => k.id),
+        [t.keyId],
+      );
+      assert.equal((await call(customer, 'GET', `/admin/keys/${t.keyId}/usage?days=30`)).statusCode, 200);
+      for (const url of [`/admin/keys/${other.id}`, `/admin/keys/${other.id}/usage?days=7`, `/admin/keys/${other.id}/ledger?format=csv`])
+        assert.equal((await call(customer, 'GET', url)).statusCode, 404, url);
+      for (const [method, url] of [
+        ['GET', '/admin/status'],
+        ['GET', '/admin/sources'],
+        ['GET', '/admin/audit'],
+        ['POST', '/admin/keys'],
+        ['POST', `/admin/keys/${other.id}/revoke`],
+        ['POST', `/admin/keys/${t.keyId}/credits`],
+        ['POST', '/admin/sources/1/pause'],
+      ] as const) {
+        const answer = await call(customer, method, url, method === 'POST' ? { name: 'x', credits: '100' } : undefined);
+        assert.equal(answer.statusCode, 403, `${method} ${url}: ${answer.body}`);
+        assert.equal(answer.json().error, 'forbidden');
+      }
+      // An API key is not an admin token.
+      const direct = await t.inject({ method: 'GET', url: '/admin/status', headers: { authorization: `Bearer ${t.key}` } });
+      assert.equal(direct.statusCode, 401);
+      // A revoked key's session ends.
+      await t.services.keys.revoke(t.keyId);
+      assert.equal((await call(customer, 'GET', '/admin/keys')).statusCode, 401);
+    });
+
+    it('shows the status: store counts, health, sources', async () => {
+      const res = await call(operator, 'GET', '/admin/status');
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.empty, true);
+      assert.equal(body.health.database, 'ok');
+      assert.equal(body.stores.companies.total, 0);
+      const bearer = await t.inject({ method: 'GET', url: '/admin/status', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      assert.equal(bearer.statusCode, 200);
+    });
+
+    it('signs out by clearing the cookie', async () => {
+      const res = await call(operator, 'DELETE', '/admin/session');
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['set-cookie']), /Max-Age=0/);
+      assert.equal((await t.inject({ method: 'GET', url: '/admin/session' })).statusCode, 401);
+    });
+  });
+}
