@@ -39,7 +39,7 @@ export function BarChart({ days, series, label }) {
     });
   });
   return html`<figure class="chart">
-    <svg viewBox="0 0 ${width} ${height}" role="img" aria-label=${label} preserveAspectRatio="none">
+    <svg viewBox="0 0 ${width} ${height}" role="img" aria-label=${label}>
       ${ticks.map(
         (t) =>
           html`<g

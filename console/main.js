@@ -112,4 +112,7 @@ function App() {
   </div>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+// The page's "Loading…" placeholder goes: Preact renders beside what a container holds.
+root.textContent = '';
+render(html`<${App} />`, root);

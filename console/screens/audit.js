@@ -15,7 +15,7 @@ export function Audit() {
   if (!entries) return html`<p class="loading">Loading the audit log…</p>`;
   return html`<h1>Audit log</h1>
     <p class="muted">Every change an operator made, through the console or with the admin token, newest first.</p>
-    <div class="table-wrap">
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Audit entries">
       <table>
         <thead>
           <tr>

@@ -71,7 +71,7 @@ export function Keys() {
     ${
       !keys
         ? html`<p class="loading">Loading keys…</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Keys">
             <table>
               <thead>
                 <tr>
@@ -239,7 +239,7 @@ export function KeyDetail({ id, session }) {
       <h2 id="ledger-title">
         Ledger <a class="button ghost small" href=${`/admin/keys/${id}/ledger?format=csv&limit=100000`} download>Export CSV</a>
       </h2>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Ledger">
         <table>
           <thead>
             <tr>

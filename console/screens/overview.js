@@ -23,7 +23,7 @@ function Card({ title, rows }) {
 }
 
 export function SourcesTable({ sources }) {
-  return html`<div class="table-wrap">
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sources, stale first">
     <table>
       <caption class="sr-only">
         Sources, stale ones first

@@ -66,7 +66,7 @@ export function Sources() {
     ${
       !sources
         ? html`<p class="loading">Loading sources…</p>`
-        : html`<div class="table-wrap">
+        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sources">
             <table>
               <thead>
                 <tr>
@@ -101,7 +101,7 @@ export function Sources() {
                           class="small"
                           disabled=${busy !== null}
                           onClick=${() => act(s, 'run')}
-                          aria-label=${`Run source ${s.id} now`}
+                          aria-label=${`Run now: source ${s.id}`}
                         >
                           ${busy === `${s.id}:run` ? 'Running…' : 'Run now'}
                         </button>
