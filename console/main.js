@@ -74,14 +74,9 @@ function App() {
     setSession(null);
   };
 
-  const themeButton = html`<button
-    class="ghost"
-    type="button"
-    onClick=${() => setTheme(theme === 'dark' ? 'light' : 'dark')}
-    aria-label=${`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
-  >
-    ${theme === 'dark' ? 'Light' : 'Dark'} theme
-  </button>`;
+  // Cycles: the system's choice, light, dark.
+  const nextTheme = { auto: 'light', light: 'dark', dark: 'auto' }[theme] ?? 'auto';
+  const themeButton = html`<button class="ghost" type="button" onClick=${() => setTheme(nextTheme)}>Theme: ${theme}</button>`;
 
   if (session === undefined) return html`<main id="main"><p class="loading">Loading…</p></main>`;
   if (session === null)

@@ -254,7 +254,7 @@ export function KeyDetail({ id, session }) {
             ${ledger.map(
               (r) =>
                 html`<tr>
-                  <td>${r.at.replace('T', ' ').slice(0, 19)}</td>
+                  <td><time datetime=${r.at}>${r.at.replace('T', ' ').slice(0, 19)}</time></td>
                   <td>${r.kind}</td>
                   <td class="num">${r.kind === 'grant' ? '+' : '−'}${formatNumber(r.credits)}</td>
                   <td>${r.operation ?? ''}</td>
