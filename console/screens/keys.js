@@ -183,9 +183,9 @@ export function KeyDetail({ id, session }) {
     setError(null);
     try {
       const r = await api(`/admin/keys/${id}/credits`, { method: 'POST', body: { credits: grant.credits, note: grant.note || undefined } });
+      await load();
       setMessage(`Granted ${formatNumber(r.granted)} credits; the balance is now ${formatNumber(r.credits)}.`);
       setGrant({ credits: '', note: '' });
-      await load();
     } catch (e) {
       setError(e.message);
     }

@@ -11,6 +11,18 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** A key's charges of one UTC day and operation, kept by a trigger on credit_ledger (migration 0025). */
+export interface CreditUsageDailyTable {
+  key_id: number;
+  /** Days since 1970-01-01, UTC. */
+  day: number;
+  /** '' for a charge without an operation. */
+  operation: string;
+  calls: number;
+  units: number;
+}
+
 export interface AuditTables {
   audit_log: AuditLogTable;
+  credit_usage_daily: CreditUsageDailyTable;
 }

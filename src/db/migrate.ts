@@ -16,7 +16,7 @@ import * as sources from './migrations/0013_sources.ts';
 import * as companyProfileUrl from './migrations/0014_company_profile_url.ts';
 import * as sourceProgress from './migrations/0015_source_progress.ts';
 import * as bootstrap from './migrations/0021_bootstrap.ts';
-import * as auditLog from './migrations/0025_audit_log.ts';
+import * as consoleTables from './migrations/0025_console.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -37,7 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0014_company_profile_url': companyProfileUrl,
   '0015_source_progress': sourceProgress,
   '0021_bootstrap': bootstrap,
-  '0025_audit_log': auditLog,
+  '0025_console': consoleTables,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -128,7 +128,7 @@ for (const target of dbTargets) {
       await page.getByLabel('Note').fill('welcome bonus');
       await page.getByRole('button', { name: 'Grant credits' }).click();
       await page.getByRole('status').filter({ hasText: 'Granted 5 credits' }).waitFor();
-      assert.equal(await page.getByTestId('balance').textContent(), '19 credits');
+      await page.getByTestId('balance').filter({ hasText: '19 credits' }).waitFor();
       await page.getByRole('img', { name: /credits per day/ }).waitFor();
       assert.ok((await page.locator('.chart rect').count()) >= 2, 'the usage chart has bars');
       await checkAccessibility(page, 'key');
