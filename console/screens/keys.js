@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, formatNumber } from '../api.js';
 import { BarChart } from '../chart.js';
+import { Lists } from './lists.js';
 
 function CreatedSecret({ created, onDone }) {
   const [copied, setCopied] = useState(false);
@@ -116,7 +117,7 @@ function periodDays(days) {
   return Array.from({ length: days }, (_, i) => new Date((today - days + 1 + i) * 86_400_000).toISOString().slice(0, 10));
 }
 
-function Usage({ id }) {
+function Usage({ id, version }) {
   const [days, setDays] = useState(30);
   const [measure, setMeasure] = useState('credits');
   const [usage, setUsage] = useState(null);
@@ -127,7 +128,7 @@ function Usage({ id }) {
       (r) => setUsage(r.usage),
       (e) => setError(e.message),
     );
-  }, [id, days]);
+  }, [id, days, version]);
   const axis = periodDays(days);
   const operations = [...new Set((usage ?? []).map((r) => r.operation))].sort();
   const series = operations.map((operation) => ({
@@ -169,6 +170,8 @@ export function KeyDetail({ id, session }) {
   const [error, setError] = useState(null);
   const [grant, setGrant] = useState({ credits: '', note: '' });
   const [message, setMessage] = useState(null);
+  // Bumped when something charged the key (a list finished): the usage chart reloads.
+  const [version, setVersion] = useState(0);
   const load = () =>
     Promise.all([api(`/admin/keys/${id}`), api(`/admin/keys/${id}/ledger?limit=50`)]).then(
       ([k, l]) => {
@@ -178,6 +181,10 @@ export function KeyDetail({ id, session }) {
       (e) => setError(e.message),
     );
   useEffect(() => void load(), [id]);
+  const refresh = () => {
+    void load();
+    setVersion((v) => v + 1);
+  };
   const submitGrant = async (event) => {
     event.preventDefault();
     setError(null);
@@ -234,7 +241,8 @@ export function KeyDetail({ id, session }) {
       </form>`
     }
     ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
-    <${Usage} id=${id} />
+    <${Usage} id=${id} version=${version} />
+    ${!key.revoked_at && html`<${Lists} keyId=${id} onFinished=${refresh} />`}
     <section aria-labelledby="ledger-title">
       <h2 id="ledger-title">
         Ledger <a class="button ghost small" href=${`/admin/keys/${id}/ledger?format=csv&limit=100000`} download>Export CSV</a>

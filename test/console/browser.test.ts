@@ -5,19 +5,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = existsSync(CHROMIUM) ? false : 'skipped: chromium not installed (apt-get install chromium)';
 const ADMIN_TOKEN = 'console-browser-admin-token-0123456789';
 const root = join(import.meta.dirname, '..', '..');
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+const axeSource = axe.source;
 const shots = process.env.CONSOLE_SCREENSHOTS_DIR;
 
 /** axe-core on the page as it stands: no serious or critical violation. */
@@ -48,11 +49,18 @@ for (const target of dbTargets) {
     let browser: Browser;
     let base: string;
     let createdKey: string;
+    let world: MailWorld;
 
     before(async () => {
       const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { encoding: 'utf8' });
       assert.equal(built.status, 0, built.stderr);
-      t = await startTestApp(target, { credits: 20, deps: { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) } });
+      // The local mail fakes: half of the list's addresses exist.
+      world = await startMailWorld();
+      await world.domain('acme.test', { mailboxes: Array.from({ length: 500 }, (_, i) => `user${i}`) });
+      t = await startTestApp(target, {
+        credits: 20,
+        deps: { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }), email: { ...world.emailConfig, recheckPollMs: 60_000 } },
+      });
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
       await t.services.sources.registry.add({ type: 'greenhouse', locator: 'northwind', base_url: 'http://127.0.0.1:9' });
       await t.services.sources.registry.add({ type: 'lever', locator: 'contoso', base_url: 'http://127.0.0.1:9' });
@@ -82,6 +90,7 @@ for (const target of dbTargets) {
     after(async () => {
       await browser?.close();
       await t?.close();
+      await world?.close();
     });
 
     it('refuses a wrong token, then signs the operator in to the overview', { timeout: 120_000 }, async () => {
@@ -158,6 +167,36 @@ for (const target of dbTargets) {
       assert.equal(await page.getByText('POST /admin/keys/:id/credits').count(), 1);
       await checkAccessibility(page, 'audit');
       await screenshot(page, 'audit');
+      await page.close();
+    });
+
+    it('validates a 1,000-address CSV on the local mail fakes and downloads the results', { timeout: 240_000 }, async () => {
+      const listKey = await t.services.keys.create('lists', 100_000);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      await page.goto(`${base}/console#/keys/${listKey.id}`);
+      await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Lists', exact: true }).waitFor();
+      const csv = ['First Name,Work Email', ...Array.from({ length: 1000 }, (_, i) => `Person ${i},user${i}@acme.test`)].join('\n');
+      await page.getByLabel('CSV file').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await page.getByTestId('list-price').filter({ hasText: '1,000 distinct addresses: at most 50 credits' }).waitFor();
+      assert.equal(await page.getByLabel('Address column').inputValue(), '1');
+      await page.getByRole('button', { name: 'Start validation' }).click();
+      await page.getByRole('heading', { name: /— done/ }).waitFor({ timeout: 200_000 });
+      await page.getByRole('heading', { name: 'Past lists' }).waitFor();
+      await checkAccessibility(page, 'lists');
+      await screenshot(page, 'lists');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download results (CSV)' }).click(),
+      ]);
+      const path = await download.path();
+      const lines = readFileSync(path, 'utf8').trim().split('\n');
+      assert.equal(lines.length, 1001);
+      assert.match(lines[0], /^First Name,email,email_status/);
+      const statuses = lines.slice(1).map((line) => line.split(',')[2]);
+      assert.equal(statuses.filter((s) => s === 'valid').length, 500);
+      assert.equal(statuses.filter((s) => s === 'invalid').length, 500);
       await page.close();
     });
 

@@ -162,7 +162,12 @@ for (const target of dbTargets) {
         [t.keyId],
       );
       assert.equal((await call(customer, 'GET', `/admin/keys/${t.keyId}/usage?days=30`)).statusCode, 200);
-      for (const url of [`/admin/keys/${other.id}`, `/admin/keys/${other.id}/usage?days=7`, `/admin/keys/${other.id}/ledger?format=csv`])
+      for (const url of [
+        `/admin/keys/${other.id}`,
+        `/admin/keys/${other.id}/usage?days=7`,
+        `/admin/keys/${other.id}/ledger?format=csv`,
+        `/admin/keys/${other.id}/lists`,
+      ])
         assert.equal((await call(customer, 'GET', url)).statusCode, 404, url);
       for (const [method, url] of [
         ['GET', '/admin/status'],
@@ -177,6 +182,9 @@ for (const target of dbTargets) {
         assert.equal(answer.statusCode, 403, `${method} ${url}: ${answer.body}`);
         assert.equal(answer.json().error, 'forbidden');
       }
+      // Nor may it run a list on another key.
+      const list = await call(customer, 'POST', `/admin/keys/${other.id}/lists`, { csv: 'email\na@b.test' });
+      assert.equal(list.statusCode, 404);
       // An API key is not an admin token.
       const direct = await t.inject({ method: 'GET', url: '/admin/status', headers: { authorization: `Bearer ${t.key}` } });
       assert.equal(direct.statusCode, 401);

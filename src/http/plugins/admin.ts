@@ -26,7 +26,12 @@ function askedOf(body: unknown): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(body)) {
     if (SECRET_FIELD.test(name)) continue;
-    out[name] = Array.isArray(value) ? `${value.length} items` : typeof value === 'string' ? value.slice(0, 200) : value;
+    // Long texts (a pasted list) are counted, not copied: the log keeps no one's addresses.
+    out[name] = Array.isArray(value)
+      ? `${value.length} items`
+      : typeof value === 'string' && value.length > 200
+        ? `${value.length} characters`
+        : value;
   }
   return out;
 }

@@ -18,6 +18,7 @@ import postmarkWebhook from './webhooks-postmark.ts';
 import mailgunWebhook from './webhooks-mailgun.ts';
 import adminSources from './admin-sources.ts';
 import adminConsole from './admin-console.ts';
+import adminLists from './admin-lists.ts';
 import v1 from './v1.ts';
 import mcp from './mcp.ts';
 
@@ -42,6 +43,7 @@ export const routes: FastifyPluginAsync[] = [
   mailgunWebhook,
   adminSources,
   adminConsole,
+  adminLists,
   v1,
   mcp,
 ];
