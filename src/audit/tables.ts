@@ -22,7 +22,16 @@ export interface CreditUsageDailyTable {
   units: number;
 }
 
+/** A key's spend cap (migration 0025). */
+export interface KeySpendCapTable {
+  key_id: number;
+  period: 'day' | 'month';
+  cap_units: number;
+  alert_units: number | null;
+}
+
 export interface AuditTables {
   audit_log: AuditLogTable;
   credit_usage_daily: CreditUsageDailyTable;
+  key_spend_caps: KeySpendCapTable;
 }

@@ -6,6 +6,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { registerChargeRoute } from '../support/charge-route.ts';
+import { setSpendCap } from '../../src/billing/caps.ts';
 
 const ADMIN_TOKEN = 'console-test-admin-token-0123456789';
 
@@ -48,7 +50,11 @@ for (const target of dbTargets) {
       });
 
     before(async () => {
-      t = await startTestApp(target, { credits: 5, deps: { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) } });
+      t = await startTestApp(target, {
+        credits: 5,
+        deps: { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) },
+        routes: registerChargeRoute,
+      });
       const res = await signIn(ADMIN_TOKEN);
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().role, 'operator');
@@ -191,6 +197,62 @@ for (const target of dbTargets) {
       // A revoked key's session ends.
       await t.services.keys.revoke(t.keyId);
       assert.equal((await call(customer, 'GET', '/admin/keys')).statusCode, 401);
+    });
+
+    it('enforces a daily spend cap in the charge: 402 with a clear message, nothing charged', async () => {
+      const capped = await t.services.keys.create('capped', 10_000);
+      const set = await call(operator, 'POST', `/admin/keys/${capped.id}/spend-cap`, { period: 'day', cap: '1' });
+      assert.equal(set.statusCode, 404, 'PUT, not POST');
+      const put = await t.inject({
+        method: 'PUT',
+        url: `/admin/keys/${capped.id}/spend-cap`,
+        headers: { cookie: operator.cookie, 'x-csrf-token': operator.csrf, 'content-type': 'application/json' },
+        payload: JSON.stringify({ period: 'day', cap: '1', alert_at: '0.5' }),
+      });
+      assert.equal(put.statusCode, 200, put.body);
+      const charge = (cost: number) =>
+        t.inject({
+          method: 'POST',
+          url: '/test/charge',
+          headers: { 'x-api-key': capped.key, 'content-type': 'application/json' },
+          payload: JSON.stringify({ cost }),
+        });
+      assert.equal((await charge(600)).statusCode, 200);
+      const state = (await call(operator, 'GET', `/admin/keys/${capped.id}/spend-cap`)).json().spend_cap;
+      assert.deepEqual([state.spent, state.alert, state.reached], [0.6, true, false]);
+      const refused = await charge(500);
+      assert.equal(refused.statusCode, 402, refused.body);
+      assert.equal(refused.json().error, 'spend_cap_reached');
+      assert.match(refused.json().message, /at most 1 credits per UTC day; 0\.6 are spent and this call costs 0\.5/);
+      assert.equal((await t.services.keys.get(capped.id))!.balance, 10_000 - 600, 'nothing charged');
+      assert.equal(await t.services.billing.ledgerBalance(capped.id), 10_000 - 600);
+      assert.equal((await charge(400)).statusCode, 200, 'up to the cap exactly');
+
+      // Concurrent charges never pass the cap together: 20 at once of 0.1 under a cap of 1 → 10 served.
+      const busy = await t.services.keys.create('busy', 10_000);
+      await setSpendCap(t.services.db, busy.id, { period: 'month', capUnits: 1000, alertUnits: null });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          t.inject({
+            method: 'POST',
+            url: '/test/charge',
+            headers: { 'x-api-key': busy.key, 'content-type': 'application/json' },
+            payload: JSON.stringify({ cost: 100 }),
+          }),
+        ),
+      );
+      assert.equal(answers.filter((a) => a.statusCode === 200).length, 10);
+      assert.equal(answers.filter((a) => a.statusCode === 402).length, 10);
+      assert.equal((await t.services.keys.get(busy.id))!.balance, 9_000);
+      // Removed, the key spends again; a customer cannot change it.
+      const removed = await t.inject({
+        method: 'PUT',
+        url: `/admin/keys/${capped.id}/spend-cap`,
+        headers: { cookie: operator.cookie, 'x-csrf-token': operator.csrf, 'content-type': 'application/json' },
+        payload: JSON.stringify({ cap: null }),
+      });
+      assert.equal(removed.statusCode, 200);
+      assert.equal((await charge(500)).statusCode, 200);
     });
 
     it('shows the status: store counts, health, sources', async () => {

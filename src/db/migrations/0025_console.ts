@@ -46,9 +46,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger credit_usage_daily_charge after insert on credit_ledger
       when new.kind = 'charge' begin ${upsert}; end`.execute(db);
   }
+  // Spend caps: at most cap_units per UTC day or month, checked in the transaction of each charge.
+  // api_keys.spend_capped says whether a key has one, so the charge of a key without a cap reads
+  // nothing more than before (the balance UPDATE returns it).
+  await db.schema
+    .alterTable('api_keys')
+    .addColumn('spend_capped', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createTable('key_spend_caps')
+    .addColumn('key_id', 'integer', (c) => c.primaryKey())
+    // 'day' or 'month' (UTC).
+    .addColumn('period', 'text', (c) => c.notNull())
+    .addColumn('cap_units', 'bigint', (c) => c.notNull())
+    // Spend in the period from which the console warns (null: no warning).
+    .addColumn('alert_units', 'bigint')
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('key_spend_caps').execute();
+  await db.schema.alterTable('api_keys').dropColumn('spend_capped').execute();
   await sql`drop trigger credit_usage_daily_charge${isPostgres(db) ? sql` on credit_ledger` : sql``}`.execute(db);
   if (isPostgres(db)) await sql`drop function credit_usage_daily_charge()`.execute(db);
   await db.schema.dropTable('credit_usage_daily').execute();

@@ -8,6 +8,7 @@ import { AppError, InvalidRequestError } from '../errors.ts';
 import { adminCaller, clearSessionCookie, requireOperator, setSessionCookie, type AdminCaller } from '../admin-access.ts';
 import { installStatus } from '../../status.ts';
 import { dailyUsage } from '../../billing/usage.ts';
+import { setSpendCap, spendCapOf } from '../../billing/caps.ts';
 import { creditsToUnits, unitsToCredits } from '../../billing/units.ts';
 import type { KeySummary } from '../../keys/service.ts';
 import { SOURCE_TYPES } from '../../sources/registry.ts';
@@ -217,6 +218,53 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="key-${id}-ledger.csv"`)
       .send(`${[header, ...lines].join('\n')}\n`);
+  });
+
+  // The key's spend cap, with what it spent in the current period (null: no cap).
+  app.get('/admin/keys/:id/spend-cap', hidden, async (request) => {
+    const id = idOf(request.params);
+    allowedKey(callerOf(request), id);
+    const cap = await spendCapOf(app.services.db, id);
+    if (!cap) return { id, spend_cap: null };
+    return {
+      id,
+      spend_cap: {
+        period: cap.period,
+        cap: unitsToCredits(cap.capUnits),
+        alert_at: cap.alertUnits == null ? null : unitsToCredits(cap.alertUnits),
+        spent: unitsToCredits(cap.spentUnits),
+        alert: cap.alertUnits != null && cap.spentUnits >= cap.alertUnits,
+        reached: cap.spentUnits >= cap.capUnits,
+      },
+    };
+  });
+
+  // Sets the cap: {"period": "day"|"month", "cap": credits, "alert_at"?: credits}, or {"cap": null} to remove it.
+  app.put('/admin/keys/:id/spend-cap', hidden, async (request) => {
+    requireOperator(callerOf(request));
+    const id = idOf(request.params);
+    if (!(await app.services.keys.get(id))) throw new AppError(404, 'not_found', `No key with id ${id}.`);
+    const body = (request.body ?? {}) as { period?: unknown; cap?: unknown; alert_at?: unknown };
+    if (body.cap === null) {
+      await setSpendCap(app.services.db, id, null);
+      return { id, spend_cap: null };
+    }
+    if (body.period !== 'day' && body.period !== 'month') throw new InvalidRequestError('period must be day or month.');
+    let capUnits: number;
+    let alertUnits: number | null = null;
+    try {
+      capUnits = creditsToUnits(body.cap as string);
+      if (body.alert_at != null && body.alert_at !== '') alertUnits = creditsToUnits(body.alert_at as string);
+    } catch (error) {
+      throw new InvalidRequestError((error as Error).message);
+    }
+    if (capUnits <= 0) throw new InvalidRequestError('cap must be more than 0 (send {"cap": null} to remove the cap).');
+    if (alertUnits != null && alertUnits > capUnits) throw new InvalidRequestError('alert_at must not be above the cap.');
+    await setSpendCap(app.services.db, id, { period: body.period, capUnits, alertUnits });
+    return {
+      id,
+      spend_cap: { period: body.period, cap: unitsToCredits(capUnits), alert_at: alertUnits == null ? null : unitsToCredits(alertUnits) },
+    };
   });
 
   // The kinds of source the registry takes (the console's "add a source" choices).
