@@ -164,6 +164,81 @@ function Usage({ id, version }) {
   </section>`;
 }
 
+function SpendCap({ id, operator, version }) {
+  const [cap, setCap] = useState(undefined);
+  const [form, setForm] = useState({ period: 'day', cap: '', alert_at: '' });
+  const [error, setError] = useState(null);
+  const load = () =>
+    api(`/admin/keys/${id}/spend-cap`).then(
+      (r) => setCap(r.spend_cap),
+      (e) => setError(e.message),
+    );
+  useEffect(() => void load(), [id, version]);
+  const save = async (event, remove = false) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const body = remove ? { cap: null } : { period: form.period, cap: form.cap, alert_at: form.alert_at || undefined };
+      await api(`/admin/keys/${id}/spend-cap`, { method: 'PUT', body });
+      await load();
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  if (cap === undefined) return null;
+  return html`<section aria-labelledby="cap-title">
+    <h2 id="cap-title">Spend cap</h2>
+    ${
+      cap
+        ? html`<p data-testid="spend-cap">
+            ${formatNumber(cap.spent)} of ${formatNumber(cap.cap)} credits spent this UTC ${cap.period}
+            ${
+              cap.reached
+                ? html` <span class="badge bad">cap reached: calls are refused (402)</span>`
+                : cap.alert
+                  ? html` <span class="badge warn">above the alert threshold (${formatNumber(cap.alert_at)})</span>`
+                  : null
+            }
+          </p>`
+        : html`<p>No spend cap: the key may spend its whole balance.</p>`
+    }
+    ${
+      operator &&
+      html`<form class="inline" onSubmit=${save} aria-label="Set the spend cap">
+        <div>
+          <label for="cap-period">Period</label>
+          <select id="cap-period" value=${form.period} onChange=${(e) => setForm({ ...form, period: e.currentTarget.value })}>
+            <option value="day">per UTC day</option>
+            <option value="month">per UTC month</option>
+          </select>
+        </div>
+        <div>
+          <label for="cap-credits">Cap (credits)</label>
+          <input
+            id="cap-credits"
+            required
+            inputmode="decimal"
+            value=${form.cap}
+            onInput=${(e) => setForm({ ...form, cap: e.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="cap-alert">Alert at (credits)</label>
+          <input
+            id="cap-alert"
+            inputmode="decimal"
+            value=${form.alert_at}
+            onInput=${(e) => setForm({ ...form, alert_at: e.currentTarget.value })}
+          />
+        </div>
+        <button type="submit">Set cap</button>
+        ${cap && html`<button type="button" class="ghost" onClick=${(e) => save(e, true)}>Remove cap</button>`}
+      </form>`
+    }
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
 export function KeyDetail({ id, session }) {
   const [key, setKey] = useState(null);
   const [ledger, setLedger] = useState(null);
@@ -241,6 +316,7 @@ export function KeyDetail({ id, session }) {
       </form>`
     }
     ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${SpendCap} id=${id} operator=${session.role === 'operator'} version=${version} />
     <${Usage} id=${id} version=${version} />
     ${!key.revoked_at && html`<${Lists} keyId=${id} onFinished=${refresh} />`}
     <section aria-labelledby="ledger-title">

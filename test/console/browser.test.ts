@@ -138,6 +138,12 @@ for (const target of dbTargets) {
       await page.getByRole('button', { name: 'Grant credits' }).click();
       await page.getByRole('status').filter({ hasText: 'Granted 5 credits' }).waitFor();
       await page.getByTestId('balance').filter({ hasText: '19 credits' }).waitFor();
+      // A daily cap of 10 credits with an alert at 5: the key spent 6 today.
+      await page.getByLabel('Cap (credits)').fill('10');
+      await page.getByLabel('Alert at (credits)').fill('5');
+      await page.getByRole('button', { name: 'Set cap' }).click();
+      await page.getByTestId('spend-cap').filter({ hasText: '6 of 10 credits spent this UTC day' }).waitFor();
+      await page.getByText('above the alert threshold').waitFor();
       await page.getByRole('img', { name: /credits per day/ }).waitFor();
       assert.ok((await page.locator('.chart rect').count()) >= 2, 'the usage chart has bars');
       await checkAccessibility(page, 'key');
