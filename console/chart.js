@@ -5,9 +5,9 @@ import { html } from './html.js';
 const PALETTE = ['#2563eb', '#d97706', '#059669', '#db2777', '#7c3aed', '#0891b2', '#65a30d', '#dc2626'];
 
 /**
- * @param {{ days: string[], series: { name: string, values: number[] }[], label: string }} props
+ * @param {{ days: string[], series: { name: string, values: number[], color?: string }[], label: string, format?: (day: string) => string }} props
  */
-export function BarChart({ days, series, label }) {
+export function BarChart({ days, series, label, format = (day) => day.slice(5) }) {
   const width = 720;
   const height = 220;
   const pad = { left: 48, right: 8, top: 12, bottom: 28 };
@@ -31,7 +31,7 @@ export function BarChart({ days, series, label }) {
           y=${y(base + v)}
           width=${Math.max(barW - 2, 1)}
           height=${(v / max) * plotH}
-          fill=${PALETTE[j % PALETTE.length]}
+          fill=${s.color ?? PALETTE[j % PALETTE.length]}
           ><title>${day} · ${s.name}: ${v.toLocaleString('en-US')}</title></rect
         >`,
       );
@@ -50,7 +50,7 @@ export function BarChart({ days, series, label }) {
       ${bars}
       ${days.map((day, i) =>
         i % labelEvery === 0
-          ? html`<text x=${pad.left + i * barW + barW / 2} y=${height - 8} text-anchor="middle" class="axis">${day.slice(5)}</text>`
+          ? html`<text x=${pad.left + i * barW + barW / 2} y=${height - 8} text-anchor="middle" class="axis">${format(day)}</text>`
           : null,
       )}
     </svg>
@@ -58,7 +58,9 @@ export function BarChart({ days, series, label }) {
       ${
         series.length === 0
           ? html`<span>Nothing in this period.</span>`
-          : series.map((s, j) => html`<span class="legend"><i style=${`background:${PALETTE[j % PALETTE.length]}`}></i>${s.name}</span>`)
+          : series.map(
+              (s, j) => html`<span class="legend"><i style=${`background:${s.color ?? PALETTE[j % PALETTE.length]}`}></i>${s.name}</span>`,
+            )
       }
     </figcaption>
   </figure>`;

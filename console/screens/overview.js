@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, formatNumber, formatWhen } from '../api.js';
+import { BarChart } from '../chart.js';
 
 function Badge({ state }) {
   const ok = state === 'ok' || state === 'ready';
@@ -82,6 +83,17 @@ export function Overview() {
       <span>Queue <${Badge} state=${health.queue} /> ${formatNumber(status.queue.depth)} waiting or running</span>
       ${status.database.bytes != null && html`<span>Database size ${formatNumber(Math.round(status.database.bytes / 1048576))} MB</span>`}
     </div>
+    <h2>Requests, last 24 hours <span class="muted">(this instance, per 15 minutes)</span></h2>
+    <${BarChart}
+      days=${status.traffic.buckets.map((b) => b.at)}
+      format=${(at) => at.slice(11, 16)}
+      label="Requests and errors per 15 minutes over the last 24 hours"
+      series=${[
+        { name: 'answered', color: '#2563eb', values: status.traffic.buckets.map((b) => b.requests - b.client_errors - b.server_errors) },
+        { name: 'refused (4xx)', color: '#d97706', values: status.traffic.buckets.map((b) => b.client_errors) },
+        { name: 'errors (5xx)', color: '#dc2626', values: status.traffic.buckets.map((b) => b.server_errors) },
+      ]}
+    />
     <h2>Stores</h2>
     <div class="cards">
       <${Card}

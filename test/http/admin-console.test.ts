@@ -262,6 +262,11 @@ for (const target of dbTargets) {
       assert.equal(body.empty, true);
       assert.equal(body.health.database, 'ok');
       assert.equal(body.stores.companies.total, 0);
+      // This instance's traffic: 96 buckets of 15 minutes; the refusals of the tests above are in them.
+      assert.equal(body.traffic.buckets.length, 96);
+      const total = (field: string) => body.traffic.buckets.reduce((n: number, b: Record<string, number>) => n + b[field], 0);
+      assert.ok(total('requests') > 20);
+      assert.ok(total('client_errors') >= 10);
       const bearer = await t.inject({ method: 'GET', url: '/admin/status', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       assert.equal(bearer.statusCode, 200);
     });

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { adminCaller, SessionCodec, type AdminCaller } from '../admin-access.ts';
 import { AuditLog } from '../../audit/log.ts';
+import { RequestCounter } from '../request-counts.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionCodec;
     audit: AuditLog;
+    /** Requests and errors per minute over the last day, of this instance (the overview's chart). */
+    requestCounts: RequestCounter;
     /** pg-boss's schema when pg-boss is the queue (the status counts its jobs). */
     pgBossSchema: string | undefined;
   }
@@ -43,6 +46,13 @@ function isAdminPath(request: FastifyRequest): boolean {
 async function adminPlugin(app: FastifyInstance): Promise<void> {
   app.decorate('sessions', new SessionCodec(app.adminToken));
   app.decorate('audit', new AuditLog(app.services.db));
+  const counts = new RequestCounter();
+  app.decorate('requestCounts', counts);
+
+  app.addHook('onResponse', (_request, reply, done) => {
+    counts.record(reply.statusCode);
+    done();
+  });
 
   app.addHook('onRequest', async (request) => {
     if (!isAdminPath(request) || request.routeOptions.url === '/admin/session') return;

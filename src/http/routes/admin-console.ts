@@ -122,7 +122,13 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     const sources = status.sources
       .map((s) => ({ ...s, stale: staleness(s) > 0 }))
       .sort((a, b) => staleness(b) - staleness(a) || a.id - b.id);
-    return { ...status, sources, health: { ...health, queue: status.queue.depth >= 0 ? 'ok' : 'unavailable' } };
+    return {
+      ...status,
+      sources,
+      health: { ...health, queue: status.queue.depth >= 0 ? 'ok' : 'unavailable' },
+      // This instance's traffic over the last 24 h, in 15-minute buckets.
+      traffic: { bucket_minutes: 15, buckets: app.requestCounts.lastDay(15) },
+    };
   });
 
   app.get('/admin/keys', hidden, async (request) => {
