@@ -239,6 +239,97 @@ function SpendCap({ id, operator, version }) {
   </section>`;
 }
 
+function Limits({ id, operator }) {
+  const [limits, setLimits] = useState(null);
+  const [form, setForm] = useState({ operation: '', per_minute: '' });
+  const [secret, setSecret] = useState(null);
+  const [error, setError] = useState(null);
+  const load = () => api(`/admin/keys/${id}/limits`).then(setLimits, (e) => setError(e.message));
+  useEffect(() => void load(), [id]);
+  const save = async (event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const per = form.per_minute.trim() === '' ? null : Number(form.per_minute);
+      await api(`/admin/keys/${id}/limits`, { method: 'PUT', body: { operation: form.operation, per_minute: per } });
+      await load();
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  const reveal = async (rotate) => {
+    setError(null);
+    try {
+      const r = await api(`/admin/keys/${id}/webhook-secret`, { method: rotate ? 'POST' : 'GET' });
+      setSecret(r.webhook_secret);
+    } catch (e) {
+      setError(e.message);
+    }
+  };
+  if (!limits) return null;
+  const operations = Object.keys(limits.defaults).sort();
+  return html`<section aria-labelledby="limits-title">
+    <h2 id="limits-title">Limits and webhooks</h2>
+    <details>
+      <summary>Requests per minute, per operation (${Object.keys(limits.own).length} set for this key)</summary>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Limits">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Operation</th>
+              <th scope="col" class="num">Default</th>
+              <th scope="col" class="num">This key</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${operations.map(
+              (op) =>
+                html`<tr>
+                  <td>${op}</td>
+                  <td class="num">${formatNumber(limits.defaults[op])}</td>
+                  <td class="num">${limits.own[op] != null ? formatNumber(limits.own[op]) : '–'}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </details>
+    ${
+      operator &&
+      html`<form class="inline" onSubmit=${save} aria-label="Set a limit">
+          <div>
+            <label for="limit-operation">Operation</label>
+            <select
+              id="limit-operation"
+              required
+              value=${form.operation}
+              onChange=${(e) => setForm({ ...form, operation: e.currentTarget.value })}
+            >
+              <option value="">Choose</option>
+              ${operations.map((op) => html`<option value=${op}>${op}</option>`)}
+            </select>
+          </div>
+          <div>
+            <label for="limit-per-minute">Per minute (empty: default)</label>
+            <input
+              id="limit-per-minute"
+              inputmode="numeric"
+              value=${form.per_minute}
+              onInput=${(e) => setForm({ ...form, per_minute: e.currentTarget.value })}
+            />
+          </div>
+          <button type="submit">Set limit</button>
+        </form>
+        <p>
+          <button type="button" class="ghost" onClick=${() => reveal(false)}>Show webhook secret</button>
+          <button type="button" class="ghost" onClick=${() => reveal(true)}>Rotate webhook secret</button>
+          ${secret && html` <code data-testid="webhook-secret">${secret}</code>`}
+        </p>`
+    }
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </section>`;
+}
+
 export function KeyDetail({ id, session }) {
   const [key, setKey] = useState(null);
   const [ledger, setLedger] = useState(null);
@@ -318,6 +409,7 @@ export function KeyDetail({ id, session }) {
     ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
     <${SpendCap} id=${id} operator=${session.role === 'operator'} version=${version} />
     <${Usage} id=${id} version=${version} />
+    <${Limits} id=${id} operator=${session.role === 'operator'} />
     ${!key.revoked_at && html`<${Lists} keyId=${id} onFinished=${refresh} />`}
     <section aria-labelledby="ledger-title">
       <h2 id="ledger-title">

@@ -136,6 +136,21 @@ for (const target of dbTargets) {
       assert.equal(lines.length, 1 + 5);
       assert.ok(lines.some((line) => line.endsWith(',grant,2.5,,,trial extension')));
 
+      const limit = await t.inject({
+        method: 'PUT',
+        url: `/admin/keys/${id}/limits`,
+        headers: { cookie: operator.cookie, 'x-csrf-token': operator.csrf, 'content-type': 'application/json' },
+        payload: JSON.stringify({ operation: 'email-validate', per_minute: 7 }),
+      });
+      assert.equal(limit.statusCode, 200, limit.body);
+      const limits = (await call(operator, 'GET', `/admin/keys/${id}/limits`)).json();
+      assert.equal(limits.own['email-validate'], 7);
+      assert.ok(limits.defaults['email-validate'] > 0);
+      const first = (await call(operator, 'GET', `/admin/keys/${id}/webhook-secret`)).json().webhook_secret;
+      const rotated = (await call(operator, 'POST', `/admin/keys/${id}/webhook-secret`)).json().webhook_secret;
+      assert.match(first, /^whsec_/);
+      assert.notEqual(rotated, first);
+
       const revoked = await call(operator, 'POST', `/admin/keys/${id}/revoke`);
       assert.equal(revoked.statusCode, 200);
       assert.ok(revoked.json().revoked_at);
@@ -183,6 +198,7 @@ for (const target of dbTargets) {
         ['POST', `/admin/keys/${other.id}/revoke`],
         ['POST', `/admin/keys/${t.keyId}/credits`],
         ['POST', '/admin/sources/1/pause'],
+        ['GET', `/admin/keys/${t.keyId}/webhook-secret`],
       ] as const) {
         const answer = await call(customer, method, url, method === 'POST' ? { name: 'x', credits: '100' } : undefined);
         assert.equal(answer.statusCode, 403, `${method} ${url}: ${answer.body}`);

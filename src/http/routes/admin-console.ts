@@ -12,6 +12,7 @@ import { setSpendCap, spendCapOf } from '../../billing/caps.ts';
 import { creditsToUnits, unitsToCredits } from '../../billing/units.ts';
 import type { KeySummary } from '../../keys/service.ts';
 import { SOURCE_TYPES } from '../../sources/registry.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
 
 /** Sign-in attempts per client address per minute, across instances when Redis is there. */
 const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
@@ -224,6 +225,47 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="key-${id}-ledger.csv"`)
       .send(`${[header, ...lines].join('\n')}\n`);
+  });
+
+  // Per-operation requests per minute: the defaults, and the key's own where it has one.
+  app.get('/admin/keys/:id/limits', hidden, async (request) => {
+    const id = idOf(request.params);
+    allowedKey(callerOf(request), id);
+    const key = (await app.services.keys.list()).find((k) => k.id === id);
+    if (!key) throw new AppError(404, 'not_found', `No key with id ${id}.`);
+    return { id, defaults: RATE_LIMITS_PER_MINUTE, own: keyView(key).rate_limits };
+  });
+
+  // {"operation", "per_minute"} sets the key's own limit; "per_minute": null goes back to the default.
+  app.put('/admin/keys/:id/limits', hidden, async (request) => {
+    requireOperator(callerOf(request));
+    const id = idOf(request.params);
+    const body = (request.body ?? {}) as { operation?: unknown; per_minute?: unknown };
+    if (typeof body.operation !== 'string' || !(body.operation in RATE_LIMITS_PER_MINUTE))
+      throw new InvalidRequestError(`operation must be one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}.`);
+    const perMinute = body.per_minute;
+    if (perMinute !== null && (!Number.isSafeInteger(perMinute) || (perMinute as number) < 1 || (perMinute as number) > 1_000_000))
+      throw new InvalidRequestError('per_minute must be a whole number from 1 to 1,000,000, or null for the default.');
+    if (!(await app.services.keys.get(id))) throw new AppError(404, 'not_found', `No key with id ${id}.`);
+    return { id, own: await app.services.keys.setRateLimit(id, body.operation, perMinute as number | null) };
+  });
+
+  // The secret that signs the key's bulk-list webhooks: shown to the operator, made on first use,
+  // replaced when rotated (POST).
+  app.get('/admin/keys/:id/webhook-secret', hidden, async (request) => {
+    requireOperator(callerOf(request));
+    const id = idOf(request.params);
+    const secret = await app.services.keys.webhookSecret(id);
+    if (!secret) throw new AppError(404, 'not_found', `No key with id ${id}.`);
+    return { id, webhook_secret: secret };
+  });
+
+  app.post('/admin/keys/:id/webhook-secret', hidden, async (request) => {
+    requireOperator(callerOf(request));
+    const id = idOf(request.params);
+    const secret = await app.services.keys.webhookSecret(id, { rotate: true });
+    if (!secret) throw new AppError(404, 'not_found', `No key with id ${id}.`);
+    return { id, webhook_secret: secret };
   });
 
   // The key's spend cap, with what it spent in the current period (null: no cap).
