@@ -74,9 +74,10 @@ function cookieOf(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-export function setSessionCookie(reply: FastifyReply, value: string, expires: number): void {
+/** `secure`: the request came over HTTPS (directly or through a trusted proxy), so the cookie never goes back over HTTP. */
+export function setSessionCookie(reply: FastifyReply, value: string, expires: number, secure = false): void {
   const maxAge = Math.max(0, Math.floor((expires - Date.now()) / 1000));
-  void reply.header('set-cookie', `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}`);
+  void reply.header('set-cookie', `${COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`);
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {

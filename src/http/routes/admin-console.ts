@@ -93,7 +93,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
       keyId = key.id;
     }
     const session = app.sessions.issue(role, keyId);
-    setSessionCookie(reply, session.cookie, session.expires);
+    setSessionCookie(reply, session.cookie, session.expires, request.protocol === 'https');
     if (role === 'operator') await app.audit.record({ actor: 'operator (console)', ip: request.ip, action: 'sign in' });
     return { role, key_id: keyId ?? null, csrf_token: session.csrf, expires_at: new Date(session.expires).toISOString() };
   });
