@@ -67,4 +67,17 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
+  {
+    // The console's browser code (console/): plain modules bundled by esbuild, outside the TypeScript project.
+    files: ['console/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      parserOptions: { projectService: false, project: null },
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'localStorage', 'fetch', 'navigator', 'confirm', 'addEventListener', 'removeEventListener']
+          .concat(['performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console', 'URL', 'Blob', 'FileReader'])
+          .map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

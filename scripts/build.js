@@ -45,4 +45,7 @@ for (const file of filesUnder(src)) {
 }
 writeFileSync(join(dist, 'build.json'), `${JSON.stringify({ newestSource })}\n`);
 if (!existsSync(join(dist, 'cli', 'main.js'))) process.exit(1);
+// The console's bundle (dist/console), served at /console.
+const consoleBuild = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { stdio: 'inherit' });
+if (consoleBuild.status !== 0) console.error('leadbase build: the console did not build; /console answers 503 until it does');
 console.log(`leadbase build: src compiled to dist/ (${filesUnder(dist).filter((f) => f.endsWith('.js')).length} modules)`);

@@ -8,3 +8,15 @@ export class InsufficientCreditsError extends Error {
     super('insufficient credits');
   }
 }
+
+/** A charge that would take a key's spend in its cap's period (a UTC day or month) above the cap. */
+export class SpendCapReachedError extends Error {
+  constructor(
+    readonly period: 'day' | 'month',
+    readonly capUnits: number,
+    readonly spentUnits: number,
+    readonly cost: number,
+  ) {
+    super('spend cap reached');
+  }
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { enforceSpendCap } from './caps.ts';
 
 /** Adds a grant to a key's balance and the ledger, inside the caller's transaction. */
 export async function recordGrant(
@@ -40,9 +41,11 @@ export async function recordCharge(
     .set((eb) => ({ balance: eb('balance', '-', charge.units) }))
     .where('id', '=', charge.keyId)
     .where('balance', '>=', charge.units)
-    .returning('balance')
+    .returning(['balance', 'spend_capped'])
     .executeTakeFirst();
   if (!row) return null;
+  // After the UPDATE: the key's row is locked, so charges of a capped key are counted one at a time.
+  if (Number(row.spend_capped) === 1) await enforceSpendCap(trx, charge.keyId, charge.units, now);
   await trx
     .insertInto('credit_ledger')
     .values({

@@ -18,6 +18,8 @@ export interface ApiKeyTable {
   rate_limits: string | null;
   /** Signs the completion webhooks of the key's bulk jobs (HMAC-SHA256); made on first use. */
   webhook_secret: string | null;
+  /** 1 when the key has a spend cap (key_spend_caps), checked in each charge's transaction. */
+  spend_capped: Generated<number>;
 }
 
 export interface CreditLedgerTable {

@@ -7,5 +7,7 @@ import type { JobTables } from '../jobs/tables.ts';
 import type { PeopleTables } from '../people/tables.ts';
 import type { QueueTables } from '../queue/tables.ts';
 import type { SourceTables } from '../sources/tables.ts';
+import type { AuditTables } from '../audit/tables.ts';
 
-export interface Database extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables, SourceTables {}
+export interface Database
+  extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables, SourceTables, AuditTables {}

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { chunk, chunkForParameters } from '../db/chunks.ts';
 import { recordCharge } from '../billing/ledger.ts';
+import { SpendCapReachedError } from '../billing/errors.ts';
 import { unitsToCredits } from '../billing/units.ts';
 import type { JobQueue, QueueJob } from '../queue/types.ts';
 import { EMAIL_STATUSES, type EmailStatus } from '../contract/email.ts';
@@ -435,69 +436,77 @@ export class BulkValidationService {
    * and adds them to the job's figures, in one transaction. 'short' when the balance stopped it.
    */
   private async settle(jobId: string, keyId: number): Promise<'ok' | 'short' | 'cancelled'> {
-    return this.db.transaction().execute(async (trx) => {
-      const job = await trx.selectFrom('email_bulk_jobs').select(['status', 'counts']).where('id', '=', jobId).executeTakeFirstOrThrow();
-      if (job.status === 'cancelled') return 'cancelled';
-      const unpaid = await trx
-        .selectFrom('email_bulk_items')
-        .select(['seq', 'result', 'cost'])
-        .where('job_id', '=', jobId)
-        .where('charged', '=', 0)
-        .where('result', 'is not', null)
-        .orderBy('seq')
-        .execute();
-      if (!unpaid.length) return 'ok';
-      const { balance } = await trx.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirstOrThrow();
-      const paid: number[] = [];
-      const costs: number[] = [];
-      const counts = JSON.parse(job.counts) as Record<string, number>;
-      let units = 0;
-      for (const item of unpaid) {
-        const cost = Number(item.cost);
-        if (units + cost > Number(balance)) break;
-        units += cost;
-        paid.push(Number(item.seq));
-        costs.push(cost);
-        const status = (JSON.parse(item.result!) as EmailValidation).email_status;
-        counts[status] = (counts[status] ?? 0) + 1;
-      }
-      if (!paid.length) return 'short';
-      // Marked first, on the condition that no other run marked them: a concurrent run's charge
-      // for the same results makes this one roll back rather than charge twice.
-      let marked = 0;
-      for (const part of chunk(paid, 5_000)) {
-        const result = await trx
-          .updateTable('email_bulk_items')
-          .set({ charged: 1 })
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const job = await trx.selectFrom('email_bulk_jobs').select(['status', 'counts']).where('id', '=', jobId).executeTakeFirstOrThrow();
+        if (job.status === 'cancelled') return 'cancelled';
+        const unpaid = await trx
+          .selectFrom('email_bulk_items')
+          .select(['seq', 'result', 'cost'])
           .where('job_id', '=', jobId)
-          .where('seq', 'in', part)
           .where('charged', '=', 0)
-          .executeTakeFirst();
-        marked += Number(result.numUpdatedRows);
-      }
-      if (marked !== paid.length) throw new Error(`bulk job ${jobId}: results charged by another run meanwhile`);
-      for (const row of ledgerRows(paid, costs)) {
-        if (row.units === 0) continue;
-        const charged = await recordCharge(trx, {
-          keyId,
-          units: row.units,
-          operation: BULK_OPERATION,
-          requestId: `${jobId}:${row.ranges}`,
-          note: `${row.results} results of bulk job ${jobId}`,
-        });
-        if (charged === null) throw new Error(`bulk job ${jobId}: the balance changed during the charge`);
-      }
-      await trx
-        .updateTable('email_bulk_jobs')
-        .set((eb) => ({
-          processed: eb('processed', '+', paid.length),
-          credits_consumed: eb('credits_consumed', '+', units),
-          counts: JSON.stringify(counts),
-        }))
-        .where('id', '=', jobId)
-        .execute();
-      return paid.length < unpaid.length ? 'short' : 'ok';
-    });
+          .where('result', 'is not', null)
+          .orderBy('seq')
+          .execute();
+        if (!unpaid.length) return 'ok';
+        const { balance } = await trx.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirstOrThrow();
+        const paid: number[] = [];
+        const costs: number[] = [];
+        const counts = JSON.parse(job.counts) as Record<string, number>;
+        let units = 0;
+        for (const item of unpaid) {
+          const cost = Number(item.cost);
+          if (units + cost > Number(balance)) break;
+          units += cost;
+          paid.push(Number(item.seq));
+          costs.push(cost);
+          const status = (JSON.parse(item.result!) as EmailValidation).email_status;
+          counts[status] = (counts[status] ?? 0) + 1;
+        }
+        if (!paid.length) return 'short';
+        // Marked first, on the condition that no other run marked them: a concurrent run's charge
+        // for the same results makes this one roll back rather than charge twice.
+        let marked = 0;
+        for (const part of chunk(paid, 5_000)) {
+          const result = await trx
+            .updateTable('email_bulk_items')
+            .set({ charged: 1 })
+            .where('job_id', '=', jobId)
+            .where('seq', 'in', part)
+            .where('charged', '=', 0)
+            .executeTakeFirst();
+          marked += Number(result.numUpdatedRows);
+        }
+        if (marked !== paid.length) throw new Error(`bulk job ${jobId}: results charged by another run meanwhile`);
+        for (const row of ledgerRows(paid, costs)) {
+          if (row.units === 0) continue;
+          const charged = await recordCharge(trx, {
+            keyId,
+            units: row.units,
+            operation: BULK_OPERATION,
+            requestId: `${jobId}:${row.ranges}`,
+            note: `${row.results} results of bulk job ${jobId}`,
+          });
+          if (charged === null) throw new Error(`bulk job ${jobId}: the balance changed during the charge`);
+        }
+        await trx
+          .updateTable('email_bulk_jobs')
+          .set((eb) => ({
+            processed: eb('processed', '+', paid.length),
+            credits_consumed: eb('credits_consumed', '+', units),
+            counts: JSON.stringify(counts),
+          }))
+          .where('id', '=', jobId)
+          .execute();
+        return paid.length < unpaid.length ? 'short' : 'ok';
+      })
+      .catch((error: unknown) => {
+        // The key's spend cap is reached: the job waits, as it does for credits, until the period ends
+        // or the cap is raised.
+        if (error instanceof SpendCapReachedError) return 'short' as const;
+        throw error;
+      });
   }
 
   private async pause(jobId: string): Promise<void> {

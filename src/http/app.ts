@@ -15,13 +15,15 @@ import metricsPlugin, { createMetrics } from './plugins/metrics.ts';
 import { registerSourceMetrics } from './plugins/source-metrics.ts';
 import docsPlugin from './plugins/docs.ts';
 import handlerPassPlugin from './plugins/handler-pass.ts';
+import adminPlugin from './plugins/admin.ts';
+import consolePlugin from './plugins/console.ts';
 import { routes } from './routes/index.ts';
 import { AppError } from './errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { AccessLogController } from './access-log.ts';
 
 export interface BuildAppOptions {
-  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'> & Partial<Pick<Config, 'adminToken'>>;
+  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'trustProxy'> & Partial<Pick<Config, 'adminToken' | 'queue'>>;
   services: Services;
   /** Redis key namespace for shared rate limits (tests isolate themselves with their own). */
   rateLimitNamespace?: string;
@@ -80,6 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.decorate('services', options.services);
   app.decorate('adminToken', options.config.adminToken);
+  app.decorate('pgBossSchema', options.config.queue?.backend === 'pg-boss' ? options.config.queue.pgBossSchema : undefined);
 
   // JSON only: an empty body is "no body" (so POST /credits needs none), and non-JSON types get 415.
   app.removeAllContentTypeParsers();
@@ -118,6 +121,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onCharged: (operation, units) => metrics.recordCharge(operation, units),
   });
   await app.register(handlerPassPlugin);
+  await app.register(adminPlugin);
+  await app.register(consolePlugin);
   for (const route of routes) await app.register(route);
   return app;
 }

@@ -1,5 +1,5 @@
 import { InvalidInputError } from '../invalid-input.ts';
-import { InsufficientCreditsError } from '../billing/errors.ts';
+import { InsufficientCreditsError, SpendCapReachedError } from '../billing/errors.ts';
 import { LeaseLostError } from '../billing/idempotency.ts';
 import { unitsToCredits } from '../billing/units.ts';
 
@@ -33,7 +33,13 @@ export type ErrorCode =
   // The admin API (operators, docs/sources.md).
   | 'missing_admin_token'
   | 'invalid_admin_token'
-  | 'source_busy';
+  | 'source_busy'
+  // The console's sessions (docs/console.md).
+  | 'sign_in_refused'
+  | 'session_expired'
+  | 'csrf_token_invalid'
+  | 'forbidden'
+  | 'spend_cap_reached';
 
 export class AppError extends Error {
   constructor(
@@ -89,6 +95,16 @@ export function domainErrorToHttp(error: unknown): AppError | undefined {
       error.minimumOnly
         ? `Insufficient credits: this call costs at least ${unitsToCredits(error.cost)} credits and the balance is ${unitsToCredits(error.balance)}.`
         : `Insufficient credits: this call costs ${unitsToCredits(error.cost)} credits and the balance is ${unitsToCredits(error.balance)}.`,
+    );
+  }
+  if (error instanceof SpendCapReachedError) {
+    const per = error.period === 'day' ? 'UTC day' : 'UTC month';
+    return new AppError(
+      402,
+      'spend_cap_reached',
+      `Spend cap reached: this key may spend at most ${unitsToCredits(error.capUnits)} credits per ${per}; ` +
+        `${unitsToCredits(error.spentUnits)} are spent and this call costs ${unitsToCredits(error.cost)}. ` +
+        `Nothing was charged; the cap resets at the start of the next ${per}, or the operator can raise it.`,
     );
   }
   if (error instanceof LeaseLostError) {

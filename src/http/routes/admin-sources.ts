@@ -1,24 +1,10 @@
 // The operators' API for the sources registry (docs/sources.md): under /admin, with the
-// ADMIN_TOKEN as a bearer token, never an API key. Without ADMIN_TOKEN the admin API is off (404).
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// ADMIN_TOKEN as a bearer token or the operator's console session, never an API key. Without
+// ADMIN_TOKEN the admin API is off (404).
+import type { FastifyInstance } from 'fastify';
 import { AppError, InvalidRequestError } from '../errors.ts';
+import { requireOperator } from '../admin-access.ts';
 import { SourceInputError, viewOf, type SourceInput } from '../../sources/registry.ts';
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function requireAdmin(app: FastifyInstance, request: FastifyRequest): void {
-  const token = app.adminToken;
-  if (!token) throw new AppError(404, 'not_found', 'The admin API is off on this server (set ADMIN_TOKEN).');
-  const header = request.headers.authorization ?? '';
-  const given = header.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-  if (!given) throw new AppError(401, 'missing_admin_token', 'Send the admin token as Authorization: Bearer <ADMIN_TOKEN>.');
-  if (!sameToken(given, token)) throw new AppError(401, 'invalid_admin_token', 'The admin token is not valid.');
-}
 
 function idOf(params: unknown): number {
   const id = Number((params as { id?: string }).id);
@@ -41,7 +27,8 @@ export default async function adminSourcesRoutes(app: FastifyInstance): Promise<
   const hidden = { schema: { hide: true } };
 
   app.register(async (admin) => {
-    admin.addHook('onRequest', async (request) => requireAdmin(app, request));
+    // The caller is known (plugins/admin.ts); only the operator manages sources.
+    admin.addHook('onRequest', async (request) => requireOperator(request.adminCaller!));
 
     admin.get('/admin/sources', hidden, async (request) => {
       const query = request.query as { status?: string; type?: string };

@@ -15,7 +15,7 @@ import { webhookUrlProblem } from '../../email/bulk-webhooks.ts';
 /** A million addresses with names or a few other columns. */
 const BULK_BODY_LIMIT = 256 * 1024 * 1024;
 /** Every field of the single-address answer, in its order: the results' columns after the list's own. */
-const RESULT_FIELDS = Object.keys(EmailValidateResponse.properties);
+export const RESULT_FIELDS = Object.keys(EmailValidateResponse.properties);
 
 const notFound = () => new AppError(404, 'not_found', 'No bulk job with this id for this key.');
 
@@ -44,7 +44,8 @@ function listFromJson(body: unknown): ParsedList & { webhookUrl?: unknown } {
   return { entries, columns: [], webhookUrl: webhook_url };
 }
 
-function listFromCsv(text: string): ParsedList {
+/** A CSV list; `chosenColumn` names the address column by its index when the header's name does not tell it. */
+export function listFromCsv(text: string, chosenColumn?: number): ParsedList {
   let rows: string[][];
   try {
     rows = parseCsv(text, CSV_READ_OPTIONS);
@@ -52,7 +53,8 @@ function listFromCsv(text: string): ParsedList {
     throw new InvalidRequestError(`The CSV list cannot be read: ${(error as Error).message}`);
   }
   const [header, ...data] = rows;
-  const emailColumn = header ? emailColumnOf(header) : -1;
+  const emailColumn =
+    chosenColumn !== undefined && header && chosenColumn < header.length ? chosenColumn : header ? emailColumnOf(header) : -1;
   if (emailColumn < 0) throw new InvalidRequestError(`The CSV list has no "email" column in its header (${(header ?? []).join(', ')}).`);
   const columns = header.filter((_, i) => i !== emailColumn);
   const entries = data.map((fields) => {

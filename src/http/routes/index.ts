@@ -23,6 +23,8 @@ import sendgridWebhook from './webhooks-sendgrid.ts';
 import postmarkWebhook from './webhooks-postmark.ts';
 import mailgunWebhook from './webhooks-mailgun.ts';
 import adminSources from './admin-sources.ts';
+import adminConsole from './admin-console.ts';
+import adminLists from './admin-lists.ts';
 import v1 from './v1.ts';
 import mcp from './mcp.ts';
 
@@ -52,6 +54,8 @@ export const routes: FastifyPluginAsync[] = [
   postmarkWebhook,
   mailgunWebhook,
   adminSources,
+  adminConsole,
+  adminLists,
   v1,
   mcp,
 ];

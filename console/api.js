@@ -1,0 +1,57 @@
+// Calls to the admin API with the session cookie; every change carries the CSRF token.
+let csrfToken = null;
+
+export function setCsrf(token) {
+  csrfToken = token;
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function api(path, options = {}) {
+  const method = options.method ?? 'GET';
+  const headers = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await response.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { message: text };
+  }
+  if (!response.ok) throw new ApiError(response.status, data?.error ?? 'error', data?.message ?? `HTTP ${response.status}`);
+  return data;
+}
+
+export const formatNumber = (n) => (n == null ? '–' : Number(n).toLocaleString('en-US'));
+
+export function formatWhen(iso) {
+  if (!iso) return 'never';
+  const ms = Date.parse(iso) - Date.now();
+  const abs = Math.abs(ms);
+  const units = [
+    [86_400_000, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    if (abs >= size) {
+      const n = Math.round(abs / size);
+      const text = `${n} ${name}${n === 1 ? '' : 's'}`;
+      return ms < 0 ? `${text} ago` : `in ${text}`;
+    }
+  }
+  return ms < 0 ? 'just now' : 'in under a minute';
+}

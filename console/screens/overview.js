@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'preact/hooks';
+import { html } from '../html.js';
+import { api, formatNumber, formatWhen } from '../api.js';
+import { BarChart } from '../chart.js';
+
+function Badge({ state }) {
+  const ok = state === 'ok' || state === 'ready';
+  return html`<span class=${`badge ${ok ? 'ok' : state === 'degraded' ? 'warn' : 'bad'}`}>${state ?? 'not used'}</span>`;
+}
+
+function Card({ title, rows }) {
+  return html`<section class="card" aria-label=${title}>
+    <h3>${title}</h3>
+    <dl>
+      ${rows.map(
+        ([label, value]) =>
+          html`<div>
+            <dt>${label}</dt>
+            <dd>${formatNumber(value)}</dd>
+          </div>`,
+      )}
+    </dl>
+  </section>`;
+}
+
+export function SourcesTable({ sources }) {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sources, stale first">
+    <table>
+      <caption class="sr-only">
+        Sources, stale ones first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Source</th>
+          <th scope="col">Status</th>
+          <th scope="col">Last success</th>
+          <th scope="col">Next run</th>
+          <th scope="col">Rows</th>
+          <th scope="col">Last error</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${sources.map(
+          (s) =>
+            html`<tr class=${s.stale ? 'stale' : ''}>
+              <td><strong>${s.type}</strong> <span class="muted">${s.locator}</span></td>
+              <td>${s.status}${s.stale ? html` <span class="badge warn">stale</span>` : null}</td>
+              <td>${formatWhen(s.last_success_at)}</td>
+              <td>${s.next_run_at ? formatWhen(s.next_run_at) : '–'}</td>
+              <td>${formatNumber(s.rows)}</td>
+              <td class="error-text">${s.last_error ?? ''}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function Overview() {
+  const [status, setStatus] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    api('/admin/status').then(setStatus, (e) => setError(e.message));
+  }, []);
+  if (error) return html`<p class="error" role="alert">${error}</p>`;
+  if (!status) return html`<p class="loading">Loading the overview…</p>`;
+  const { stores, health } = status;
+  return html`<h1>Overview</h1>
+    ${
+      status.empty &&
+      html`<section class="notice" aria-label="Empty service">
+        <h2>This service holds no data yet</h2>
+        <p>
+          Fill the company, jobs and people stores from open data with <code>leadbase bootstrap</code> on the server (it prints its
+          progress, and a second run goes on where the first stopped).
+        </p>
+      </section>`
+    }
+    <h2>Health</h2>
+    <div class="health">
+      <span>Database (${status.database.dialect}) <${Badge} state=${health.database} /></span>
+      <span>Redis <${Badge} state=${health.redis} /></span>
+      <span>Queue <${Badge} state=${health.queue} /> ${formatNumber(status.queue.depth)} waiting or running</span>
+      ${status.database.bytes != null && html`<span>Database size ${formatNumber(Math.round(status.database.bytes / 1048576))} MB</span>`}
+    </div>
+    <h2>Requests, last 24 hours <span class="muted">(this instance, per 15 minutes)</span></h2>
+    <${BarChart}
+      days=${status.traffic.buckets.map((b) => b.at)}
+      format=${(at) => at.slice(11, 16)}
+      label="Requests and errors per 15 minutes over the last 24 hours"
+      series=${[
+        { name: 'answered', color: '#2563eb', values: status.traffic.buckets.map((b) => b.requests - b.client_errors - b.server_errors) },
+        { name: 'refused (4xx)', color: '#d97706', values: status.traffic.buckets.map((b) => b.client_errors) },
+        { name: 'errors (5xx)', color: '#dc2626', values: status.traffic.buckets.map((b) => b.server_errors) },
+      ]}
+    />
+    <h2>Stores</h2>
+    <div class="cards">
+      <${Card}
+        title="Companies"
+        rows=${[
+          ['total', stores.companies.total],
+          ['with a domain', stores.companies.with_domain],
+          ['with funding', stores.companies.with_funding],
+          ['with leadership', stores.companies.with_leadership],
+        ]}
+      />
+      <${Card}
+        title="Jobs"
+        rows=${[
+          ['live', stores.jobs.live],
+          ['expired', stores.jobs.expired],
+          ['boards', stores.jobs.boards],
+        ]}
+      />
+      <${Card}
+        title="People"
+        rows=${[
+          ['total', stores.people.total],
+          ['with a work email', stores.people.with_work_email],
+          ['with a mobile', stores.people.with_mobile],
+        ]}
+      />
+    </div>
+    <h2>Sources <span class="muted">(stale first)</span></h2>
+    ${status.sources.length ? html`<${SourcesTable} sources=${status.sources} />` : html`<p>No sources registered.</p>`}`;
+}

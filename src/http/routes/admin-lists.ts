@@ -1,0 +1,128 @@
+// Lists in the console (docs/console.md, "Lists"): a key's bulk validation jobs, run through the same
+// service as POST /email-validate/bulk. The operator may run a list on any key; a customer on its own.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { AppError, InvalidRequestError } from '../errors.ts';
+import type { AdminCaller } from '../admin-access.ts';
+import { BulkInputError, type BulkJobView } from '../../email/bulk.ts';
+import { CSV_READ_OPTIONS, csvLine, emailColumnOf } from '../../email/list-csv.ts';
+import { PRICES } from '../../billing/prices.ts';
+import { unitsToCredits } from '../../billing/units.ts';
+import { listFromCsv, RESULT_FIELDS } from './email-bulk.ts';
+
+/** A list pasted or dropped in a browser: tens of thousands of rows at most. */
+const LIST_BODY_LIMIT = 16 * 1024 * 1024;
+const SAMPLE_ROWS = 5;
+
+function keyIdOf(request: FastifyRequest): number {
+  const id = Number((request.params as { id?: string }).id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new InvalidRequestError('The key id must be a positive whole number.');
+  const caller = request.adminCaller as AdminCaller;
+  if (caller.role === 'customer' && caller.keyId !== id) throw new AppError(404, 'not_found', `No key with id ${id}.`);
+  return id;
+}
+
+function csvOf(body: unknown): string {
+  const csv = (body as { csv?: unknown } | undefined)?.csv;
+  if (typeof csv !== 'string' || !csv.trim()) throw new InvalidRequestError('Send {"csv": "<the list, with a header row>"}.');
+  return csv;
+}
+
+/** A job as the console shows it: the bulk API's view and an estimate of the time left. */
+function withEta(job: BulkJobView, now = Date.now()) {
+  const started = job.started_at ? Date.parse(job.started_at) : null;
+  const left = job.total - job.processed;
+  const eta_seconds =
+    started && job.processed > 0 && left > 0 && job.status === 'running'
+      ? Math.ceil((((now - started) / job.processed) * left) / 1000)
+      : null;
+  return { ...job, eta_seconds };
+}
+
+export default async function adminListsRoutes(app: FastifyInstance): Promise<void> {
+  const hidden = { schema: { hide: true } };
+  const notFound = () => new AppError(404, 'not_found', 'No list with this id for this key.');
+
+  // What the list holds and what it may cost, before anything is queued.
+  app.post('/admin/keys/:id/lists/preview', { ...hidden, bodyLimit: LIST_BODY_LIMIT }, async (request) => {
+    keyIdOf(request);
+    let rows: string[][];
+    try {
+      rows = parseCsv(csvOf(request.body), CSV_READ_OPTIONS);
+    } catch (error) {
+      throw new InvalidRequestError(`The CSV list cannot be read: ${(error as Error).message}`);
+    }
+    const [header = [], ...data] = rows;
+    const column = emailColumnOf(header);
+    const addresses = new Set(data.map((row) => (row[column] ?? '').trim().toLowerCase()).filter(Boolean));
+    const perResult = PRICES.emailValidationCharged;
+    return {
+      header,
+      email_column: column >= 0 ? column : null,
+      sample: data.slice(0, SAMPLE_ROWS),
+      rows: data.length,
+      // Known once the column is: the addresses of that column, each once.
+      unique_addresses: column >= 0 ? addresses.size : null,
+      price_per_result: unitsToCredits(perResult),
+      // Charged per result that is valid, invalid or a catch-all; unknowns are free.
+      max_credits: column >= 0 ? unitsToCredits(perResult * addresses.size) : null,
+    };
+  });
+
+  app.post('/admin/keys/:id/lists', { ...hidden, bodyLimit: LIST_BODY_LIMIT }, async (request, reply) => {
+    const keyId = keyIdOf(request);
+    const chosen = (request.body as { email_column?: unknown }).email_column;
+    if (chosen !== undefined && (!Number.isSafeInteger(chosen) || (chosen as number) < 0))
+      throw new InvalidRequestError('email_column must be the index of a column of the header.');
+    const list = listFromCsv(csvOf(request.body), chosen as number | undefined);
+    try {
+      const job = await app.services.bulk.create(keyId, list.entries, { columns: list.columns });
+      reply.status(202);
+      return withEta(job);
+    } catch (error) {
+      if (error instanceof BulkInputError) throw new InvalidRequestError(error.message);
+      throw error;
+    }
+  });
+
+  // The key's lists, newest first.
+  app.get('/admin/keys/:id/lists', hidden, async (request) => {
+    const keyId = keyIdOf(request);
+    const ids = await app.services.db
+      .selectFrom('email_bulk_jobs')
+      .select('id')
+      .where('key_id', '=', keyId)
+      .orderBy('created_at', 'desc')
+      .limit(50)
+      .execute();
+    const jobs = await Promise.all(ids.map((row) => app.services.bulk.get(keyId, row.id)));
+    return { lists: jobs.filter((job): job is BulkJobView => job !== null).map((job) => withEta(job)) };
+  });
+
+  app.get('/admin/keys/:id/lists/:job', hidden, async (request) => {
+    const job = await app.services.bulk.get(keyIdOf(request), (request.params as { job: string }).job);
+    if (!job) throw notFound();
+    return withEta(job);
+  });
+
+  app.delete('/admin/keys/:id/lists/:job', hidden, async (request) => {
+    const job = await app.services.bulk.cancel(keyIdOf(request), (request.params as { job: string }).job);
+    if (!job) throw notFound();
+    return withEta(job);
+  });
+
+  // The results as CSV: the list's own columns, then every field of the single-address answer.
+  app.get('/admin/keys/:id/lists/:job/results.csv', hidden, async (request, reply) => {
+    const jobId = (request.params as { job: string }).job;
+    const results = await app.services.bulk.results(keyIdOf(request), jobId);
+    if (!results) throw notFound();
+    const columns = results.columns.filter((c) => !RESULT_FIELDS.includes(c));
+    async function* lines() {
+      yield csvLine([...columns, ...RESULT_FIELDS]);
+      for await (const row of results!.rows) yield csvLine([...columns.map((c) => row[c]), ...RESULT_FIELDS.map((f) => row[f])]);
+    }
+    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${jobId}.csv"`);
+    return reply.send(Readable.from(lines()));
+  });
+}
