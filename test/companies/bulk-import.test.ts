@@ -159,6 +159,7 @@ describe('migration 0007 on SQLite keeps every company, id counter and foreign k
         'companies_domainless_name',
         'companies_industry_id',
         'companies_normalized_name',
+        'companies_peers',
         'companies_prof_url_lower',
       ]);
       const row = await companies.findByDomain('kept.example');
