@@ -200,18 +200,41 @@ export const chunkKeys = <T>(keys: T[]): T[][] => chunk(keys, KEYS_PER_STATEMENT
 const quote = (column: string) => `"${column}"`;
 
 /** One row per key of the table (the last one given wins): a statement may not touch a row twice. */
-export function uniqueRows(table: ChildTable, rows: Iterable<ChildRow>): ChildRow[] {
+export function uniqueRows(table: ChildTable, rows: ChildRow[]): ChildRow[] {
   const byKey = new Map<string, ChildRow>();
+  // Keys built without a list and a join per row (most tables have one or two key columns).
+  const [first, second, ...more] = table.key;
   for (const row of rows) {
-    const key = table.key.map((k) => String(row[k])).join('\u0000');
+    let key = String(row[first]);
+    if (second !== undefined) key += `\u0000${String(row[second])}`;
+    for (const k of more) key += `\u0000${String(row[k])}`;
     byKey.set(table.global ? key : `${row.company_id}\u0000${key}`, row);
   }
-  return [...byKey.values()];
+  // Most batches repeat no key: the rows as they are.
+  return byKey.size === rows.length ? rows : [...byKey.values()];
 }
 
+/** The list each table's rows come from (a report without any gives no rows, without a call). */
+const LIST_OF: Record<ChildTableName, (item: PreparedCompany) => unknown[]> = {
+  company_names: (item) => item.names,
+  company_external_ids: (item) => item.externalIds,
+  company_funding_rounds: (item) => item.rounds,
+  company_leaders: (item) => item.leaders,
+  company_competitors: (item) => item.competitors,
+  company_acquisitions: (item) => item.acquisitions,
+  company_articles: (item) => item.articles,
+  company_highlights: (item) => item.highlights,
+};
+
 /** The rows of one table for every report of the batch. */
-function* rowsOf(table: ChildTable, all: { id: number; item: PreparedCompany }[], context: ChildContext): Generator<ChildRow> {
-  for (const { id, item } of all) yield* table.rows(item, id, context);
+function rowsOf(table: ChildTable, all: { id: number; item: PreparedCompany }[], context: ChildContext): ChildRow[] {
+  const out: ChildRow[] = [];
+  const list = LIST_OF[table.table];
+  for (const { id, item } of all) {
+    if (list(item).length === 0) continue;
+    for (const row of table.rows(item, id, context)) out.push(row);
+  }
+  return out;
 }
 
 /**
