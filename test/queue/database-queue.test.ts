@@ -46,6 +46,24 @@ for (const target of dbTargets) {
       );
     });
 
+    it("shares the workers between owners: a later owner's job is not queued behind another owner's jobs", async () => {
+      const q = queue();
+      const started: string[] = [];
+      for (let n = 1; n <= 4; n++) await q.send('fair', { name: `a${n}` }, { fairnessKey: 'a' });
+      await q.send('fair', { name: 'b1' }, { fairnessKey: 'b' });
+      await q.work<{ name: string }>(
+        'fair',
+        async (job) => {
+          started.push(job.data.name);
+          await sleep(100);
+        },
+        { concurrency: 2, pollMs: 10 },
+      );
+      await until(() => started.length === 5, 20_000);
+      // First come first served would start b1 last; two slots claiming at once may both take an a-job first.
+      assert.ok(started.indexOf('b1') <= 2, started.join(','));
+    });
+
     it('retries a failed job after a backoff, and fails it for good when its attempts are spent', async () => {
       const q = queue();
       const attempts: Record<string, number[]> = {};
