@@ -58,12 +58,13 @@ describe('pg-boss queue (postgres)', { skip: PG_SKIP }, () => {
         // The owner travels in pg-boss's data but is not the handler's business.
         assert.deepEqual(Object.keys(job.data), ['name']);
         started.push(String(job.data.name));
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // a1 runs long: while it does, owner a holds a worker and b's job comes before a's others.
+        await new Promise((resolve) => setTimeout(resolve, job.data.name === 'a1' ? 3000 : 300));
       },
       { concurrency: 2, pollMs: 500 },
     );
     await until(() => started.length === 5, 30_000, 50);
-    // First come first served would start b1 last; two slots claiming at once may both take an a-job first.
+    // First come first served would start b1 last; two slots claiming at the same instant may both take an a-job.
     assert.ok(started.indexOf('b1') <= 2, started.join(','));
   });
 
