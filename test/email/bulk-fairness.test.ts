@@ -65,7 +65,7 @@ for (const { target, queue } of setups) {
       return Date.now() - started;
     };
 
-    it("finishes a 100-address list submitted after another key's 100,000-address lists within its time alone plus a margin", async () => {
+    it("finishes a 100-address list submitted after another key's 100,000-address lists within its time alone plus a margin", async (context) => {
       const small = await t.services.keys.create('small', 10 * 1000);
       const alone = await timeToDone(small.id, 'solo.test');
 
@@ -81,7 +81,7 @@ for (const { target, queue } of setups) {
       const bigDone = (await status(big.id, bigJobs[0].id)).processed;
       for (const job of bigJobs) await t.services.bulk.cancel(big.id, job.id);
       const figures = `alone ${alone} ms, beside the long lists ${beside} ms (the long list had ${bigDone} results)`;
-      console.log(`# bulk fair shares (${target.name}, ${queue}): ${figures}`);
+      context.diagnostic(`bulk fair shares (${target.name}, ${queue}): ${figures}`);
       assert.ok(bigDone < 100_000, `the long list ended first: ${figures}`);
       assert.ok(beside <= alone + MARGIN_MS, figures);
     });
