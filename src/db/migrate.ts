@@ -18,6 +18,7 @@ import * as sourceProgress from './migrations/0015_source_progress.ts';
 import * as bootstrap from './migrations/0016_bootstrap.ts';
 import * as companyPeers from './migrations/0017_company_peers.ts';
 import * as consoleTables from './migrations/0018_console.ts';
+import * as queueFairness from './migrations/0019_queue_fairness.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0016_bootstrap': bootstrap,
   '0017_company_peers': companyPeers,
   '0018_console': consoleTables,
+  '0019_queue_fairness': queueFairness,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -3,6 +3,7 @@
 // as it is known and charged at the single-address price in batches. A result is served only once
 // it is charged; a job whose key runs out of credits pauses and looks at the balance again.
 import { randomBytes } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Db } from '../db/database.ts';
 import { chunk, chunkForParameters } from '../db/chunks.ts';
 import { recordCharge } from '../billing/ledger.ts';
@@ -222,7 +223,7 @@ export class BulkValidationService {
       }
     });
     try {
-      await this.queueRun(id);
+      await this.queueRun(id, keyId);
     } catch (error) {
       // The queue did not take the job (its database stalled or went away): the caller is answered
       // 503 and sends the list again, so the stored copy is withdrawn rather than left queued forever.
@@ -291,12 +292,13 @@ export class BulkValidationService {
   }
 
   /** Queues a run of the job: the first, a continuation, or a later look (greylisting, paused). A failed run is retried. */
-  private async queueRun(jobId: string, startAfterMs = 0): Promise<void> {
+  private async queueRun(jobId: string, keyId: number, startAfterMs = 0): Promise<void> {
     await this.options.queue.send<BulkQueueData>(
       BULK_QUEUE,
       { jobId },
       // A short first retry: a run whose instance died is retried (pg-boss) after the delay too, on top of its lease.
-      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 1_000 },
+      // The key owns the run: workers go first to the key with the fewest runs going (fair shares between keys).
+      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 1_000, fairnessKey: `key:${keyId}` },
     );
   }
 
@@ -342,20 +344,29 @@ export class BulkValidationService {
     let cursor = -1;
     let listEnd = false;
     for (;;) {
+      // Answers served from a cache (and SQLite's synchronous queries) resolve without I/O: a run
+      // would then go on in promise callbacks alone, and no timer, socket or other list's run would
+      // get a turn until it ended. It yields to the event loop once a turn.
+      await yieldToEventLoop();
       if (settled === 'cancelled') return drain();
       if (settled === 'short') {
         await drain();
         if ((await this.settle(jobId, keyId)) === 'cancelled') return;
-        return this.pause(jobId);
+        return this.pause(jobId, keyId);
       }
       if (failure) throw failure;
       if (signal.aborted) return drain();
-      if (listEnd && inFlight === 0) break;
+      if (listEnd && inFlight === 0) {
+        // The last answers may have come in after the last charge: charged before the job ends.
+        settled = await this.settle(jobId, keyId);
+        if (settled === 'ok') break;
+        continue;
+      }
       if (this.now() - start >= this.sliceMs) {
         await drain();
         settled = await this.settle(jobId, keyId);
         if (settled !== 'ok') continue;
-        await this.queueRun(jobId);
+        await this.queueRun(jobId, keyId);
         return;
       }
       if (!listEnd && inFlight < this.concurrency) {
@@ -403,7 +414,7 @@ export class BulkValidationService {
       .where('result', 'is', null)
       .executeTakeFirst();
     if (waiting?.next === null || waiting?.next === undefined) return this.finish(jobId);
-    await this.queueRun(jobId, Number(waiting.next) - this.now());
+    await this.queueRun(jobId, keyId, Number(waiting.next) - this.now());
   }
 
   /** Validates one address and stores its answer at once, or when greylisted the instant to ask again. */
@@ -509,14 +520,14 @@ export class BulkValidationService {
       });
   }
 
-  private async pause(jobId: string): Promise<void> {
+  private async pause(jobId: string, keyId: number): Promise<void> {
     await this.db
       .updateTable('email_bulk_jobs')
       .set({ status: 'paused_insufficient_credits' })
       .where('id', '=', jobId)
       .where('status', 'not in', FINISHED)
       .execute();
-    await this.queueRun(jobId, this.pausedCheckMs);
+    await this.queueRun(jobId, keyId, this.pausedCheckMs);
   }
 
   private async finish(jobId: string): Promise<void> {

@@ -70,6 +70,7 @@ export class DatabaseQueue implements JobQueue {
       max_attempts: Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts),
       retry_delay_ms: Math.max(0, options.retryDelayMs ?? DEFAULTS.retryDelayMs),
       singleton_key: options.singletonKey ?? null,
+      fairness_key: options.fairnessKey ?? null,
       last_error: null,
       created_at: now,
       finished_at: null,
@@ -153,11 +154,16 @@ export class DatabaseQueue implements JobQueue {
     const now = this.now();
     // Parenthesized as a whole: beside the other conditions an unbracketed "or" would escape them.
     const due = sql<boolean>`((state = 'queued' and run_after <= ${now}) or (state = 'active' and lease_until < ${now}))`;
+    // Fair shares: the owner with the fewest running jobs first (a job with no owner counts as its
+    // own), then the longest waiting; a continuation queued behind other owners' jobs waits its turn.
+    const running = sql<number>`(select count(*) from queue_jobs as mine where mine.queue = queue_jobs.queue and mine.state = 'active'
+      and mine.fairness_key = queue_jobs.fairness_key)`;
     const next = this.db
       .selectFrom('queue_jobs')
       .select('id')
       .where('queue', '=', queue)
       .where(due)
+      .orderBy(running)
       .orderBy('run_after')
       .orderBy('created_at')
       .limit(1);

@@ -51,6 +51,15 @@ function guardUnhandledRejections(onError: (error: unknown) => void): void {
   });
 }
 
+/** The field of a job's data holding its owner (SendOptions.fairnessKey); removed before the handler sees the data. */
+const FAIRNESS_FIELD = '__fairness_key';
+
+interface ClaimedJob<T> {
+  id: string;
+  data: T;
+  retryCount: number;
+}
+
 const STATES: Record<string, JobState> = {
   created: 'queued',
   retry: 'queued',
@@ -146,7 +155,10 @@ export class PgBossQueue implements JobQueue {
     await this.start();
     await this.ensure(queue);
     const retryDelayMs = options.retryDelayMs ?? DEFAULTS.retryDelayMs;
-    return this.boss.send(queue, data ?? {}, {
+    // pg-boss has no column for the owner: it travels in the job's data, under a name of its own.
+    const owned = options.fairnessKey !== undefined && typeof data === 'object' && data !== null && !Array.isArray(data);
+    const payload = owned ? { ...data, [FAIRNESS_FIELD]: options.fairnessKey } : (data ?? {});
+    return this.boss.send(queue, payload, {
       retryLimit: Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts) - 1,
       retryDelay: Math.max(1, Math.ceil(retryDelayMs / 1000)),
       retryBackoff: true,
@@ -174,9 +186,9 @@ export class PgBossQueue implements JobQueue {
    */
   private async loop<T>(queue: string, handler: JobHandler<T>, pollMs: number, leaseMs: number): Promise<void> {
     while (!this.stopped) {
-      let job: PgBoss.JobWithMetadata<T> | undefined;
+      let job: ClaimedJob<T> | undefined;
       try {
-        [job] = await this.boss.fetch<T>(queue, { batchSize: 1, includeMetadata: true });
+        job = await this.claim<T>(queue);
       } catch (error) {
         // A lost database must not end the worker: it tries again after the poll interval.
         this.onError(error);
@@ -186,7 +198,41 @@ export class PgBossQueue implements JobQueue {
     }
   }
 
-  private async run<T>(queue: string, job: PgBoss.JobWithMetadata<T>, handler: JobHandler<T>, leaseMs: number): Promise<void> {
+  /**
+   * Claims the next job of `queue` as pg-boss's own fetch does (its states, retry count and
+   * skip-locked row lock), in fair-share order: the owner with the fewest active jobs first, then
+   * pg-boss's order (priority, then the longest waiting). The owner is read from the job's data.
+   */
+  private async claim<T>(queue: string): Promise<ClaimedJob<T> | undefined> {
+    await this.start();
+    const s = this.schema;
+    const owner = (alias: string) => `${alias}.data->>'${FAIRNESS_FIELD}'`;
+    const { rows } = await this.boss.getDb().executeSql(
+      `with next as (
+         select j.id from ${s}.job j
+         where j.name = $1 and j.state < 'active' and j.start_after < now()
+         order by (select count(*) from ${s}.job a where a.name = $1 and a.state = 'active' and ${owner('a')} = ${owner('j')}),
+           j.priority desc, j.created_on, j.id
+         limit 1
+         for update skip locked
+       )
+       update ${s}.job j set state = 'active', started_on = now(),
+         retry_count = case when j.started_on is not null then j.retry_count + 1 else j.retry_count end
+       from next where j.name = $1 and j.id = next.id
+       returning j.id, j.data, j.retry_count`,
+      [queue],
+    );
+    const row = rows[0] as { id: string; data: unknown; retry_count: number } | undefined;
+    if (!row) return undefined;
+    let data = row.data;
+    if (data && typeof data === 'object' && FAIRNESS_FIELD in data) {
+      const { [FAIRNESS_FIELD]: _owner, ...rest } = data as Record<string, unknown>;
+      data = rest;
+    }
+    return { id: row.id, data: data as T, retryCount: row.retry_count };
+  }
+
+  private async run<T>(queue: string, job: ClaimedJob<T>, handler: JobHandler<T>, leaseMs: number): Promise<void> {
     const controller = new AbortController();
     this.running.add(controller);
     // The claim is lost when the job is no longer active (cancelled, or its lease lapsed and it was

@@ -19,6 +19,8 @@ export interface QueueJobTable {
   retry_delay_ms: number;
   /** One job per key at a time among the queued and active ones of a queue. */
   singleton_key: string | null;
+  /** Whose work the job is (an API key): a worker claims first the job whose owner has the fewest running (migration 0019). */
+  fairness_key: string | null;
   last_error: string | null;
   created_at: number;
   finished_at: number | null;

@@ -21,6 +21,11 @@ export interface SendOptions {
   startAfterMs?: number;
   /** At most one queued or active job per key in the queue: a second send returns null. */
   singletonKey?: string;
+  /**
+   * Whose work the job is (an API key, a tenant): among the due jobs of a queue, a worker takes first
+   * one whose owner has the fewest jobs running, then the longest waiting, so owners share the workers.
+   */
+  fairnessKey?: string;
 }
 
 export interface WorkOptions {

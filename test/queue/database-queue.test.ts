@@ -46,6 +46,25 @@ for (const target of dbTargets) {
       );
     });
 
+    it("shares the workers between owners: a later owner's job is not queued behind another owner's jobs", async () => {
+      const q = queue();
+      const started: string[] = [];
+      for (let n = 1; n <= 4; n++) await q.send('fair', { name: `a${n}` }, { fairnessKey: 'a' });
+      await q.send('fair', { name: 'b1' }, { fairnessKey: 'b' });
+      await q.work<{ name: string }>(
+        'fair',
+        async (job) => {
+          started.push(job.data.name);
+          // a1 runs long: while it does, owner a holds a worker and b's job comes before a's others.
+          await sleep(job.data.name === 'a1' ? 1500 : 100);
+        },
+        { concurrency: 2, pollMs: 10 },
+      );
+      await until(() => started.length === 5, 20_000);
+      // First come first served would start b1 last; two slots claiming at the same instant may both take an a-job.
+      assert.ok(started.indexOf('b1') <= 2, started.join(','));
+    });
+
     it('retries a failed job after a backoff, and fails it for good when its attempts are spent', async () => {
       const q = queue();
       const attempts: Record<string, number[]> = {};

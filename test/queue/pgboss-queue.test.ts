@@ -48,6 +48,26 @@ describe('pg-boss queue (postgres)', { skip: PG_SKIP }, () => {
     );
   });
 
+  it("shares the workers between owners: a later owner's job is not queued behind another owner's jobs", async () => {
+    const started: string[] = [];
+    for (let n = 1; n <= 4; n++) await queue.send('fair', { name: `a${n}` }, { fairnessKey: 'a' });
+    await queue.send('fair', { name: 'b1' }, { fairnessKey: 'b' });
+    await queue.work<Record<string, unknown>>(
+      'fair',
+      async (job) => {
+        // The owner travels in pg-boss's data but is not the handler's business.
+        assert.deepEqual(Object.keys(job.data), ['name']);
+        started.push(String(job.data.name));
+        // a1 runs long: while it does, owner a holds a worker and b's job comes before a's others.
+        await new Promise((resolve) => setTimeout(resolve, job.data.name === 'a1' ? 3000 : 300));
+      },
+      { concurrency: 2, pollMs: 500 },
+    );
+    await until(() => started.length === 5, 30_000, 50);
+    // First come first served would start b1 last; two slots claiming at the same instant may both take an a-job.
+    assert.ok(started.indexOf('b1') <= 2, started.join(','));
+  });
+
   it('retries a failed job, and fails it for good when its attempts are spent', async () => {
     const attempts: Record<string, number[]> = {};
     await queue.work<{ name: string; failTimes: number }>(
