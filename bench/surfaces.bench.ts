@@ -3,8 +3,12 @@
 // /mcp (a JSON-RPC message, a protocol server per request, the operation called in process).
 // POST /company-search for a known company, 1 credit each, on one SQLite leadbase server in its
 // own process; autocannon in this one. The ratios say what each adapter costs over the operation.
-//   npm run bench -- surfaces [--quick]
+// Then technographics at scale (bench/surfaces/technographics.ts): its domain call for random
+// companies of a store of generated listings, SQLite and (DATABASE_URL) PostgreSQL; target p99 < 50 ms.
+//   npm run bench -- surfaces [--quick]   (technographics: 1,000,000 listings; --quick 50,000)
+//   --listings=N  --queries=N (200)  --dialects=sqlite,postgres
 import { fmt } from './support/stats.ts';
+import { measureTechnographics, technographicsReport, type TechnographicsFigures } from './surfaces/technographics.ts';
 import {
   alternateRounds,
   measureRound,
@@ -15,6 +19,7 @@ import {
   startBenchServer,
   summarize,
   type Round,
+  quick,
 } from './support/server.ts';
 
 const CONNECTIONS = 20;
@@ -91,3 +96,15 @@ for (const t of targets) {
       `${fmt(s.cpuPerRequest, 0)} | ${fmt(s.cpuPerRequest / baseCpu, 2)}x |`,
   );
 }
+
+const flag = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const dialects = flag('dialects', process.env.DATABASE_URL?.startsWith('postgres') ? 'sqlite,postgres' : 'sqlite').split(',');
+const figures: TechnographicsFigures[] = [];
+for (const dialect of dialects)
+  figures.push(
+    await measureTechnographics(dialect, {
+      listings: Number(flag('listings', quick ? '50000' : '1000000')),
+      queries: Number(flag('queries', '200')),
+    }),
+  );
+for (const line of technographicsReport(figures)) console.log(line);

@@ -16,6 +16,8 @@ export const PRICES = {
   jobChangeChecked: 3000,
   /** Competitors: at least one competitor of the company. */
   competitorsFound: 5000,
+  /** Technographics: at least one technology named in the company's job listings. */
+  technographicsFound: 1000,
   /** People search: per person returned (the employee finder's price). */
   peopleSearchPerPerson: 50,
   /** Employee finder: per employee returned (20 per credit). */

@@ -436,6 +436,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/technographics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The technologies a company uses, read from its job listings, each with its evidence: how many listings, first and last seen, a link (1 credit when found)
+         * @description Charge: 1 credits when a technology is found, else 0.
+         */
+        post: operations["technographics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/people-search": {
         parameters: {
             query?: never;
@@ -707,6 +727,26 @@ export interface paths {
          * @description Charge: 5 credits when a competitor is found, else 0.
          */
         post: operations["v1SearchCompetitors"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/companies/technographics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The technologies a company uses, read from its job listings, each with its evidence: how many listings, first and last seen, a link (1 credit when found) (LeadMagic v1)
+         * @description Charge: 1 credits when a technology is found, else 0.
+         */
+        post: operations["v1GetTechnographics"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4701,7 +4741,7 @@ export interface operations {
                      *           ],
                      *           "has_remote": false,
                      *           "published": "2026-01-15T09:30:00.000Z",
-                     *           "description": "Build robots.",
+                     *           "description": "Build robots in Python with PostgreSQL, deployed on Amazon Web Services.",
                      *           "application_url": "https://jobs.example/j1",
                      *           "language": "en",
                      *           "clearance_required": false,
@@ -7500,6 +7540,362 @@ export interface operations {
             };
         };
     };
+    technographics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one of company_domain, company_url, company_name and profile_url is required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Company domain (a URL or an email also works) */
+                    company_domain?: string;
+                    /** @description The company's website URL (read as its domain) */
+                    company_url?: string;
+                    /** @description Company name */
+                    company_name?: string;
+                    /** @description The company's professional-network page URL */
+                    profile_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 1 credits when a technology is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_domain": "acme-robotics.com",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "technologies": [
+                     *         {
+                     *           "name": "Amazon Web Services",
+                     *           "description": "Amazon Web Services (AWS) is a comprehensive cloud services platform offering compute power, database storage, content delivery and other functionality.",
+                     *           "categories": [
+                     *             "PaaS"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1"
+                     *         },
+                     *         {
+                     *           "name": "PostgreSQL",
+                     *           "description": "PostgreSQL, also known as Postgres, is a free and open-source relational database management system emphasizing extensibility and SQL compliance.",
+                     *           "categories": [
+                     *             "Databases"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1"
+                     *         },
+                     *         {
+                     *           "name": "Python",
+                     *           "description": "Python is an interpreted and general-purpose programming language.",
+                     *           "categories": [
+                     *             "Programming languages"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1"
+                     *         }
+                     *       ],
+                     *       "postings_read": 1,
+                     *       "message": "Technologies found.",
+                     *       "credits_consumed": 1
+                     *     }
+                     */
+                    "application/json": {
+                        company_name: string | null;
+                        company_domain: string | null;
+                        company_website: string | null;
+                        technologies: {
+                            /** @description As the technology dictionary names it */
+                            name: string;
+                            description: string | null;
+                            /** @description The dictionary's categories ("CRM", "Databases", "JavaScript frameworks", …) */
+                            categories: string[];
+                            /** @description Always empty: listings do not say which parts of a product are used */
+                            sub_technologies: string[];
+                            /** @description How many of the company's listings read name it */
+                            postings: number;
+                            /** @description When the earliest of those listings was published (ISO 8601 UTC) */
+                            first_seen: string;
+                            /** @description When the latest of those listings was published (ISO 8601 UTC) */
+                            last_seen: string;
+                            /** @description The latest of those listings: its title */
+                            posting_title: string;
+                            /** @description The latest of those listings: its link */
+                            posting_url: string;
+                        }[] | null;
+                        postings_read: number | null;
+                        /** @description "Technologies found." or "No technologies found for this company." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     peopleSearch: {
         parameters: {
             query?: never;
@@ -7903,7 +8299,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "credits": 959.7
+                     *       "credits": 958.7
                      *     }
                      */
                     "application/json": {
@@ -11908,6 +12304,361 @@ export interface operations {
             };
         };
     };
+    v1GetTechnographics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At least one of company_domain, company_url, company_name and profile_url is required. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "company_domain": "acme-robotics.com"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Company domain (a URL or an email also works) */
+                    company_domain?: string;
+                    /** @description The company's website URL (read as its domain) */
+                    company_url?: string;
+                    /** @description Company name */
+                    company_name?: string;
+                    /** @description The company's professional-network page URL */
+                    profile_url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The result. 1 credits when a technology is found, else 0. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Technologies found.",
+                     *       "credits_consumed": 1,
+                     *       "company_name": "Acme Robotics, Inc.",
+                     *       "company_domain": "acme-robotics.com",
+                     *       "company_website": "https://acme-robotics.com",
+                     *       "technologies": [
+                     *         {
+                     *           "name": "Amazon Web Services",
+                     *           "categories": [
+                     *             "PaaS"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1",
+                     *           "description": "Amazon Web Services (AWS) is a comprehensive cloud services platform offering compute power, database storage, content delivery and other functionality."
+                     *         },
+                     *         {
+                     *           "name": "PostgreSQL",
+                     *           "categories": [
+                     *             "Databases"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1",
+                     *           "description": "PostgreSQL, also known as Postgres, is a free and open-source relational database management system emphasizing extensibility and SQL compliance."
+                     *         },
+                     *         {
+                     *           "name": "Python",
+                     *           "categories": [
+                     *             "Programming languages"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1",
+                     *           "description": "Python is an interpreted and general-purpose programming language."
+                     *         }
+                     *       ],
+                     *       "postings_read": 1
+                     *     }
+                     */
+                    "application/json": {
+                        company_name?: string;
+                        company_domain?: string;
+                        company_website?: string;
+                        technologies?: {
+                            /** @description As the technology dictionary names it */
+                            name: string;
+                            description?: string;
+                            categories: string[];
+                            sub_technologies: string[];
+                            /** @description How many of the company's listings read name it */
+                            postings: number;
+                            /** @description When the earliest of those listings was published (ISO 8601 UTC) */
+                            first_seen: string;
+                            /** @description When the latest of those listings was published (ISO 8601 UTC) */
+                            last_seen: string;
+                            /** @description The latest of those listings: its title */
+                            posting_title: string;
+                            /** @description The latest of those listings: its link */
+                            posting_url: string;
+                        }[];
+                        /** @description How many of the company's most recent listings were read (at most 500) */
+                        postings_read?: number;
+                        /** @description "Technologies found." or "No technologies found for this company." */
+                        message: string;
+                        credits_consumed: number;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description insufficient_credits: the balance cannot cover this call; no work was done */
+            402: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Credits this call charged (0 when nothing was found) */
+                    "X-Credits-Cost"?: number;
+                    /** @description The key's balance after the charge */
+                    "X-Credits-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     v1GetCompanyFunding: {
         parameters: {
             query?: never;
@@ -12518,7 +13269,7 @@ export interface operations {
                      *           ],
                      *           "has_remote": false,
                      *           "published": "2026-01-15T09:30:00.000Z",
-                     *           "description": "Build robots.",
+                     *           "description": "Build robots in Python with PostgreSQL, deployed on Amazon Web Services.",
                      *           "application_url": "https://jobs.example/j1",
                      *           "language": "en",
                      *           "clearance_required": false,

@@ -207,3 +207,45 @@ export const CompetitorsResponse = Type.Object(
   },
   { title: 'CompetitorsResult' },
 );
+
+export const TechnographicsBody = Type.Object(
+  {
+    company_domain: Type.Optional(Text({ description: 'Company domain (a URL or an email also works)', maxLength: 512 })),
+    company_url: Type.Optional(Text({ description: "The company's website URL (read as its domain)", maxLength: 512 })),
+    company_name: Type.Optional(Text({ description: 'Company name', maxLength: 512 })),
+    profile_url: Type.Optional(Text({ description: "The company's professional-network page URL", maxLength: 512 })),
+  },
+  {
+    title: 'TechnographicsRequest',
+    description: 'At least one of company_domain, company_url, company_name and profile_url is required.',
+  },
+);
+export type TechnographicsBody = Static<typeof TechnographicsBody>;
+
+export const TechnologyEntry = Type.Object(
+  {
+    name: Type.String({ description: 'As the technology dictionary names it' }),
+    description: Str,
+    categories: Type.Array(Type.String(), { description: 'The dictionary\'s categories ("CRM", "Databases", "JavaScript frameworks", …)' }),
+    sub_technologies: Type.Array(Type.String(), { description: 'Always empty: listings do not say which parts of a product are used' }),
+    postings: Type.Integer({ description: "How many of the company's listings read name it" }),
+    first_seen: Type.String({ description: 'When the earliest of those listings was published (ISO 8601 UTC)' }),
+    last_seen: Type.String({ description: 'When the latest of those listings was published (ISO 8601 UTC)' }),
+    posting_title: Type.String({ description: 'The latest of those listings: its title' }),
+    posting_url: Type.String({ description: 'The latest of those listings: its link' }),
+  },
+  { title: 'Technology' },
+);
+
+export const TechnographicsResponse = Type.Object(
+  {
+    company_name: Str,
+    company_domain: Str,
+    company_website: Str,
+    technologies: Nullable(Type.Array(TechnologyEntry, { description: 'The technologies its job listings name, most-named first' })),
+    postings_read: Nullable(Type.Integer({ description: "How many of the company's most recent listings were read (at most 500)" })),
+    message: Type.String({ description: '"Technologies found." or "No technologies found for this company."' }),
+    credits_consumed: Type.Integer(),
+  },
+  { title: 'TechnographicsResult' },
+);

@@ -8,7 +8,7 @@
 import { Type, KindGuard, type TSchema, type TObject } from '@sinclair/typebox';
 import { Nullable } from './common.ts';
 import { EmailFinderResponse, EmailValidateResponse } from './email.ts';
-import { CompanyFundingResponse, CompanySearchResponse, CompetitorsResponse } from './companies.ts';
+import { CompanyFundingResponse, CompanySearchResponse, CompetitorsResponse, TechnographicsResponse } from './companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from './jobs.ts';
 import {
   EmailToProfileResponse,
@@ -153,6 +153,7 @@ export const V1ProfileEmailResponse = withFields(
 );
 
 export const V1CompetitorsResponse = v1Schema(CompetitorsResponse);
+export const V1TechnographicsResponse = v1Schema(TechnographicsResponse);
 export const V1EmailToProfileResponse = v1Schema(EmailToProfileResponse);
 export const V1JobChangeResponse = v1Schema(JobChangeResponse);
 export const V1PersonalEmailResponse = withFields(

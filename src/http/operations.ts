@@ -14,6 +14,8 @@ import {
   CompanySearchResponse,
   CompetitorsBody,
   CompetitorsResponse,
+  TechnographicsBody,
+  TechnographicsResponse,
 } from '../contract/companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
 import {
@@ -176,6 +178,19 @@ export const OPERATIONS = {
     charge: found(PRICES.competitorsFound, 'a competitor'),
     messages: { found: 'Competitors found.', notFound: 'No competitors found for this company.' },
     spellings: { v1: ['/v1/companies/competitors-search'] },
+  },
+  technographics: {
+    path: '/technographics',
+    methods: ['POST'],
+    summary:
+      'The technologies a company uses, read from its job listings, each with its evidence: how many listings, first and last seen, a link (1 credit when found)',
+    tag: 'companies',
+    perMinute: 300,
+    body: TechnographicsBody,
+    response: TechnographicsResponse,
+    charge: found(PRICES.technographicsFound, 'a technology'),
+    messages: { found: 'Technologies found.', notFound: 'No technologies found for this company.' },
+    spellings: { v1: ['/v1/companies/technographics'] },
   },
   'jobs-finder': {
     path: '/jobs-finder',
@@ -461,7 +476,8 @@ type FoundOrNotId =
   | 'profile-search'
   | 'personal-email-finder'
   | 'job-change-detector'
-  | 'competitors-search';
+  | 'competitors-search'
+  | 'technographics';
 
 /** Such a lookup's answer: the record with the found message at its price, else the not-found body, free. */
 export function lookupAnswer(id: FoundOrNotId, found: object | null): Answer {
@@ -493,4 +509,5 @@ export const PRICE_OF = {
   'personal-email-finder': (isFound: boolean) => (isFound ? PRICES.personalEmailFound : 0),
   'job-change-detector': (isFound: boolean) => (isFound ? PRICES.jobChangeChecked : 0),
   'competitors-search': (isFound: boolean) => (isFound ? PRICES.competitorsFound : 0),
+  technographics: (isFound: boolean) => (isFound ? PRICES.technographicsFound : 0),
 } satisfies Record<ChargedOperationId, (result: never) => number>;

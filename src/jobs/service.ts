@@ -5,6 +5,7 @@ import { JobImporter, type JobServiceDeps } from './importer.ts';
 import { JobRepository } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
+import { technographicsOf } from './technographics.ts';
 
 export class JobService {
   readonly repository: JobRepository;
@@ -34,6 +35,11 @@ export class JobService {
   /** Compacts the search index after a large load (see JobRepository.optimizeSearchIndex). */
   optimizeSearchIndex(): Promise<void> {
     return this.repository.optimizeSearchIndex();
+  }
+
+  /** The technologies a company's listings name, with their evidence (technographics.ts); null when none is named. */
+  technographics(companyId: number): ReturnType<typeof technographicsOf> {
+    return technographicsOf(this.deps.db, companyId);
   }
 
   search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {

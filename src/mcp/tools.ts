@@ -85,6 +85,11 @@ export const TOOLS = {
     description:
       'Competitors of a company (domain, website, name or page URL): those sources name, then peers of the same industry, size band and market, each with the reasons.',
   },
+  get_company_technographics: {
+    operation: 'technographics',
+    description:
+      'The technologies a company (domain, website, name or page URL) uses, read from its job listings, each with its evidence: how many listings name it, first and last seen, a link to the latest.',
+  },
   search_people: {
     operation: 'people-search',
     description:
@@ -146,6 +151,7 @@ export const TOOL_ALIASES: Readonly<Record<string, ToolName>> = {
   people_personal_email: 'find_personal_email',
   people_job_change: 'detect_job_change',
   companies_competitors: 'list_company_competitors',
+  companies_technographics: 'get_company_technographics',
 };
 
 const IDEMPOTENCY_KEY = {

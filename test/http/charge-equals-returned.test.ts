@@ -28,6 +28,7 @@ const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
   'personal-email-finder': { profile_url: 'https://www.linkedin.com/in/maria-de-la-cruz' },
   'people-search': { company_filters: { company_domain: ['acme-robotics.com'] }, people_filters: { contact_job_function: ['Sales'] } },
   'competitors-search': { company_domain: 'acme-robotics.com' },
+  technographics: { company_domain: 'acme-robotics.com' },
   'job-change-detector': { profile_url: 'john-smith-42', company_domain: 'globex.example.com' },
 };
 

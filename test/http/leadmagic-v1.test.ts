@@ -277,13 +277,23 @@ for (const target of dbTargets) {
       assert.deepEqual(none.json(), { message: 'No competitors found for this company.', credits_consumed: 0 });
     });
 
+    it('technographics: the technologies the listings name, each with its evidence; an unknown company is free', async () => {
+      const res = await t.post('/v1/companies/technographics', { company_url: 'https://acme-robotics.com/about' });
+      const answer = res.json<{
+        technologies: { name: string; postings: number; posting_url: string; last_seen: string }[];
+        credits_consumed: number;
+      }>();
+      assert.deepEqual(
+        answer.technologies.map((tech) => [tech.name, tech.postings, tech.posting_url, tech.last_seen]),
+        ['Amazon Web Services', 'PostgreSQL', 'Python'].map((name) => [name, 1, 'https://jobs.example/j1', '2026-01-15T09:30:00.000Z']),
+      );
+      assert.equal(answer.credits_consumed, 1);
+      const none = await t.post('/v1/companies/technographics', { company_domain: 'nowhere.example' });
+      assert.deepEqual(none.json(), { message: 'No technologies found for this company.', credits_consumed: 0 });
+    });
+
     it('paths that need data we do not have are absent', async () => {
-      for (const path of [
-        '/v1/ads/google-ads-search',
-        '/v1/companies/technographics',
-        '/v1/ads/meta-ads-search',
-        '/v1/ads/b2b-ads-search',
-      ]) {
+      for (const path of ['/v1/ads/google-ads-search', '/v1/ads/meta-ads-search', '/v1/ads/b2b-ads-search']) {
         const res = await t.post(path, { company_domain: 'acme-robotics.com' });
         assert.equal(res.statusCode, 404, path);
         assert.equal(res.json<{ error: string }>().error, 'not_found');

@@ -48,6 +48,7 @@ const OURS: Call[] = [
     },
   },
   { method: 'POST', path: '/competitors-search', request: { company_domain: 'acme-robotics.com' } },
+  { method: 'POST', path: '/technographics', request: { company_domain: 'acme-robotics.com' } },
   { method: 'GET', path: '/job-types' },
   { method: 'GET', path: '/job-country' },
 ];

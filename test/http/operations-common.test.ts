@@ -27,6 +27,7 @@ const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrong
   'personal-email-finder': { body: { profile_url: 'jane-doe' }, wrongType: { profile_url: false } },
   'people-search': { body: { company_filters: { company_domain: ['acme.test'] } }, wrongType: { per_page: 'many' } },
   'competitors-search': { body: { company_domain: 'acme.test' }, wrongType: { limit: 'many' } },
+  technographics: { body: { company_domain: 'acme.test' }, wrongType: { company_domain: 42 } },
   'job-change-detector': {
     body: { profile_url: 'https://www.linkedin.com/in/jane-doe', company_domain: 'acme.test' },
     wrongType: { company_domain: 3, profile_url: 'jane-doe' },

@@ -55,7 +55,7 @@ export async function startSampleWorld(target: DbTarget | undefined, credits = 1
         location: 'Austin, TX',
         employmentTypes: ['Full-time'],
         publishedAt: SAMPLE_LISTING_PUBLISHED,
-        descriptionHtml: '<p>Build robots.</p>',
+        descriptionHtml: '<p>Build robots in Python with PostgreSQL, deployed on Amazon Web Services.</p>',
         applyUrl: 'https://jobs.example/j1',
         salary: { min: 120_000, max: 150_000, currency: 'USD', period: 'year' },
         company: {

@@ -17,6 +17,7 @@ import profileSearch from './profile-search.ts';
 import personalEmailFinder from './personal-email-finder.ts';
 import jobChangeDetector from './job-change-detector.ts';
 import competitorsSearch from './competitors-search.ts';
+import technographics from './technographics.ts';
 import peopleSearch from './people-search.ts';
 import sesWebhook from './webhooks-ses.ts';
 import sendgridWebhook from './webhooks-sendgrid.ts';
@@ -48,6 +49,7 @@ export const routes: FastifyPluginAsync[] = [
   personalEmailFinder,
   jobChangeDetector,
   competitorsSearch,
+  technographics,
   peopleSearch,
   sesWebhook,
   sendgridWebhook,

@@ -1,7 +1,7 @@
 // LeadMagic's v1 paths (docs/leadmagic-v1.md): a client written for LeadMagic's v1 API changes its
 // base URL and key, nothing else. Each path is one of our operations (the same service calls,
 // prices, per-minute limits and ledger rows) answered in the v1 shape (src/contract/v1.ts).
-// Paths whose answers need data we do not have (ads, technographics) are absent.
+// Paths whose answers need data we do not have (ads) are absent.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
@@ -12,6 +12,7 @@ import {
   V1CompanyFundingResponse,
   V1CompanySearchResponse,
   V1CompetitorsResponse,
+  V1TechnographicsResponse,
   V1CreditsResponse,
   V1EmailToProfileResponse,
   V1JobChangeResponse,
@@ -43,6 +44,7 @@ import { profileSearch } from './profile-search.ts';
 import { findPersonalEmail } from './personal-email-finder.ts';
 import { detectJobChange } from './job-change-detector.ts';
 import { searchCompetitors } from './competitors-search.ts';
+import { companyTechnographics } from './technographics.ts';
 
 type Body = Record<string, unknown>;
 
@@ -228,6 +230,13 @@ const V1_SURFACES: readonly V1Surface[] = [
     operationId: 'searchCompetitors',
     response: V1CompetitorsResponse,
     answer: searchCompetitors,
+  },
+  {
+    method: 'POST',
+    operation: 'technographics',
+    operationId: 'getTechnographics',
+    response: V1TechnographicsResponse,
+    answer: companyTechnographics,
   },
   {
     method: 'POST',
