@@ -39,7 +39,7 @@ async function measureKinds(): Promise<void> {
     `\n1. Data sets against their simulated upstreams (${modules.length} measure modules in bench/bootstrap/)${quick ? ', quick' : ''}`,
   );
   if (!modules.length) {
-    console.log('   none: each data-set kind adds bench/bootstrap/<type>.ts');
+    console.log('   none: each data-set kind adds bench/bootstrap/<type>.ts (worker and server helpers live in bench/support/)');
     return;
   }
   const rows: SourceMeasurement[] = [];

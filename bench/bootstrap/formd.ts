@@ -106,7 +106,7 @@ function generator(scale: number) {
 
 /** The SEC stand-in (test/support/upstreams/sec.ts) on its own thread; close() gives its request log. */
 async function startUpstream(zips: Map<string, Uint8Array>): Promise<{ url: string; close(): Promise<unknown[]> }> {
-  const worker = startTsWorker(new URL('./formd-upstream.ts', import.meta.url), {
+  const worker = startTsWorker(new URL('../support/formd-upstream.ts', import.meta.url), {
     workerData: { zips: [...zips], latencyMs: LATENCY_MS, perSecond: REQUESTS_PER_SECOND },
   });
   const { url } = await new Promise<{ url: string }>((resolve, reject) => {
