@@ -24,9 +24,14 @@ for (const target of dbTargets) {
         const first = run(fixture('engagement-events.csv'), '--json', '-q');
         assert.equal(first.status, 0, first.stderr);
         const summary = JSON.parse(first.stdout);
-        assert.equal(summary.read, 9);
+        assert.equal(summary.read, 10);
         assert.equal(summary.inserted, 4);
-        assert.equal(summary.rejected, 2);
+        assert.equal(summary.rejected, 3);
+        // An address that cannot be read is refused with its line, never counted as read and dropped.
+        assert.ok(
+          (summary.rejections as { line: number; reason: string }[]).some((r) => r.line === 11 && /not an email address/.test(r.reason)),
+          JSON.stringify(summary.rejections),
+        );
         const again = JSON.parse(run(fixture('engagement-events.csv'), '--json', '-q').stdout);
         assert.equal(again.inserted, 0, 'same event ids: nothing counted twice');
         const counts = run(fixture('engagement-counts.csv'), '--json', '-q');

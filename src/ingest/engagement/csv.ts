@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
 import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
-import type { EngagementEvent, EngagementKind, EngagementStore } from '../../email/engagement.ts';
+import { normalizeEngagementAddress, type EngagementEvent, type EngagementKind, type EngagementStore } from '../../email/engagement.ts';
 
 const DELIVERED = new Set(['delivered', 'delivery', 'deliver', 'sent_delivered']);
 const HARD = new Set(['hard_bounce', 'hardbounce', 'hard bounce', 'bounce_hard', 'permanent_bounce', 'bounced_permanent']);
@@ -107,6 +107,11 @@ export async function importEngagementCsv(
     const email = row.email ?? '';
     if (!email) {
       summary.reject(line, 'email is empty');
+      continue;
+    }
+    // Refused here with its line, rather than skipped uncounted by the store.
+    if (!normalizeEngagementAddress(email)) {
+      summary.reject(line, `"${email}" is not an email address`);
       continue;
     }
     if (mode === 'events') {
