@@ -538,15 +538,20 @@ export class PeopleRepository {
 
   /** Known work addresses at a domain with their holders' names (for the domain's email pattern). */
   async emailSamplesAtDomain(domain: string, limit = 500): Promise<DomainEmailSample[]> {
+    return this.workEmailsAtDomain(domain)
+      .where((eb) => eb.or([eb('e.status', 'is', null), eb('e.status', 'in', ['valid', 'valid_catch_all'])]))
+      .limit(limit)
+      .execute();
+  }
+
+  /** Work addresses at a domain with their holders' names, before any filter on their status. */
+  private workEmailsAtDomain(domain: string) {
     return this.db
       .selectFrom('person_emails as e')
       .innerJoin('people as p', 'p.id', 'e.person_id')
       .select(['e.email', 'p.first_name', 'p.last_name'])
       .where('e.domain', '=', domain)
-      .where('e.kind', '=', 'work')
-      .where((eb) => eb.or([eb('e.status', 'is', null), eb('e.status', 'in', ['valid', 'valid_catch_all'])]))
-      .limit(limit)
-      .execute();
+      .where('e.kind', '=', 'work');
   }
 
   /**
@@ -555,16 +560,7 @@ export class PeopleRepository {
    * asking any mail server.
    */
   async verifiedEmailsAtDomain(domain: string, limit = 500): Promise<DomainEmailSample[]> {
-    return this.db
-      .selectFrom('person_emails as e')
-      .innerJoin('people as p', 'p.id', 'e.person_id')
-      .select(['e.email', 'p.first_name', 'p.last_name'])
-      .where('e.domain', '=', domain)
-      .where('e.kind', '=', 'work')
-      .where('e.status', '=', 'valid')
-      .orderBy('e.verified_at', 'desc')
-      .limit(limit)
-      .execute();
+    return this.workEmailsAtDomain(domain).where('e.status', '=', 'valid').orderBy('e.verified_at', 'desc').limit(limit).execute();
   }
 
   /** Records an address we found (or re-checked) for a person. */
