@@ -77,6 +77,13 @@ export interface Config {
     /** While a dependency is down, how often the count of affected requests is logged (OUTAGE_LOG_INTERVAL_MS). */
     outageLogIntervalMs: number;
   };
+  /** The bootstrap the console starts (docs/console.md, "Bootstrap"); the CLI's options take precedence. */
+  bootstrap: {
+    /** `NAME=URL` pairs, comma-separated: the upstreams read from a copy (BOOTSTRAP_MIRRORS; names in `leadbase bootstrap --help`). */
+    mirrors: string[];
+    /** The boards list read instead of the starter list (BOOTSTRAP_BOARDS). */
+    boardsFile: string | undefined;
+  };
   /** Bearer token of the operators' /admin API; unset, the admin API answers 404 (ADMIN_TOKEN). */
   adminToken: string | undefined;
   /** Base of served professional-network profile URLs (people domain); the public identifier is appended. */
@@ -144,6 +151,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redisConnectMs: Math.max(100, intFromEnv(env, 'REDIS_CONNECT_TIMEOUT_MS', 3000)),
       redisCommandMs: Math.max(10, intFromEnv(env, 'REDIS_COMMAND_TIMEOUT_MS', 1000)),
       outageLogIntervalMs: Math.max(100, intFromEnv(env, 'OUTAGE_LOG_INTERVAL_MS', 10_000)),
+    },
+    bootstrap: {
+      mirrors: (env.BOOTSTRAP_MIRRORS ?? '')
+        .split(',')
+        .map((pair) => pair.trim())
+        .filter(Boolean),
+      boardsFile: env.BOOTSTRAP_BOARDS || undefined,
     },
     adminToken: env.ADMIN_TOKEN || undefined,
     profileBaseUrl: env.PROFILE_BASE_URL || 'https://www.linkedin.com/in/',

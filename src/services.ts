@@ -24,6 +24,7 @@ import { HostPoliteness } from './sources/politeness.ts';
 import { SourceRegistry } from './sources/registry.ts';
 import { SourceRunner } from './sources/runner.ts';
 import { CrawlScheduler } from './sources/scheduler.ts';
+import { BootstrapRuns } from './sources/bootstrap-runs.ts';
 import type { CircuitBreaker } from './db/breaker.ts';
 import { isUnavailable } from './db/unavailable.ts';
 import { OutageLog } from './outage-log.ts';
@@ -69,8 +70,8 @@ export interface Services {
   /** Background work: pg-boss on PostgreSQL, the embedded queue in the application database otherwise. */
   queue: JobQueue;
   idempotency: IdempotencyStore;
-  /** The sources registry and the crawls that keep them fresh. */
-  sources: { registry: SourceRegistry; scheduler: CrawlScheduler; http: HttpClient; robots: RobotsRules };
+  /** The sources registry, the crawls that keep them fresh, and the bootstrap the console starts. */
+  sources: { registry: SourceRegistry; scheduler: CrawlScheduler; http: HttpClient; robots: RobotsRules; bootstrap: BootstrapRuns };
   /** Outages of the database, Redis and the queue, logged once at start, as a count per interval, once at end. */
   outages: OutageLog;
   /** Redis's circuit breaker, when Redis is used. */
@@ -158,6 +159,19 @@ export function createServices(deps: ServiceDeps): Services {
     db: deps.db,
     companyIdByDomain: async (domain) => (await companies.findByDomain(domain))?.id ?? null,
   });
+  const bootstrap = new BootstrapRuns({
+    db: deps.db,
+    registry,
+    scheduler,
+    companies,
+    jobs,
+    people,
+    http,
+    robots,
+    mirrors: deps.config.bootstrap.mirrors,
+    boardsFile: deps.config.bootstrap.boardsFile,
+    concurrency: crawl.concurrency,
+  });
   // Workers only where background work runs (the server, `leadbase worker`); a CLI command queues jobs for it.
   const closing = new AbortController();
   const working =
@@ -189,7 +203,7 @@ export function createServices(deps: ServiceDeps): Services {
     lookups: new LookupService(deps.db),
     companies,
     jobs,
-    sources: { registry, scheduler, http, robots },
+    sources: { registry, scheduler, http, robots, bootstrap },
     email,
     bulk,
     queue,
@@ -201,6 +215,7 @@ export function createServices(deps: ServiceDeps): Services {
     close: async () => {
       closing.abort();
       await working;
+      await bootstrap.close();
       await scheduler.stop();
       // Running bulk slices are aborted and put back for the next start; then the engine's timers.
       await queue.stop();

@@ -127,10 +127,13 @@ export function registerBootstrap(program: Command): void {
     .option('--discover-limit <n>', 'company sites discovery reads at most (default 100; 0: no discovery)')
     .option(
       '--mirror <name=url>',
-      "read an upstream from a copy (its URL replaces the upstream's origin; it may be on a private address); repeatable",
+      "read an upstream from a copy (its URL replaces the upstream's origin; it may be on a private address); repeatable; adds to BOOTSTRAP_MIRRORS",
       (value: string, all: string[] | undefined) => [...(all ?? []), value],
     )
-    .option('--boards <file>', 'the boards list to read (CSV: type,locator,company_name,company_website; default: the starter list)')
+    .option(
+      '--boards <file>',
+      'the boards list to read (CSV: type,locator,company_name,company_website; default: BOOTSTRAP_BOARDS, else the starter list)',
+    )
     .option('-q, --quiet', 'no progress')
     .option('--json', 'print the report as JSON')
     .addHelpText('after', () => mirrorHelp())
@@ -138,13 +141,14 @@ export function registerBootstrap(program: Command): void {
       const limit = opts.limit === undefined ? undefined : Math.max(1, positiveInt(opts.limit, '--limit', 1, 1_000_000));
       const discoverLimit =
         opts.discoverLimit === undefined ? undefined : positiveInt(opts.discoverLimit, '--discover-limit', 100, 1_000_000);
-      let mirrors: Record<string, string>;
       try {
-        mirrors = parseMirrors(opts.mirror ?? []);
+        parseMirrors(opts.mirror ?? []);
       } catch (error) {
         throw new CliError((error as Error).message);
       }
       await withServices(async (services, config) => {
+        // The operator's BOOTSTRAP_MIRRORS, each replaced by a --mirror of the same name.
+        const mirrors = { ...services.sources.bootstrap.mirrors, ...parseMirrors(opts.mirror ?? []) };
         const interrupt = new AbortController();
         let interrupts = 0;
         const onSignal = () => {
@@ -166,7 +170,7 @@ export function registerBootstrap(program: Command): void {
             limit,
             discoverLimit,
             mirrors,
-            boardsFile: opts.boards,
+            boardsFile: opts.boards ?? config.bootstrap.boardsFile,
             concurrency: config.crawl.concurrency,
             signal: interrupt.signal,
             onProgress: (steps) => printer.update(steps),

@@ -34,6 +34,9 @@ export type ErrorCode =
   | 'missing_admin_token'
   | 'invalid_admin_token'
   | 'source_busy'
+  // The console's bootstrap: one at a time (docs/console.md, "Bootstrap").
+  | 'bootstrap_running'
+  | 'bootstrap_not_running'
   // The console's sessions (docs/console.md).
   | 'sign_in_refused'
   | 'session_expired'

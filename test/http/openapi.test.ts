@@ -1,9 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 import { OPERATIONS } from '../../src/http/operations.ts';
+import { ADMIN_OPERATION_IDS } from '../../src/contract/admin.ts';
 
 type Doc = {
   paths: Record<
@@ -13,11 +15,15 @@ type Doc = {
       {
         operationId: string;
         parameters?: { name: string; in: string }[];
+        tags?: string[];
+        security?: Record<string, string[]>[];
         responses: Record<string, { description: string; headers?: Record<string, unknown> }>;
       }
     >
   >;
   servers: unknown[];
+  tags?: { name: string; description: string }[];
+  components: { securitySchemes: Record<string, { type: string; in?: string; name?: string }> };
   info: { license: unknown };
 };
 
@@ -78,23 +84,57 @@ describe('the OpenAPI document', () => {
         ids.add(operation.operationId);
         documented++;
         const idempotency = operation.parameters?.find((p) => p.name === 'idempotency-key' && p.in === 'header');
-        // /mcp is a protocol endpoint answering on its own (JSON-RPC): no replay of stored answers.
+        // /mcp is a protocol endpoint answering on its own (JSON-RPC): no replay of stored answers;
+        // the admin API is the operator's, not charged.
         assert.equal(
           Boolean(idempotency),
-          method === 'post' && path !== '/mcp',
+          method === 'post' && path !== '/mcp' && !path.startsWith('/admin'),
           `${method} ${path}: Idempotency-Key documented on POST only`,
         );
       }
     assert.equal(
       documented,
-      Object.values(OPERATIONS).reduce((n, op) => n + op.methods.length, 0) + V1_ROUTES.length,
-      'every operation and method, and every LeadMagic v1 path',
+      Object.values(OPERATIONS).reduce((n, op) => n + op.methods.length, 0) + V1_ROUTES.length + ADMIN_OPERATION_IDS.length,
+      'every operation and method, every LeadMagic v1 path and every /admin route',
     );
     assert.equal(ids.size, documented, 'one unique operationId each');
     assert.ok(ids.has('v1ValidateEmail') && ids.has('v1GetCredits'));
     assert.ok(ids.has('emailValidate') && ids.has('getCredits') && ids.has('postCredits'));
     assert.deepEqual(doc.servers, [{ url: '/', description: 'This leadbase server' }]);
     assert.doesNotMatch(text, /decisions\.md|spec part|\.\.\/shared/, 'no pointer to a document outside the repository');
+  });
+
+  it('describes every /admin route under the admin tag, with the session cookie, its CSRF header or the admin token', () => {
+    // Every /admin route the route files register (their spelling: app|admin.method('/admin…').
+    const dir = new URL('../../src/http/routes/', import.meta.url);
+    const served = new Set<string>();
+    for (const file of readdirSync(dir).filter((f) => f.startsWith('admin-')))
+      for (const [, method, path] of readFileSync(new URL(file, dir), 'utf8').matchAll(/\b(?:app|admin)\.(get|post|put|delete)\('(\/admin[^']*)'/g))
+        served.add(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = new Set<string>();
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!path.startsWith('/admin')) {
+          assert.ok(!operation.tags?.includes('admin'), `${method} ${path} is not an admin route`);
+          continue;
+        }
+        documented.add(`${method} ${path}`);
+        assert.deepEqual(operation.tags, ['admin'], `${method} ${path}`);
+        const schemes = (operation.security ?? []).map((s) => Object.keys(s).sort().join('+'));
+        if (path === '/admin/session' && method !== 'get') assert.deepEqual(schemes, [], `${method} ${path}: open to anyone`);
+        else if (method === 'get') assert.deepEqual(schemes, ['adminToken', 'adminSession'], `${method} ${path}`);
+        else assert.deepEqual(schemes, ['adminToken', 'adminSession+csrfToken'], `${method} ${path}: a change carries the CSRF token`);
+      }
+    assert.deepEqual([...documented].sort(), [...served].sort(), 'every /admin route is documented, and nothing else');
+    assert.equal(documented.size, ADMIN_OPERATION_IDS.length);
+    for (const path of ['post /admin/bootstrap', 'get /admin/bootstrap', 'post /admin/discovery', 'get /admin/keys/{id}/ledger'])
+      assert.ok(documented.has(path), path);
+    const { adminSession, csrfToken, adminToken } = doc.components.securitySchemes;
+    assert.deepEqual([adminSession.type, adminSession.in, adminSession.name], ['apiKey', 'cookie', 'leadbase_session']);
+    assert.deepEqual([csrfToken.type, csrfToken.in, csrfToken.name], ['apiKey', 'header', 'X-CSRF-Token']);
+    assert.equal(adminToken.type, 'http');
+    assert.ok(doc.tags?.some((t) => t.name === 'admin' && t.description.length > 20));
+    assert.equal(doc.paths['/admin/bootstrap'].post.responses['409'].description.startsWith('bootstrap_running'), true);
   });
 
   it("the docs page carries our name and logo, not the framework's", async () => {

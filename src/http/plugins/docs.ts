@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { ADMIN_SECURITY_SCHEMES, ADMIN_TAG } from '../../contract/admin.ts';
 
 /** The docs page's wordmark. */
 const LOGO = Buffer.from(
@@ -37,9 +38,11 @@ async function docsPlugin(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key (leadbase keys create)' },
+          ...ADMIN_SECURITY_SCHEMES,
         },
       },
       security: [{ apiKey: [] }],
+      tags: [ADMIN_TAG],
     },
   });
   await app.register(swaggerUi, {

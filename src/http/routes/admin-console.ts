@@ -4,6 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { adminRoute } from '../../contract/admin.ts';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { adminCaller, clearSessionCookie, requireOperator, setSessionCookie, type AdminCaller } from '../admin-access.ts';
 import { installStatus } from '../../status.ts';
@@ -57,7 +58,6 @@ function csvField(value: unknown): string {
 }
 
 export default async function adminConsoleRoutes(app: FastifyInstance): Promise<void> {
-  const hidden = { schema: { hide: true } };
   const signIns: RateLimiterAbstract = app.services.redis
     ? new RateLimiterRedis({
         storeClient: app.services.redis,
@@ -70,7 +70,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
 
   // Sign-in: ADMIN_TOKEN opens an operator's session, an API key a customer's. Any wrong token is
   // refused with the same answer, and every attempt counts against the caller's address.
-  app.post('/admin/session', hidden, async (request, reply) => {
+  app.post('/admin/session', adminRoute('adminSignIn'), async (request, reply) => {
     try {
       await signIns.consume(request.ip);
     } catch (error) {
@@ -99,19 +99,19 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // The session the cookie holds (the console asks on load), with its CSRF token.
-  app.get('/admin/session', hidden, async (request) => {
+  app.get('/admin/session', adminRoute('adminGetSession'), async (request) => {
     const caller = await adminCaller(app, app.sessions, request);
     if (caller.via !== 'session') throw new AppError(401, 'session_expired', 'No console session: sign in.');
     return { role: caller.role, key_id: caller.role === 'customer' ? caller.keyId : null, csrf_token: caller.csrf };
   });
 
-  app.delete('/admin/session', hidden, async (_request, reply) => {
+  app.delete('/admin/session', adminRoute('adminSignOut'), async (_request, reply) => {
     clearSessionCookie(reply);
     return { signed_out: true };
   });
 
   // What `leadbase status` shows, the health of the database, Redis and the queue, sources stale first.
-  app.get('/admin/status', hidden, async (request) => {
+  app.get('/admin/status', adminRoute('adminGetStatus'), async (request) => {
     requireOperator(callerOf(request));
     const [status, health] = await Promise.all([
       installStatus(app.services.db, app.services.dialect, app.pgBossSchema),
@@ -132,7 +132,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     };
   });
 
-  app.get('/admin/keys', hidden, async (request) => {
+  app.get('/admin/keys', adminRoute('adminListKeys'), async (request) => {
     const caller = callerOf(request);
     if (caller.role === 'customer') {
       const key = await app.services.keys.get(caller.keyId);
@@ -141,7 +141,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     return { keys: (await app.services.keys.list()).map(keyView) };
   });
 
-  app.post('/admin/keys', hidden, async (request, reply) => {
+  app.post('/admin/keys', adminRoute('adminCreateKey'), async (request, reply) => {
     requireOperator(callerOf(request));
     const body = (request.body ?? {}) as { name?: unknown; credits?: unknown };
     if (typeof body.name !== 'string' || !body.name.trim() || body.name.length > 200)
@@ -157,7 +157,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     return { id: created.id, name: created.name, prefix: created.prefix, key: created.key, credits: unitsToCredits(units) };
   });
 
-  app.get('/admin/keys/:id', hidden, async (request) => {
+  app.get('/admin/keys/:id', adminRoute('adminGetKey'), async (request) => {
     const id = idOf(request.params);
     allowedKey(callerOf(request), id);
     const key = await app.services.keys.get(id);
@@ -165,7 +165,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     return keyView(key);
   });
 
-  app.post('/admin/keys/:id/revoke', hidden, async (request) => {
+  app.post('/admin/keys/:id/revoke', adminRoute('adminRevokeKey'), async (request) => {
     requireOperator(callerOf(request));
     const id = idOf(request.params);
     if (!(await app.services.keys.get(id))) throw new AppError(404, 'not_found', `No key with id ${id}.`);
@@ -173,7 +173,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     return keyView((await app.services.keys.get(id))!);
   });
 
-  app.post('/admin/keys/:id/credits', hidden, async (request) => {
+  app.post('/admin/keys/:id/credits', adminRoute('adminGrantCredits'), async (request) => {
     requireOperator(callerOf(request));
     const id = idOf(request.params);
     const body = (request.body ?? {}) as { credits?: unknown; note?: unknown };
@@ -194,7 +194,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // Credits and calls per day and operation (an aggregate query: fast whatever the ledger's size).
-  app.get('/admin/keys/:id/usage', hidden, async (request) => {
+  app.get('/admin/keys/:id/usage', adminRoute('adminGetKeyUsage'), async (request) => {
     const id = idOf(request.params);
     allowedKey(callerOf(request), id);
     const days = Number((request.query as { days?: string }).days ?? 30);
@@ -204,7 +204,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // The key's ledger, newest first, as JSON or CSV (?format=csv).
-  app.get('/admin/keys/:id/ledger', hidden, async (request, reply) => {
+  app.get('/admin/keys/:id/ledger', adminRoute('adminGetKeyLedger'), async (request, reply) => {
     const id = idOf(request.params);
     allowedKey(callerOf(request), id);
     const query = request.query as { format?: string; limit?: string };
@@ -228,7 +228,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // Per-operation requests per minute: the defaults, and the key's own where it has one.
-  app.get('/admin/keys/:id/limits', hidden, async (request) => {
+  app.get('/admin/keys/:id/limits', adminRoute('adminGetKeyLimits'), async (request) => {
     const id = idOf(request.params);
     allowedKey(callerOf(request), id);
     const key = (await app.services.keys.list()).find((k) => k.id === id);
@@ -237,7 +237,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // {"operation", "per_minute"} sets the key's own limit; "per_minute": null goes back to the default.
-  app.put('/admin/keys/:id/limits', hidden, async (request) => {
+  app.put('/admin/keys/:id/limits', adminRoute('adminSetKeyLimit'), async (request) => {
     requireOperator(callerOf(request));
     const id = idOf(request.params);
     const body = (request.body ?? {}) as { operation?: unknown; per_minute?: unknown };
@@ -252,7 +252,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
 
   // The secret that signs the key's bulk-list webhooks: shown to the operator, made on first use,
   // replaced when rotated (POST).
-  app.get('/admin/keys/:id/webhook-secret', hidden, async (request) => {
+  app.get('/admin/keys/:id/webhook-secret', adminRoute('adminGetWebhookSecret'), async (request) => {
     requireOperator(callerOf(request));
     const id = idOf(request.params);
     const secret = await app.services.keys.webhookSecret(id);
@@ -260,7 +260,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
     return { id, webhook_secret: secret };
   });
 
-  app.post('/admin/keys/:id/webhook-secret', hidden, async (request) => {
+  app.post('/admin/keys/:id/webhook-secret', adminRoute('adminRotateWebhookSecret'), async (request) => {
     requireOperator(callerOf(request));
     const id = idOf(request.params);
     const secret = await app.services.keys.webhookSecret(id, { rotate: true });
@@ -269,7 +269,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // The key's spend cap, with what it spent in the current period (null: no cap).
-  app.get('/admin/keys/:id/spend-cap', hidden, async (request) => {
+  app.get('/admin/keys/:id/spend-cap', adminRoute('adminGetSpendCap'), async (request) => {
     const id = idOf(request.params);
     allowedKey(callerOf(request), id);
     const cap = await spendCapOf(app.services.db, id);
@@ -288,7 +288,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // Sets the cap: {"period": "day"|"month", "cap": credits, "alert_at"?: credits}, or {"cap": null} to remove it.
-  app.put('/admin/keys/:id/spend-cap', hidden, async (request) => {
+  app.put('/admin/keys/:id/spend-cap', adminRoute('adminSetSpendCap'), async (request) => {
     requireOperator(callerOf(request));
     const id = idOf(request.params);
     if (!(await app.services.keys.get(id))) throw new AppError(404, 'not_found', `No key with id ${id}.`);
@@ -316,12 +316,12 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   });
 
   // The kinds of source the registry takes (the console's "add a source" choices).
-  app.get('/admin/source-types', hidden, async (request) => {
+  app.get('/admin/source-types', adminRoute('adminListSourceTypes'), async (request) => {
     requireOperator(callerOf(request));
     return { types: SOURCE_TYPES };
   });
 
-  app.get('/admin/audit', hidden, async (request) => {
+  app.get('/admin/audit', adminRoute('adminListAudit'), async (request) => {
     requireOperator(callerOf(request));
     const query = request.query as { limit?: string; before?: string };
     return { entries: await app.audit.list({ limit: Number(query.limit) || 100, before: Number(query.before) || undefined }) };

@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { adminRoute } from '../../contract/admin.ts';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import type { AdminCaller } from '../admin-access.ts';
 import { BulkInputError, type BulkJobView } from '../../email/bulk.ts';
@@ -41,11 +42,10 @@ function withEta(job: BulkJobView, now = Date.now()) {
 }
 
 export default async function adminListsRoutes(app: FastifyInstance): Promise<void> {
-  const hidden = { schema: { hide: true } };
   const notFound = () => new AppError(404, 'not_found', 'No list with this id for this key.');
 
   // What the list holds and what it may cost, before anything is queued.
-  app.post('/admin/keys/:id/lists/preview', { ...hidden, bodyLimit: LIST_BODY_LIMIT }, async (request) => {
+  app.post('/admin/keys/:id/lists/preview', { ...adminRoute('adminPreviewList'), bodyLimit: LIST_BODY_LIMIT }, async (request) => {
     keyIdOf(request);
     let rows: string[][];
     try {
@@ -70,7 +70,7 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
     };
   });
 
-  app.post('/admin/keys/:id/lists', { ...hidden, bodyLimit: LIST_BODY_LIMIT }, async (request, reply) => {
+  app.post('/admin/keys/:id/lists', { ...adminRoute('adminCreateList'), bodyLimit: LIST_BODY_LIMIT }, async (request, reply) => {
     const keyId = keyIdOf(request);
     const chosen = (request.body as { email_column?: unknown }).email_column;
     if (chosen !== undefined && (!Number.isSafeInteger(chosen) || (chosen as number) < 0))
@@ -87,7 +87,7 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
   });
 
   // The key's lists, newest first.
-  app.get('/admin/keys/:id/lists', hidden, async (request) => {
+  app.get('/admin/keys/:id/lists', adminRoute('adminListLists'), async (request) => {
     const keyId = keyIdOf(request);
     const ids = await app.services.db
       .selectFrom('email_bulk_jobs')
@@ -100,20 +100,20 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
     return { lists: jobs.filter((job): job is BulkJobView => job !== null).map((job) => withEta(job)) };
   });
 
-  app.get('/admin/keys/:id/lists/:job', hidden, async (request) => {
+  app.get('/admin/keys/:id/lists/:job', adminRoute('adminGetList'), async (request) => {
     const job = await app.services.bulk.get(keyIdOf(request), (request.params as { job: string }).job);
     if (!job) throw notFound();
     return withEta(job);
   });
 
-  app.delete('/admin/keys/:id/lists/:job', hidden, async (request) => {
+  app.delete('/admin/keys/:id/lists/:job', adminRoute('adminCancelList'), async (request) => {
     const job = await app.services.bulk.cancel(keyIdOf(request), (request.params as { job: string }).job);
     if (!job) throw notFound();
     return withEta(job);
   });
 
   // The results as CSV: the list's own columns, then every field of the single-address answer.
-  app.get('/admin/keys/:id/lists/:job/results.csv', hidden, async (request, reply) => {
+  app.get('/admin/keys/:id/lists/:job/results.csv', adminRoute('adminGetListResults'), async (request, reply) => {
     const jobId = (request.params as { job: string }).job;
     const results = await app.services.bulk.results(keyIdOf(request), jobId);
     if (!results) throw notFound();

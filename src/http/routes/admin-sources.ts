@@ -2,6 +2,7 @@
 // ADMIN_TOKEN as a bearer token or the operator's console session, never an API key. Without
 // ADMIN_TOKEN the admin API is off (404).
 import type { FastifyInstance } from 'fastify';
+import { adminRoute } from '../../contract/admin.ts';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { requireOperator } from '../admin-access.ts';
 import { SourceInputError, viewOf, type SourceInput } from '../../sources/registry.ts';
@@ -24,13 +25,12 @@ export default async function adminSourcesRoutes(app: FastifyInstance): Promise<
     if (!row) throw new AppError(404, 'not_found', `No source with id ${id}.`);
     return row;
   };
-  const hidden = { schema: { hide: true } };
 
   app.register(async (admin) => {
     // The caller is known (plugins/admin.ts); only the operator manages sources.
     admin.addHook('onRequest', async (request) => requireOperator(request.adminCaller!));
 
-    admin.get('/admin/sources', hidden, async (request) => {
+    admin.get('/admin/sources', adminRoute('adminListSources'), async (request) => {
       const query = request.query as { status?: string; type?: string };
       if (query.status && !['active', 'paused', 'held'].includes(query.status))
         throw new InvalidRequestError('status must be active, paused or held.');
@@ -40,7 +40,7 @@ export default async function adminSourcesRoutes(app: FastifyInstance): Promise<
     });
 
     // One source (201 when new, 200 when it was registered already), or {"sources": [...]} for many.
-    admin.post('/admin/sources', hidden, async (request, reply) => {
+    admin.post('/admin/sources', adminRoute('adminAddSources'), async (request, reply) => {
       const body = request.body as Record<string, unknown> | undefined;
       if (body && Array.isArray(body.sources)) {
         if (body.sources.length > 10_000) throw new InvalidRequestError('At most 10,000 sources per request.');
@@ -61,34 +61,34 @@ export default async function adminSourcesRoutes(app: FastifyInstance): Promise<
       }
     });
 
-    admin.get('/admin/sources/:id', hidden, async (request) => {
+    admin.get('/admin/sources/:id', adminRoute('adminGetSource'), async (request) => {
       const id = idOf(request.params);
       const view = viewOf(await found(id));
       const runs = await registry().history(id, 50);
       return { ...view, runs };
     });
 
-    admin.delete('/admin/sources/:id', hidden, async (request) => {
+    admin.delete('/admin/sources/:id', adminRoute('adminRemoveSource'), async (request) => {
       const id = idOf(request.params);
       await found(id);
       await registry().remove(id);
       return { id, removed: true };
     });
 
-    admin.post('/admin/sources/:id/pause', hidden, async (request) => {
+    admin.post('/admin/sources/:id/pause', adminRoute('adminPauseSource'), async (request) => {
       const id = idOf(request.params);
       await found(id);
       return viewOf((await registry().pause(id))!);
     });
 
-    admin.post('/admin/sources/:id/resume', hidden, async (request) => {
+    admin.post('/admin/sources/:id/resume', adminRoute('adminResumeSource'), async (request) => {
       const id = idOf(request.params);
       await found(id);
       return viewOf((await registry().resume(id))!);
     });
 
     // Runs the source now and answers with what the run did (409 while another instance runs it).
-    admin.post('/admin/sources/:id/run', hidden, async (request) => {
+    admin.post('/admin/sources/:id/run', adminRoute('adminRunSource'), async (request) => {
       const id = idOf(request.params);
       await found(id);
       const query = request.query as { allow_mass_expiry?: string };
