@@ -11,6 +11,7 @@ import { BootstrapInputError } from '../../sources/bootstrap.ts';
 import { curlLine } from '../../sources/answers.ts';
 import { BoardDiscovery, type Discovery } from '../../sources/discovery.ts';
 import type { SourceInput } from '../../sources/registry.ts';
+import { normalizeDomain } from '../../companies/normalize.ts';
 import { adminRoute } from '../../contract/admin.ts';
 
 /** Pages one discovery reads at most by default, and at most when asked. */
@@ -130,7 +131,8 @@ export default async function adminOpsRoutes(app: FastifyInstance): Promise<void
       const found = await new BoardDiscovery(http, robots).discover(site, { maxPages, signal: AbortSignal.timeout(DISCOVERY_MS) });
       const company = await app.services.companies.findByDomain(site).catch(() => null);
       const known = new Map((await registry.list()).map((s) => [`${s.type}:${s.locator.toLowerCase()}`, Number(s.id)]));
-      const common = { company_name: company?.name ?? null, company_website: site };
+      // The company the site is: its website when the site is named by a domain (not an address).
+      const common = { company_name: company?.name ?? null, company_website: normalizeDomain(site) ? site : null };
       const find = (input: SourceInput) => ({
         source: input,
         registered_as: known.get(`${input.type}:${String(input.locator).toLowerCase()}`) ?? null,
