@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, formatNumber, formatWhen } from '../api.js';
 import { BarChart } from '../chart.js';
+import { Bootstrap } from './bootstrap.js';
 
 function Badge({ state }) {
   const ok = state === 'ok' || state === 'ready';
@@ -59,23 +60,15 @@ export function SourcesTable({ sources }) {
 export function Overview() {
   const [status, setStatus] = useState(null);
   const [error, setError] = useState(null);
+  const load = () => api('/admin/status').then(setStatus, (e) => setError(e.message));
   useEffect(() => {
-    api('/admin/status').then(setStatus, (e) => setError(e.message));
+    void load();
   }, []);
   if (error) return html`<p class="error" role="alert">${error}</p>`;
   if (!status) return html`<p class="loading">Loading the overview…</p>`;
   const { stores, health } = status;
   return html`<h1>Overview</h1>
-    ${
-      status.empty &&
-      html`<section class="notice" aria-label="Empty service">
-        <h2>This service holds no data yet</h2>
-        <p>
-          Fill the company, jobs and people stores from open data with <code>leadbase bootstrap</code> on the server (it prints its
-          progress, and a second run goes on where the first stopped).
-        </p>
-      </section>`
-    }
+    <${Bootstrap} empty=${status.empty} onFinished=${load} />
     <h2>Health</h2>
     <div class="health">
       <span>Database (${status.database.dialect}) <${Badge} state=${health.database} /></span>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, formatNumber, formatWhen } from '../api.js';
+import { Discovery } from './discovery.js';
 
 export function Sources() {
   const [sources, setSources] = useState(null);
@@ -63,6 +64,11 @@ export function Sources() {
       <button type="submit">Add source</button>
     </form>
     ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${Discovery} onRegistered=${(source) => {
+      setMessage(source.created ? `Source ${source.id} added.` : `Source ${source.id} was registered already.`);
+      void load();
+    }} />
+    <h2>Registered sources</h2>
     ${
       !sources
         ? html`<p class="loading">Loading sources…</p>`

@@ -160,6 +160,7 @@ const BootstrapState = Type.Object({
     }),
   ),
   mirrors: Type.Array(Type.String(), { description: 'The upstreams read from the operator’s mirrors (BOOTSTRAP_MIRRORS)' }),
+  step_names: Type.Optional(Type.Array(Type.String(), { description: 'The steps `only` may name' })),
 });
 
 const Find = {

@@ -137,6 +137,8 @@ export class BootstrapRuns {
     const run: NonNullable<typeof this.run> = { view, steps: [], abort, done: Promise.resolve() };
     this.run = run;
     run.done = (async () => {
+      // The run reads as running until its answers are known too.
+      let state: BootstrapRunView['state'];
       try {
         const report = await runBootstrap(this.deps, {
           only: options.only,
@@ -152,13 +154,14 @@ export class BootstrapRuns {
         });
         run.steps = report.steps;
         view.failures = report.sources.filter((s) => s.error).map((s) => ({ type: s.type, locator: s.locator, error: s.error! }));
-        view.state = report.interrupted ? 'interrupted' : 'done';
+        state = report.interrupted ? 'interrupted' : 'done';
       } catch (error) {
-        view.state = 'failed';
-        view.error = (error as Error).message;
+        state = 'failed';
+        view.error = error instanceof Error ? error.message : String(error);
       }
       view.answers = await endpointExamples(this.deps).catch(() => null);
       view.finished_at = new Date().toISOString();
+      view.state = state;
       onFinished?.(this.current()!);
     })();
     return this.current()!;

@@ -94,7 +94,8 @@ export class SourceRunner {
     } catch (error) {
       if (error instanceof NotModified) return result('not_modified', ZERO, { httpStatus: 304, validators: null });
       return result('failed', ZERO, {
-        error: (error as Error).message.slice(0, 2000),
+        // An abort rejects with its reason, which may be a plain text (bootstrap's "sample", "interrupted").
+        error: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
         retryAfterMs: error instanceof StatusError ? error.retryAfterMs : null,
         validators: null,
       });

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { requireOperator } from '../admin-access.ts';
 import { BootstrapBusyError, type BootstrapRunView } from '../../sources/bootstrap-runs.ts';
-import { BootstrapInputError } from '../../sources/bootstrap.ts';
+import { BootstrapInputError, stepNames } from '../../sources/bootstrap.ts';
 import { curlLine } from '../../sources/answers.ts';
 import { BoardDiscovery, type Discovery } from '../../sources/discovery.ts';
 import type { SourceInput } from '../../sources/registry.ts';
@@ -77,10 +77,11 @@ export default async function adminOpsRoutes(app: FastifyInstance): Promise<void
   app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => requireOperator(request.adminCaller!));
 
-    // The bootstrap going on or the last one (null before any), and the upstreams read from mirrors.
+    // The bootstrap going on or the last one (null before any), the upstreams read from mirrors, the steps.
     admin.get('/admin/bootstrap', adminRoute('getBootstrap'), async (request) => ({
       run: withCurl(runs().current(), request),
       mirrors: Object.keys(runs().mirrors),
+      step_names: stepNames(),
     }));
 
     // Starts a bootstrap: {"only"?: [steps], "limit"?: n, "discover_limit"?: n}. 202 at once; 409 while one runs.

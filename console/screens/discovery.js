@@ -1,0 +1,130 @@
+// Discovery on one company's site, from the Sources screen (docs/console.md, "Discovery"): what the
+// site links to, each board offered for registration, and what could not be read, in words.
+import { useState } from 'preact/hooks';
+import { html } from '../html.js';
+import { api } from '../api.js';
+
+function FindRow({ label, detail, find, onRegister, busy }) {
+  return html`<tr>
+    <td>${label}</td>
+    <td class="muted">${detail}</td>
+    <td class="actions">
+      ${
+        find.registered_as
+          ? html`<span class="ok-text">Registered as source ${find.registered_as}</span>`
+          : html`<button type="button" class="small" disabled=${busy} onClick=${onRegister} aria-label=${`Register ${label} as a source`}>
+              Register as a source
+            </button>`
+      }
+    </td>
+  </tr>`;
+}
+
+/** `onRegistered` is told when a find was registered (the sources list reloads). */
+export function Discovery({ onRegistered }) {
+  const [domain, setDomain] = useState('');
+  const [result, setResult] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+
+  const run = async (event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setResult(null);
+    try {
+      setResult(await api('/admin/discovery', { method: 'POST', body: { domain } }));
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const register = async (list, index) => {
+    setBusy(true);
+    setError(null);
+    try {
+      const source = await api('/admin/sources', { method: 'POST', body: result[list][index].source });
+      const updated = result[list].map((f, i) => (i === index ? { ...f, registered_as: source.id } : f));
+      setResult({ ...result, [list]: updated });
+      onRegistered?.(source);
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return html`<section class="discovery" aria-labelledby="discovery-heading">
+    <h2 id="discovery-heading">Find a company's job boards</h2>
+    <form class="inline" onSubmit=${run} aria-label="Discovery on a company's site">
+      <div class="grow">
+        <label for="discovery-domain">Company domain or site address</label>
+        <input
+          id="discovery-domain"
+          required
+          placeholder="acme.com"
+          value=${domain}
+          onInput=${(e) => setDomain(e.currentTarget.value)}
+        />
+      </div>
+      <button type="submit" disabled=${busy}>${busy && !result ? 'Reading the site…' : 'Find boards'}</button>
+    </form>
+    <p class="muted small">
+      Reads the home page, the careers pages and the sitemap's job pages (at most 12 pages, robots.txt honoured) and names the job
+      boards they link to. Nothing is registered until you say so.
+    </p>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${
+      result &&
+      html`<div data-testid="discovery-result">
+        <p role="status" class=${result.outcome === 'found' ? 'ok-text' : 'error'}>${result.message}</p>
+        ${
+          result.boards.length + result.jsonld_pages.length > 0 &&
+          html`<div class="table-wrap" tabindex="0" role="region" aria-label="What discovery found">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Found</th>
+                  <th scope="col">Where</th>
+                  <th scope="col"><span class="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${result.boards.map(
+                  (b, i) =>
+                    html`<${FindRow}
+                      label=${`${b.type} board ${b.board}`}
+                      detail=${`on ${b.found_on}`}
+                      find=${b}
+                      busy=${busy}
+                      onRegister=${() => register('boards', i)}
+                    />`,
+                )}
+                ${result.jsonld_pages.map(
+                  (p, i) =>
+                    html`<${FindRow}
+                      label=${`JobPosting data on ${p.url}`}
+                      detail="a jsonld source"
+                      find=${p}
+                      busy=${busy}
+                      onRegister=${() => register('jsonld_pages', i)}
+                    />`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        }
+        ${
+          result.notes.length > 0 &&
+          html`<details open=${result.outcome !== 'found'}>
+            <summary>What could not be read or told (${result.notes.length})</summary>
+            <ul>
+              ${result.notes.map((note) => html`<li>${note}</li>`)}
+            </ul>
+          </details>`
+        }
+      </div>`
+    }
+  </section>`;
+}
