@@ -22,11 +22,7 @@ function StepRow({ step }) {
     <th scope="row">${step.name}</th>
     <td><span class=${`badge ${STATE_BADGE[step.state] ?? 'warn'}`}>${step.state}</span></td>
     <td class="progress-cell">
-      ${
-        step.total != null && step.total > 0
-          ? html`<progress max=${step.total} value=${step.done} aria-label=${label}></progress>`
-          : null
-      }
+      ${step.total != null && step.total > 0 ? html`<progress max=${step.total} value=${step.done} aria-label=${label}></progress>` : null}
       <span>${formatNumber(step.done)}${step.total != null ? ` / ${formatNumber(step.total)}` : ''} ${step.unit}</span>
     </td>
     <td class="num">${formatNumber(step.rows)}</td>
@@ -65,12 +61,13 @@ function summaryOf(run) {
   const rows = run.steps.reduce((n, s) => n + s.rows, 0);
   if (run.state === 'running') return `Bootstrap running: ${formatNumber(rows)} rows stored so far.`;
   if (run.state === 'failed') return `The bootstrap could not run: ${run.error}`;
-  if (run.state === 'interrupted') return `Bootstrap stopped after ${formatNumber(rows)} rows: what it stored is kept; run it again to go on.`;
+  if (run.state === 'interrupted')
+    return `Bootstrap stopped after ${formatNumber(rows)} rows: what it stored is kept; run it again to go on.`;
   return `Bootstrap done: ${formatNumber(rows)} rows stored${run.failures.length ? `, ${run.failures.length} sources failed` : ''}.`;
 }
 
-/** The panel: shown on an empty service, and whenever this server has run a bootstrap. */
-export function Bootstrap({ empty, onFinished }) {
+/** The panel: shown on an empty service, and whenever this server has run a bootstrap; `onChange` reloads the overview. */
+export function Bootstrap({ empty, onChange }) {
   const [state, setState] = useState(null);
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -89,9 +86,11 @@ export function Bootstrap({ empty, onFinished }) {
   const running = state?.run?.state === 'running';
   useEffect(() => {
     if (!running) return undefined;
+    let polls = 0;
     const timer = setInterval(async () => {
       const s = await load();
-      if (s?.run && s.run.state !== 'running') onFinished?.();
+      // The overview's counts follow, every few polls and at the end.
+      if ((s?.run && s.run.state !== 'running') || ++polls % 5 === 0) onChange?.();
     }, POLL_MS);
     return () => clearInterval(timer);
   }, [running]);
@@ -128,66 +127,63 @@ export function Bootstrap({ empty, onFinished }) {
     }
   };
   const toggle = (name) =>
-    setForm({ ...form, steps: chosen.includes(name) ? chosen.filter((n) => n !== name) : names.filter((n) => n === name || chosen.includes(n)) });
+    setForm({
+      ...form,
+      steps: chosen.includes(name) ? chosen.filter((n) => n !== name) : names.filter((n) => n === name || chosen.includes(n)),
+    });
+
+  const startForm = html`<p>
+      The bootstrap fills the company, jobs and people stores from open data, as <code>leadbase bootstrap</code> does: one source of every
+      data set, the starter job boards and discovery on the companies' sites. Each source stays registered on its schedule; a second run
+      goes on where the first stopped.
+    </p>
+    <form class="bootstrap-form" onSubmit=${start} aria-label="Run the bootstrap">
+      <fieldset>
+        <legend>Steps</legend>
+        ${names.map(
+          (name) =>
+            html`<label class="check"
+              ><input type="checkbox" checked=${chosen.includes(name)} onChange=${() => toggle(name)} /> ${name}</label
+            >`,
+        )}
+      </fieldset>
+      <div class="row">
+        <label class="check"
+          ><input type="checkbox" checked=${form.sample} onChange=${(e) => setForm({ ...form, sample: e.currentTarget.checked })} /> Quick
+          sample</label
+        >
+        <div>
+          <label for="bootstrap-limit">At most N boards, parts per data set and sites</label>
+          <input
+            id="bootstrap-limit"
+            type="number"
+            min="1"
+            disabled=${!form.sample}
+            value=${form.limit}
+            onInput=${(e) => setForm({ ...form, limit: e.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="bootstrap-discover">Company sites discovery reads</label>
+          <input
+            id="bootstrap-discover"
+            type="number"
+            min="0"
+            value=${form.discover}
+            onInput=${(e) => setForm({ ...form, discover: e.currentTarget.value })}
+          />
+        </div>
+      </div>
+      <p class="muted small">
+        ${mirrors.length ? `Read from the operator's mirrors: ${mirrors.join(', ')}. ` : 'Every upstream is read at its public address. '}
+        Mirrors are set on the server (<code>BOOTSTRAP_MIRRORS</code> or <code>leadbase bootstrap --mirror</code>), not here.
+      </p>
+      <button type="submit" disabled=${busy || chosen.length === 0}>Run the bootstrap</button>
+    </form>`;
 
   return html`<section class="notice bootstrap" aria-labelledby="bootstrap-heading">
     <h2 id="bootstrap-heading">${empty && !run ? 'This service holds no data yet' : 'Bootstrap'}</h2>
-    ${
-      !running &&
-      html`<p>
-          The bootstrap fills the company, jobs and people stores from open data, as <code>leadbase bootstrap</code> does: one source of
-          every data set, the starter job boards and discovery on the companies' sites. Each source stays registered on its schedule;
-          a second run goes on where the first stopped.
-        </p>
-        <form class="bootstrap-form" onSubmit=${start} aria-label="Run the bootstrap">
-          <fieldset>
-            <legend>Steps</legend>
-            ${names.map(
-              (name) =>
-                html`<label class="check"
-                  ><input type="checkbox" checked=${chosen.includes(name)} onChange=${() => toggle(name)} /> ${name}</label
-                >`,
-            )}
-          </fieldset>
-          <div class="row">
-            <label class="check"
-              ><input type="checkbox" checked=${form.sample} onChange=${(e) => setForm({ ...form, sample: e.currentTarget.checked })} />
-              Quick sample</label
-            >
-            <div>
-              <label for="bootstrap-limit">At most N boards, parts per data set and sites</label>
-              <input
-                id="bootstrap-limit"
-                type="number"
-                min="1"
-                disabled=${!form.sample}
-                value=${form.limit}
-                onInput=${(e) => setForm({ ...form, limit: e.currentTarget.value })}
-              />
-            </div>
-            <div>
-              <label for="bootstrap-discover">Company sites discovery reads</label>
-              <input
-                id="bootstrap-discover"
-                type="number"
-                min="0"
-                value=${form.discover}
-                onInput=${(e) => setForm({ ...form, discover: e.currentTarget.value })}
-              />
-            </div>
-          </div>
-          <p class="muted small">
-            ${
-              mirrors.length
-                ? html`Read from the operator's mirrors: ${mirrors.join(', ')}.`
-                : 'Every upstream is read at its public address.'
-            }
-            Mirrors are set on the server (<code>BOOTSTRAP_MIRRORS</code> or <code>leadbase bootstrap --mirror</code>), not here.
-          </p>
-          <button type="submit" disabled=${busy || chosen.length === 0}>${run ? 'Run the bootstrap again' : 'Run the bootstrap'}</button>
-        </form>`
-    }
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${!run && startForm} ${error && html`<p class="error" role="alert">${error}</p>`}
     ${
       run &&
       html`<p role="status" class=${run.state === 'failed' ? 'error' : ''}>${summaryOf(run)}</p>
@@ -219,7 +215,14 @@ export function Bootstrap({ empty, onFinished }) {
             </ul>
           </details>`
         }
-        ${run.answers && html`<${Answers} answers=${run.answers} />`}`
+        ${run.answers && html`<${Answers} answers=${run.answers} />`}
+        ${
+          !running &&
+          html`<details class="again">
+            <summary>Run it again (it goes on where this one stopped)</summary>
+            ${startForm}
+          </details>`
+        }`
     }
   </section>`;
 }

@@ -12,7 +12,7 @@ function FindRow({ label, detail, find, onRegister, busy }) {
       ${
         find.registered_as
           ? html`<span class="ok-text">Registered as source ${find.registered_as}</span>`
-          : html`<button type="button" class="small" disabled=${busy} onClick=${onRegister} aria-label=${`Register ${label} as a source`}>
+          : html`<button type="button" class="small" disabled=${busy} onClick=${onRegister} aria-label=${`Register as a source: ${label}`}>
               Register as a source
             </button>`
       }
@@ -60,19 +60,13 @@ export function Discovery({ onRegistered }) {
     <form class="inline" onSubmit=${run} aria-label="Discovery on a company's site">
       <div class="grow">
         <label for="discovery-domain">Company domain or site address</label>
-        <input
-          id="discovery-domain"
-          required
-          placeholder="acme.com"
-          value=${domain}
-          onInput=${(e) => setDomain(e.currentTarget.value)}
-        />
+        <input id="discovery-domain" required placeholder="acme.com" value=${domain} onInput=${(e) => setDomain(e.currentTarget.value)} />
       </div>
       <button type="submit" disabled=${busy}>${busy && !result ? 'Reading the site…' : 'Find boards'}</button>
     </form>
     <p class="muted small">
-      Reads the home page, the careers pages and the sitemap's job pages (at most 12 pages, robots.txt honoured) and names the job
-      boards they link to. Nothing is registered until you say so.
+      Reads the home page, the careers pages and the sitemap's job pages (at most 12 pages, robots.txt honoured) and names the job boards
+      they link to. Nothing is registered until you say so.
     </p>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${

@@ -68,7 +68,7 @@ export function Overview() {
   if (!status) return html`<p class="loading">Loading the overview…</p>`;
   const { stores, health } = status;
   return html`<h1>Overview</h1>
-    <${Bootstrap} empty=${status.empty} onFinished=${load} />
+    <${Bootstrap} empty=${status.empty} onChange=${load} />
     <h2>Health</h2>
     <div class="health">
       <span>Database (${status.database.dialect}) <${Badge} state=${health.database} /></span>

@@ -64,11 +64,13 @@ export function Sources() {
       <button type="submit">Add source</button>
     </form>
     ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
-    <${Discovery} onRegistered=${(source) => {
-      setMessage(source.created ? `Source ${source.id} added.` : `Source ${source.id} was registered already.`);
-      void load();
-    }} />
-    <h2>Registered sources</h2>
+    <${Discovery}
+      onRegistered=${(source) => {
+        setMessage(source.created ? `Source ${source.id} added.` : `Source ${source.id} was registered already.`);
+        void load();
+      }}
+    />
+    <h2>Registered</h2>
     ${
       !sources
         ? html`<p class="loading">Loading sources…</p>`

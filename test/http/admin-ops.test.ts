@@ -60,12 +60,12 @@ for (const target of dbTargets) {
         response.setHeader('content-type', 'text/html');
         response.end(body);
       };
-      site.route('/robots.txt', (_q, r) => r.end('User-agent: *\nAllow: /\n'));
+      site.route('/robots.txt', (_q, r) => void r.end('User-agent: *\nAllow: /\n'));
       site.route('/', html('<html><body><a href="/careers">Careers</a></body></html>'));
       site.route('/careers', html('<html><body><a href="https://boards.greenhouse.io/stripe">Open roles</a></body></html>'));
       // A site whose robots.txt allows nothing.
       closed = await startCrawlWorld();
-      closed.route('/robots.txt', (_q, r) => r.end('User-agent: *\nDisallow: /\n'));
+      closed.route('/robots.txt', (_q, r) => void r.end('User-agent: *\nDisallow: /\n'));
       const config = loadConfig({
         CRAWL_ENABLED: '0',
         ADMIN_TOKEN,

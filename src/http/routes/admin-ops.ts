@@ -58,11 +58,14 @@ function siteOf(value: unknown): string {
 /** What discovery's outcome means, in one sentence. */
 function summaryOf(found: Discovery, site: string): { outcome: 'found' | 'nothing_found' | 'unreadable'; message: string } {
   const finds = found.boards.length + found.jsonLdPages.length;
-  if (finds)
-    return {
-      outcome: 'found',
-      message: `Found ${found.boards.length} job board${found.boards.length === 1 ? '' : 's'} and ${found.jsonLdPages.length} page${found.jsonLdPages.length === 1 ? '' : 's'} with JobPosting data on ${site}.`,
-    };
+  if (finds) {
+    const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    const what = [
+      found.boards.length ? plural(found.boards.length, 'job board', 'job boards') : '',
+      found.jsonLdPages.length ? plural(found.jsonLdPages.length, 'page with JobPosting data', 'pages with JobPosting data') : '',
+    ].filter(Boolean);
+    return { outcome: 'found', message: `Found ${what.join(' and ')} on ${site}.` };
+  }
   if (!found.pagesRead.length)
     return { outcome: 'unreadable', message: `No page of ${site} could be read: ${found.notes[0] ?? 'no answer'}.` };
   return {
