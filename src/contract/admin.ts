@@ -18,7 +18,7 @@ export const ADMIN_SECURITY_SCHEMES = {
     in: 'cookie',
     name: 'leadbase_session',
     description:
-      "A console session, opened by POST /admin/session with ADMIN_TOKEN (the operator) or an API key (a customer, who sees only that key). Signed, HttpOnly, SameSite=Strict; it lasts 12 hours.",
+      'A console session, opened by POST /admin/session with ADMIN_TOKEN (the operator) or an API key (a customer, who sees only that key). Signed, HttpOnly, SameSite=Strict; it lasts 12 hours.',
   },
   csrfToken: {
     type: 'apiKey',
@@ -35,7 +35,10 @@ export const ADMIN_TAG = {
 };
 
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, description: 'The id' }) });
-const KeyAndJob = Type.Object({ id: Type.Integer({ minimum: 1, description: "The key's id" }), job: Type.String({ description: "The list's id" }) });
+const KeyAndJob = Type.Object({
+  id: Type.Integer({ minimum: 1, description: "The key's id" }),
+  job: Type.String({ description: "The list's id" }),
+});
 const Iso = Type.String({ format: 'date-time' });
 const Credits = Type.Number({ minimum: 0, description: 'Credits' });
 
@@ -174,7 +177,10 @@ const Discovery = Type.Object({
   message: Type.String({ description: 'The outcome in one sentence' }),
   pages_read: Type.Array(Type.String()),
   boards: Type.Array(
-    Type.Object({ type: Type.String(), board: Type.String(), found_on: Type.String(), ...Find }, { description: 'Send `source` to POST /admin/sources to register it' }),
+    Type.Object(
+      { type: Type.String(), board: Type.String(), found_on: Type.String(), ...Find },
+      { description: 'Send `source` to POST /admin/sources to register it' },
+    ),
   ),
   jsonld_pages: Type.Array(Type.Object({ url: Type.String(), ...Find })),
   other_ats: Type.Array(Type.Object({ ats: Type.String(), url: Type.String(), found_on: Type.String() })),
@@ -240,7 +246,11 @@ const ADMIN_ROUTES = {
     who: 'anyone',
     response: Type.Object({ signed_out: Type.Literal(true) }),
   },
-  adminGetStatus: { summary: 'What the install holds, the health of its dependencies, sources stale first', who: 'operator', response: Status },
+  adminGetStatus: {
+    summary: 'What the install holds, the health of its dependencies, sources stale first',
+    who: 'operator',
+    response: Status,
+  },
   adminListKeys: {
     summary: 'The keys (a customer: its own)',
     who: 'caller',
@@ -255,7 +265,13 @@ const ADMIN_ROUTES = {
     errors: { 400: ID_400 },
   },
   adminGetKey: { summary: 'One key', who: 'caller', params: Id, response: Key, errors: { 400: ID_400, 404: KEY_404 } },
-  adminRevokeKey: { summary: 'Revoke a key: it is refused from now on', who: 'operator', params: Id, response: Key, errors: { 400: ID_400, 404: KEY_404 } },
+  adminRevokeKey: {
+    summary: 'Revoke a key: it is refused from now on',
+    who: 'operator',
+    params: Id,
+    response: Key,
+    errors: { 400: ID_400, 404: KEY_404 },
+  },
   adminGrantCredits: {
     summary: 'Grant credits to a key (written to its ledger with the note)',
     who: 'operator',
@@ -268,11 +284,15 @@ const ADMIN_ROUTES = {
     summary: "A key's credits and calls per day and operation",
     who: 'caller',
     params: Id,
-    query: Type.Object({ days: Type.Optional(Type.Union([Type.Literal('7'), Type.Literal('30'), Type.Literal('90')], { description: 'Default 30' })) }),
+    query: Type.Object({
+      days: Type.Optional(Type.Union([Type.Literal('7'), Type.Literal('30'), Type.Literal('90')], { description: 'Default 30' })),
+    }),
     response: Type.Object({
       id: Type.Integer(),
       days: Type.Integer(),
-      usage: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), operation: Type.String(), calls: Type.Integer(), credits: Credits })),
+      usage: Type.Array(
+        Type.Object({ day: Type.String({ format: 'date' }), operation: Type.String(), calls: Type.Integer(), credits: Credits }),
+      ),
     }),
     errors: { 400: ID_400, 404: KEY_404 },
   },
@@ -342,7 +362,7 @@ const ADMIN_ROUTES = {
     errors: { 400: ID_400, 404: KEY_404 },
   },
   adminSetSpendCap: {
-    summary: "Set a key's spend cap per day or month, with an alert threshold; {\"cap\": null} removes it",
+    summary: 'Set a key\'s spend cap per day or month, with an alert threshold; {"cap": null} removes it',
     who: 'operator',
     params: Id,
     body: Type.Object({
@@ -498,9 +518,15 @@ const ADMIN_ROUTES = {
     summary: 'Start a bootstrap in the background, as `leadbase bootstrap` (mirrors and boards list are the operator’s settings)',
     who: 'operator',
     body: Type.Object({
-      only: Type.Optional(Nullable(Type.Array(Type.String(), { description: 'Steps: the data-set kinds, boards, discovery; all by default' }))),
-      limit: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'A quick sample: boards, parts per data set and sites at most' }))),
-      discover_limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, description: 'Company sites discovery reads at most (default 100)' }))),
+      only: Type.Optional(
+        Nullable(Type.Array(Type.String(), { description: 'Steps: the data-set kinds, boards, discovery; all by default' })),
+      ),
+      limit: Type.Optional(
+        Nullable(Type.Integer({ minimum: 1, description: 'A quick sample: boards, parts per data set and sites at most' })),
+      ),
+      discover_limit: Type.Optional(
+        Nullable(Type.Integer({ minimum: 0, description: 'Company sites discovery reads at most (default 100)' })),
+      ),
     }),
     status: 202,
     response: BootstrapState,
@@ -537,7 +563,18 @@ const error = (description: string) => ({ ...ErrorResponse, description });
  */
 export function adminRoute(id: AdminRouteId) {
   const spec: AdminRouteSpec = ADMIN_ROUTES[id];
-  const change = spec.body !== undefined || ['adminRevokeKey', 'adminRotateWebhookSecret', 'adminRemoveSource', 'adminPauseSource', 'adminResumeSource', 'adminRunSource', 'stopBootstrap', 'adminCancelList'].includes(id);
+  const change =
+    spec.body !== undefined ||
+    [
+      'adminRevokeKey',
+      'adminRotateWebhookSecret',
+      'adminRemoveSource',
+      'adminPauseSource',
+      'adminResumeSource',
+      'adminRunSource',
+      'stopBootstrap',
+      'adminCancelList',
+    ].includes(id);
   const success = spec.status ?? 200;
   const json = { ...spec.response, description: 'The result' };
   const response: Record<string, unknown> = {
@@ -545,7 +582,10 @@ export function adminRoute(id: AdminRouteId) {
       spec.csv === 'only'
         ? { description: 'The CSV', content: { 'text/csv': { schema: { type: 'string' } } } }
         : spec.csv === 'also'
-          ? { description: 'The result (CSV with ?format=csv)', content: { 'application/json': { schema: spec.response }, 'text/csv': { schema: { type: 'string' } } } }
+          ? {
+              description: 'The result (CSV with ?format=csv)',
+              content: { 'application/json': { schema: spec.response }, 'text/csv': { schema: { type: 'string' } } },
+            }
           : json,
     500: error('internal_error: an unexpected fault'),
     503: error('unavailable: the database is unreachable for now'),
@@ -558,13 +598,21 @@ export function adminRoute(id: AdminRouteId) {
         ? "forbidden (a customer's session) or csrf_token_invalid (a change without the session's X-CSRF-Token)"
         : "csrf_token_invalid: a change without the session's X-CSRF-Token",
     );
-    response[404] = error(spec.errors?.[404] ? `${spec.errors[404]}; or the admin API is off (no ADMIN_TOKEN)` : 'not_found: the admin API is off (no ADMIN_TOKEN)');
+    response[404] = error(
+      spec.errors?.[404]
+        ? `${spec.errors[404]}; or the admin API is off (no ADMIN_TOKEN)`
+        : 'not_found: the admin API is off (no ADMIN_TOKEN)',
+    );
   } else if (id === 'adminSignIn') response[401] = error('sign_in_refused: the token is neither ADMIN_TOKEN nor a live API key');
   for (const status of [400, 409, 429] as const) if (spec.errors?.[status]) response[status] = error(spec.errors[status]);
   if (spec.body) response[413] = error('payload_too_large: the request body is larger than allowed');
   if (spec.body || id === 'adminSignOut') response[415] = error('unsupported_media_type: the body is not JSON');
   const security: Record<string, string[]>[] =
-    spec.who === 'anyone' ? [] : change ? [{ adminToken: [] }, { adminSession: [], csrfToken: [] }] : [{ adminToken: [] }, { adminSession: [] }];
+    spec.who === 'anyone'
+      ? []
+      : change
+        ? [{ adminToken: [] }, { adminSession: [], csrfToken: [] }]
+        : [{ adminToken: [] }, { adminSession: [] }];
   return {
     schema: {
       operationId: id,

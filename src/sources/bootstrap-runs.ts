@@ -129,7 +129,11 @@ export class BootstrapRuns {
       state: 'running',
       started_at: new Date().toISOString(),
       finished_at: null,
-      options: { only: options.only?.length ? [...options.only] : null, limit: options.limit ?? null, discover_limit: options.discoverLimit ?? null },
+      options: {
+        only: options.only?.length ? [...options.only] : null,
+        limit: options.limit ?? null,
+        discover_limit: options.discoverLimit ?? null,
+      },
       failures: [],
       error: null,
       answers: null,

@@ -111,7 +111,7 @@ for (const target of dbTargets) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await signIn(page, `${base}/console`);
       await page.getByRole('heading', { name: 'This service holds no data yet' }).waitFor();
-      await page.getByText('Read from the operator\'s mirrors').waitFor();
+      await page.getByText("Read from the operator's mirrors").waitFor();
       assert.equal(await page.getByLabel('Quick sample').isChecked(), true);
       await page.getByLabel('At most N boards, parts per data set and sites').fill('2');
       await page.getByLabel('Company sites discovery reads').fill('0');
@@ -127,7 +127,10 @@ for (const target of dbTargets) {
       await checkAccessibility(page, 'bootstrap-progress');
 
       await page.getByRole('heading', { name: 'What the service can answer now' }).waitFor({ timeout: 400_000 });
-      await page.getByRole('status').filter({ hasText: /Bootstrap done: [\d,]+ rows stored/ }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /Bootstrap done: [\d,]+ rows stored/ })
+        .waitFor();
       const answers = page.getByTestId('answers');
       await answers.getByText('/jobs-finder', { exact: true }).waitFor();
       assert.match((await answers.locator('code').first().textContent())!, new RegExp(`^curl -s -X POST ${base}/`));
@@ -150,7 +153,10 @@ for (const target of dbTargets) {
       await page.getByRole('heading', { name: 'Sources' }).waitFor();
       await page.getByLabel('Company domain or site address').fill('no-such-host.invalid');
       await page.getByRole('button', { name: 'Find boards' }).click();
-      await page.getByRole('status').filter({ hasText: /could not resolve host no-such-host\.invalid/ }).waitFor({ timeout: 60_000 });
+      await page
+        .getByRole('status')
+        .filter({ hasText: /could not resolve host no-such-host\.invalid/ })
+        .waitFor({ timeout: 60_000 });
 
       await page.getByLabel('Company domain or site address').fill(site.origin);
       await page.getByRole('button', { name: 'Find boards' }).click();

@@ -36,7 +36,12 @@ for (const target of dbTargets) {
     let customer: Session;
 
     const signIn = async (token: string): Promise<Session> => {
-      const res = await t.inject({ method: 'POST', url: '/admin/session', headers: { 'content-type': 'application/json' }, payload: { token } });
+      const res = await t.inject({
+        method: 'POST',
+        url: '/admin/session',
+        headers: { 'content-type': 'application/json' },
+        payload: { token },
+      });
       assert.equal(res.statusCode, 200, res.body);
       return { cookie: String(res.headers['set-cookie']).split(';')[0], csrf: res.json().csrf_token };
     };

@@ -109,7 +109,9 @@ describe('the OpenAPI document', () => {
     const dir = new URL('../../src/http/routes/', import.meta.url);
     const served = new Set<string>();
     for (const file of readdirSync(dir).filter((f) => f.startsWith('admin-')))
-      for (const [, method, path] of readFileSync(new URL(file, dir), 'utf8').matchAll(/\b(?:app|admin)\.(get|post|put|delete)\('(\/admin[^']*)'/g))
+      for (const [, method, path] of readFileSync(new URL(file, dir), 'utf8').matchAll(
+        /\b(?:app|admin)\.(get|post|put|delete)\('(\/admin[^']*)'/g,
+      ))
         served.add(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
     const documented = new Set<string>();
     for (const [path, methods] of Object.entries(doc.paths))
