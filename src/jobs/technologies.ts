@@ -142,8 +142,7 @@ class Dictionary {
 
   /** Adds the technologies one sentence names to `found` (context is read within the sentence). */
   private collect(sentence: string, found: Map<string, Technology>): void {
-    const tokens = [...sentence.matchAll(WORD)];
-    const words = tokens.map((t) => t[0]);
+    const words = wordsOf(sentence);
     const lower = words.map((w) => w.toLowerCase());
     const hits: Hit[] = [];
     for (let i = 0; i < words.length; i++) {
@@ -160,16 +159,23 @@ class Dictionary {
         }
       }
     }
-    const stands = new Set<Hit>(hits.filter((h) => h.entry.match === 'any' || h.entry.match === 'exact'));
-    for (const hit of hits) if (hit.entry.match === 'context' && hasContext(hit, hits, lower)) stands.add(hit);
-    // A strict name stands beside a word of STRICT_WORDS, or listed next to one that stands (which may be strict
+    // Most sentences name nothing, or only names that need no context.
+    if (hits.every((h) => h.entry.match === 'any' || h.entry.match === 'exact')) {
+      for (const hit of hits) found.set(hit.entry.name, hit.entry);
+      return;
+    }
+    const stands = new Set<Hit>();
+    for (const hit of hits)
+      if (hit.entry.match === 'any' || hit.entry.match === 'exact' || (hit.entry.match === 'context' && hasContext(hit, hits, lower)))
+        stands.add(hit);
+    // A strict name stands before a word of STRICT_WORDS, or listed next to one that stands (which may be strict
     // itself: "Chef, Puppet or Ansible"), so this repeats until nothing more stands.
     const strict = hits.filter((h) => h.entry.match === 'strict');
-    for (let grew = true; grew;) {
+    const gaps: Gaps = { sentence };
+    for (let grew = strict.length > 0; grew;) {
       grew = false;
       for (const hit of strict) {
-        if (stands.has(hit) || !(STRICT_WORDS.has(lower[hit.end] ?? '') || listedWithStanding(hit, hits, stands, sentence, tokens)))
-          continue;
+        if (stands.has(hit) || !(STRICT_WORDS.has(lower[hit.end] ?? '') || listedWithStanding(hit, hits, stands, gaps))) continue;
         stands.add(hit);
         grew = true;
       }
@@ -185,19 +191,27 @@ function hasContext(hit: Hit, hits: Hit[], lower: string[]): boolean {
   return near.some((h) => h.entry.match === 'any' || h.entry.match === 'exact') || new Set(near.map((h) => h.entry.name)).size >= 2;
 }
 
+/** A sentence, and where each of its words lies (read only when a strict name needs the gaps between words). */
+interface Gaps {
+  sentence: string;
+  spans?: [number, number][];
+}
+
+/** The text between two hits of a sentence. */
+function gap(gaps: Gaps, a: Hit, b: Hit): string {
+  gaps.spans ??= [...gaps.sentence.matchAll(WORD)].map((t): [number, number] => [t.index, t.index + t[0].length]);
+  return gaps.sentence.slice(gaps.spans[a.end - 1][1], gaps.spans[b.at][0]);
+}
+
 /** Whether the hit before or after `hit` stands and only list separators lie between them. */
-function listedWithStanding(hit: Hit, hits: Hit[], stands: Set<Hit>, sentence: string, tokens: RegExpExecArray[]): boolean {
+function listedWithStanding(hit: Hit, hits: Hit[], stands: Set<Hit>, gaps: Gaps): boolean {
   const i = hits.indexOf(hit);
-  // The text between two hits: words there (other than "and", "or") mean they are no list.
-  const gap = (a: Hit, b: Hit) => {
-    const last = tokens[a.end - 1];
-    return sentence.slice(last.index + last[0].length, tokens[b.at].index);
-  };
+  // Words in the gap (other than "and", "or") mean the two are no list.
   const before = hits[i - 1];
   const after = hits[i + 1];
   return (
-    (before !== undefined && stands.has(before) && LIST_GAP.test(gap(before, hit))) ||
-    (after !== undefined && stands.has(after) && LIST_GAP.test(gap(hit, after)))
+    (before !== undefined && stands.has(before) && LIST_GAP.test(gap(gaps, before, hit))) ||
+    (after !== undefined && stands.has(after) && LIST_GAP.test(gap(gaps, hit, after)))
   );
 }
 
