@@ -165,10 +165,11 @@ function Drawn({ opId, data }) {
     const [field, columns] = table;
     const rows = data[field];
     const total = data.total_count;
-    return html`<p>
-        ${data.message ? `${data.message} ` : ''}${formatNumber(rows.length)}
-        shown${total != null ? ` of ${formatNumber(total)}` : ''}${data.page ? `, page ${data.page}` : ''}.
-      </p>
+    const of = total != null ? ` of ${formatNumber(total)}` : '';
+    const page = data.page ? `, page ${data.page}` : '';
+    // One string: htm drops the spaces where a line breaks beside a value.
+    const summary = `${data.message ? `${data.message} ` : ''}${formatNumber(rows.length)} shown${of}${page}.`;
+    return html`<p>${summary}</p>
       ${
         rows.length > 0 &&
         html`<div class="table-wrap" tabindex="0" role="region" aria-label="Answer as a table">
@@ -218,6 +219,8 @@ function Answer({ answer, headingRef }) {
   const { status, data, op } = answer;
   const ok = status >= 200 && status < 300;
   const charged = ok ? Number(answer.cost ?? data?.credits_consumed ?? 0) : 0;
+  const quoted = `(quoted: at most ${credits(answer.quote?.most_credits ?? 0)})`;
+  const left = answer.remaining != null ? `; the key has ${credits(answer.remaining)} left` : '';
   return html`<section class="answer" aria-labelledby="answer-title">
     <h2 id="answer-title" tabindex="-1" ref=${headingRef}>
       Answer <span class="muted">${op.method} ${op.path} — ${status}${ok ? ' OK' : ` ${data?.error ?? ''}`}</span>
@@ -225,10 +228,7 @@ function Answer({ answer, headingRef }) {
     <p class=${ok ? 'charged' : 'charged error'} data-testid="charged">
       ${
         ok
-          ? html`Charged <strong>${credits(charged)}</strong> (quoted: at most
-              ${credits(answer.quote?.most_credits ?? 0)})${
-                answer.remaining != null ? html`; the key has ${credits(answer.remaining)} left` : ''
-              }.`
+          ? html`Charged <strong>${credits(charged)}</strong> ${quoted}${left}.`
           : html`Refused: ${data?.message ?? `HTTP ${status}`} Nothing was charged.`
       }
     </p>
