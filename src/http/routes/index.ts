@@ -26,6 +26,7 @@ import mailgunWebhook from './webhooks-mailgun.ts';
 import adminSources from './admin-sources.ts';
 import adminConsole from './admin-console.ts';
 import adminLists from './admin-lists.ts';
+import adminExplore from './admin-explore.ts';
 import v1 from './v1.ts';
 import mcp from './mcp.ts';
 
@@ -58,6 +59,7 @@ export const routes: FastifyPluginAsync[] = [
   adminSources,
   adminConsole,
   adminLists,
+  adminExplore,
   v1,
   mcp,
 ];
