@@ -55,3 +55,33 @@ export function formatWhen(iso) {
   }
   return ms < 0 ? 'just now' : 'in under a minute';
 }
+
+/**
+ * An API call made from the console (the Explore screen): the API's own route, with the session's
+ * CSRF token in place of a key; `callAs` names the key an operator calls as. Any answer is returned,
+ * with its status and the charge headers, since a refusal is something to show too.
+ */
+export async function callApi(path, { method = 'POST', body, callAs, callAsHeader } = {}) {
+  const headers = { accept: 'application/json', 'x-csrf-token': csrfToken ?? '' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (callAs != null) headers[callAsHeader] = String(callAs);
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  return {
+    status: response.status,
+    data,
+    cost: response.headers.get('x-credits-cost'),
+    remaining: response.headers.get('x-credits-remaining'),
+  };
+}

@@ -8,6 +8,7 @@ import { Overview } from './screens/overview.js';
 import { Keys, KeyDetail } from './screens/keys.js';
 import { Sources } from './screens/sources.js';
 import { Audit } from './screens/audit.js';
+import { Explore } from './screens/explore.js';
 
 function useHash() {
   const [hash, setHash] = useState(location.hash.slice(1) || '');
@@ -32,13 +33,20 @@ const OPERATOR_SCREENS = [
   ['/overview', 'Overview'],
   ['/keys', 'Keys'],
   ['/sources', 'Sources'],
+  ['/explore', 'Explore'],
   ['/audit', 'Audit log'],
+];
+
+const CUSTOMER_SCREENS = [
+  ['/key', 'My key'],
+  ['/explore', 'Explore'],
 ];
 
 function Screen({ session, path }) {
   const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'explore') return html`<${Explore} session=${session} />`;
   if (session.role === 'customer') {
-    // A customer has one key: its page is the customer's whole console.
+    // A customer has one key: its page, and Explore to spend it.
     return html`<${KeyDetail} id=${session.key_id} session=${session} />`;
   }
   if (parts[0] === 'keys' && parts[1]) return html`<${KeyDetail} id=${Number(parts[1])} session=${session} />`;
@@ -85,20 +93,18 @@ function App() {
       <${SignIn} onSignedIn=${signedIn} />
     </div>`;
 
-  const current = '/' + (path.split('/').filter(Boolean)[0] ?? 'overview');
+  const first = '/' + (path.split('/').filter(Boolean)[0] ?? 'overview');
+  // A customer's every path but Explore shows its key.
+  const current = session.role === 'customer' && first !== '/explore' ? '/key' : first;
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to content</a>
     <header class="top">
       <span class="brand">leadbase <small>${session.role === 'operator' ? 'operator' : `key ${session.key_id}`}</small></span>
-      ${
-        session.role === 'operator'
-          ? html`<nav aria-label="Screens">
-              ${OPERATOR_SCREENS.map(
-                ([to, label]) => html`<a href=${`#${to}`} aria-current=${current === to ? 'page' : undefined}>${label}</a>`,
-              )}
-            </nav>`
-          : html`<nav aria-label="Screens"><a href="#/key" aria-current="page">My key</a></nav>`
-      }
+      <nav aria-label="Screens">
+        ${(session.role === 'operator' ? OPERATOR_SCREENS : CUSTOMER_SCREENS).map(
+          ([to, label]) => html`<a href=${`#${to}`} aria-current=${current === to ? 'page' : undefined}>${label}</a>`,
+        )}
+      </nav>
       <span class="spacer"></span>
       ${themeButton}
       <button class="ghost" type="button" onClick=${signOut}>Sign out</button>

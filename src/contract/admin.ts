@@ -548,6 +548,37 @@ const ADMIN_ROUTES = {
     response: Discovery,
     errors: { 400: ID_400 },
   },
+  adminGetExplore: {
+    summary: 'What the Explore screen may call: each operation’s path, request schema and price rule',
+    who: 'caller',
+    response: Type.Object({
+      call_as_header: Type.String({ description: 'The header that names the key a console call is made as' }),
+      operations: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          method: Type.String(),
+          path: Type.String(),
+          summary: Type.String(),
+          tag: Type.String(),
+          body: Type.Unknown({ description: 'The operation’s request schema' }),
+          price: Type.Record(Type.String(), Type.Unknown()),
+        }),
+      ),
+    }),
+  },
+  adminQuoteExplore: {
+    summary: 'The most a call with this body can cost, by the operation’s price rule (the price shown before the call)',
+    who: 'caller',
+    body: Type.Object({ operation: Type.String(), body: Type.Optional(Type.Record(Type.String(), Type.Unknown())) }),
+    response: Type.Object({
+      operation: Type.String(),
+      most_credits: Credits,
+      items: Type.Optional(Type.Integer()),
+      each_credits: Type.Optional(Credits),
+      rule: Type.String(),
+    }),
+    errors: { 400: ID_400 },
+  },
 } satisfies Record<string, AdminRouteSpec>;
 
 type AdminRouteId = keyof typeof ADMIN_ROUTES;

@@ -1,3 +1,4 @@
+import SQLite from 'better-sqlite3';
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import { dialectOf, type Db } from './database.ts';
 import * as platform from './migrations/0001_platform.ts';
@@ -55,6 +56,43 @@ export interface MigrationReport {
 }
 
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  if (dialectOf(db) === 'postgres') return runMigrations(db);
+  const file = (await sql<{ name: string; file: string }>`pragma database_list`.execute(db)).rows.find((r) => r.name === 'main')?.file;
+  return file ? withMigrationLock(file, () => runMigrations(db)) : runMigrations(db);
+}
+
+/** How long a process waits for another one's migrations on the same SQLite file before it gives up. */
+const MIGRATION_LOCK_WAIT_MS = 30 * 60_000;
+
+/**
+ * Runs `migrate` while holding an exclusive lock on `<file>.migrate-lock`. Kysely takes no lock on
+ * SQLite and runs its migrations outside a transaction, so two processes starting on a brand-new
+ * file would both see it empty and the second would fail on tables the first had just made. The
+ * lock is SQLite's own file lock on a separate file: the migrations keep the database's write lock
+ * to themselves, and a process that dies holding it releases it with its file handles.
+ */
+async function withMigrationLock<T>(file: string, migrate: () => Promise<T>): Promise<T> {
+  const lock = new SQLite(`${file}.migrate-lock`);
+  try {
+    lock.pragma('busy_timeout = 1000');
+    const giveUpAt = Date.now() + MIGRATION_LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        lock.exec('begin exclusive');
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > giveUpAt) throw error;
+        // Let this process's timers and signals run between waits instead of blocking in one long call.
+        await new Promise((done) => setTimeout(done, 50));
+      }
+    }
+    return await migrate();
+  } finally {
+    lock.close();
+  }
+}
+
+async function runMigrations(db: Db): Promise<MigrationReport> {
   // Name the schema explicitly on PostgreSQL: otherwise Kysely may see another schema's
   // migration tables in the same database and think its own exist.
   const migrationTableSchema =

@@ -5,6 +5,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
+import type { AuthenticatedKey } from '../keys/service.ts';
 
 export type AdminCaller =
   { role: 'operator'; via: 'token' | 'session'; csrf?: string } | { role: 'customer'; keyId: number; via: 'session'; csrf: string };
@@ -125,4 +126,43 @@ export async function adminCaller(app: FastifyInstance, codec: SessionCodec, req
 export function requireOperator(caller: AdminCaller): void {
   if (caller.role !== 'operator')
     throw new AppError(403, 'forbidden', "This needs the operator: a customer's session sees only its own key.");
+}
+
+/** The header in which an operator's console session names the key an API call is made as. */
+export const CALL_AS_HEADER = 'x-leadbase-call-as';
+
+/**
+ * The key an API call made from the console is charged to (docs/console.md, Explore), or undefined
+ * when the request is not one: a console call carries the session cookie and its CSRF token, since a
+ * cookie alone never authenticates an API call. A customer's session calls as its own key and no
+ * other; an operator's session names the key in X-Leadbase-Call-As.
+ */
+export async function consoleCallKey(
+  app: FastifyInstance,
+  codec: SessionCodec,
+  request: FastifyRequest,
+): Promise<{ key: AuthenticatedKey; role: 'operator' | 'customer' } | undefined> {
+  const given = request.headers['x-csrf-token'];
+  if (typeof given !== 'string') return undefined;
+  const session = codec.read(cookieOf(request, COOKIE));
+  if (!session || (session.r === 'operator' && !app.adminToken))
+    throw new AppError(401, 'session_expired', 'The console session has ended: sign in again.');
+  if (!sameText(given, codec.csrfOf(session)))
+    throw new AppError(403, 'csrf_token_invalid', "A console call needs the session's CSRF token in the X-CSRF-Token header.");
+  const asText = request.headers[CALL_AS_HEADER];
+  const callAs = typeof asText === 'string' ? Number(asText) : undefined;
+  if (callAs !== undefined && (!Number.isSafeInteger(callAs) || callAs <= 0))
+    throw new AppError(400, 'invalid_request', `${CALL_AS_HEADER} must be a key id: a positive whole number.`);
+  if (session.r === 'customer') {
+    if (callAs !== undefined && callAs !== session.k)
+      throw new AppError(403, 'forbidden', "A customer's console session calls the API only as its own key.");
+    const key = session.k ? await app.services.keys.activeById(session.k) : null;
+    if (!key) throw new AppError(401, 'session_expired', 'The console session has ended: sign in again.');
+    return { key, role: 'customer' };
+  }
+  if (callAs === undefined)
+    throw new AppError(400, 'invalid_request', `An operator's console call names the key it is made as in ${CALL_AS_HEADER}.`);
+  const key = await app.services.keys.activeById(callAs);
+  if (!key) throw new AppError(404, 'not_found', `No live key with id ${callAs}.`);
+  return { key, role: 'operator' };
 }

@@ -1,14 +1,20 @@
 // The technologies a text names, read against the maintained dictionary src/jobs/technologies.json
-// (its origin and licence are in the file and in docs/companies.md, Technographics). Names are
-// matched as whole words, longest first. How a name must be written depends on how distinctive it is:
-// - a distinctive name (a digit or . + # in it, an inner capital as in "PostgreSQL", or an acronym
-//   longer than three letters) matches in any case;
-// - a name of plain English words ("Constant Contact", "Ruby on Rails") matches only as written;
-// - a single plain word or a name of three letters or fewer ("Go", "React", "Base") matches only as
-//   written AND with technical context: within CONTEXT_WINDOW words of the same sentence, a technology of the two kinds
-//   above or two other such plain names (a list: "Python, Go and React"), or a word of CONTEXT_WORDS
-//   right beside it ("Go developer", "React framework"). Otherwise "Go to market" or "React quickly"
-//   would count.
+// (its origin and licence are in the file and in docs/companies.md, Technographics; it is rebuilt by
+// scripts/technologies.mjs). A technology is found by its name or by one of its aliases ("Kafka" for
+// "Apache Kafka"), as whole words, longest first. How a name must be written depends on how
+// distinctive it is (its `match`):
+// - any: a distinctive name (a digit or . + # in it, an inner capital as in "PostgreSQL", or an
+//   acronym longer than three letters) matches in any case;
+// - exact: a name of plain English words ("Constant Contact", "Ruby on Rails") matches only as written;
+// - context: a single plain word or a name of three letters or fewer ("React", "Base") matches only as
+//   written AND with technical context: within CONTEXT_WINDOW words of the same sentence, a technology
+//   of the two kinds above or two other plain names (a list: "Python, Go and React"), or a word of
+//   CONTEXT_WORDS right beside it ("React framework"). Otherwise "React quickly" would count;
+// - strict: an everyday word that prose often capitalises (a sentence's first word, a place, a season:
+//   "Go", "Spring", "Salt", "Make") matches only as written AND either followed by a word of
+//   STRICT_WORDS ("Go developer") or in a list with a technology that stands on its own ("Chef, Puppet
+//   or Ansible": only separators between them). A technology merely nearby is not enough: "Make an
+//   impact with Kubernetes" or "our Salt Lake City office runs Kafka" name no Make and no Salt.
 import { readFileSync } from 'node:fs';
 
 /** One technology of the dictionary. */
@@ -18,10 +24,12 @@ export interface Technology {
   description: string | null;
 }
 
+/** How a name must appear (see the top of this file). */
+type Match = 'any' | 'exact' | 'context' | 'strict';
+
 interface Entry extends Technology {
-  /** How the name must appear: any case, exactly as written, or as written with technical context. */
-  match: 'any' | 'exact' | 'context';
-  /** The name's words as the tokenizer reads them, case kept. */
+  match: Match;
+  /** The words of the name (or of the alias) as the tokenizer reads them, case kept. */
   words: string[];
 }
 
@@ -52,6 +60,25 @@ const CONTEXT_WORDS = new Set([
   'database',
   'databases',
 ]);
+/** Words that, right after a strict name, say it is meant as a technology ("Go developer", "Spring framework"). */
+const STRICT_WORDS = new Set([
+  'developer',
+  'developers',
+  'engineer',
+  'engineers',
+  'programming',
+  'programmer',
+  'programmers',
+  'language',
+  'languages',
+  'framework',
+  'frameworks',
+  'library',
+  'libraries',
+  'sdk',
+]);
+/** What may stand between two items of a list of technologies: "Chef, Puppet or Ansible", "Python/R", "Kubernetes (EKS)". */
+const LIST_GAP = /^\s*(?:[,/;|&()]\s*)*(?:(?:and|or)\s+)?(?:[,/;|&()]\s*)*$/i;
 /** Where a sentence ends: context is read within one sentence ("… Salesforce. Go to market …" names no Go). */
 const SENTENCE_END = /[.!?]\s+|\n+/;
 /** Longest name in words: the matcher tries phrases up to this length. */
@@ -66,7 +93,21 @@ function wordsOf(text: string): string[] {
 
 interface DictionaryFile {
   origin: string;
-  technologies: { name: string; categories: string[]; description?: string; match?: 'exact' | 'context' }[];
+  technologies: {
+    name: string;
+    categories: string[];
+    description?: string;
+    match?: Exclude<Match, 'any'>;
+    /** Other spellings of the same technology, each with how it must appear. */
+    aliases?: { name: string; match?: Exclude<Match, 'any'> }[];
+  }[];
+}
+
+interface Hit {
+  entry: Entry;
+  /** The first word and the word after the last. */
+  at: number;
+  end: number;
 }
 
 /** The dictionary, indexed by each name's words in lower case. */
@@ -79,13 +120,16 @@ class Dictionary {
   constructor(file: DictionaryFile) {
     this.size = file.technologies.length;
     for (const t of file.technologies) {
-      const words = wordsOf(t.name);
-      if (!words.length || words.length > MAX_WORDS) continue;
-      const entry: Entry = { name: t.name, categories: t.categories, description: t.description ?? null, match: t.match ?? 'any', words };
-      const key = words.join(' ').toLowerCase();
-      this.byPhrase.set(key, [...(this.byPhrase.get(key) ?? []), entry]);
-      const first = words[0].toLowerCase();
-      this.longestFrom.set(first, Math.max(this.longestFrom.get(first) ?? 0, words.length));
+      const technology = { name: t.name, categories: t.categories, description: t.description ?? null };
+      for (const spelling of [{ name: t.name, match: t.match }, ...(t.aliases ?? [])]) {
+        const words = wordsOf(spelling.name);
+        if (!words.length || words.length > MAX_WORDS) continue;
+        const entry: Entry = { ...technology, match: spelling.match ?? 'any', words };
+        const key = words.join(' ').toLowerCase();
+        this.byPhrase.set(key, [...(this.byPhrase.get(key) ?? []), entry]);
+        const first = words[0].toLowerCase();
+        this.longestFrom.set(first, Math.max(this.longestFrom.get(first) ?? 0, words.length));
+      }
     }
   }
 
@@ -100,7 +144,7 @@ class Dictionary {
   private collect(sentence: string, found: Map<string, Technology>): void {
     const words = wordsOf(sentence);
     const lower = words.map((w) => w.toLowerCase());
-    const hits: { entry: Entry; at: number; end: number }[] = [];
+    const hits: Hit[] = [];
     for (let i = 0; i < words.length; i++) {
       const longest = this.longestFrom.get(lower[i]);
       if (!longest) continue;
@@ -115,18 +159,60 @@ class Dictionary {
         }
       }
     }
-    for (const hit of hits) {
-      if (hit.entry.match === 'context' && !hasContext(hit, hits, lower)) continue;
-      found.set(hit.entry.name, hit.entry);
+    // Most sentences name nothing, or only names that need no context.
+    if (hits.every((h) => h.entry.match === 'any' || h.entry.match === 'exact')) {
+      for (const hit of hits) found.set(hit.entry.name, hit.entry);
+      return;
     }
+    const stands = new Set<Hit>();
+    for (const hit of hits)
+      if (hit.entry.match === 'any' || hit.entry.match === 'exact' || (hit.entry.match === 'context' && hasContext(hit, hits, lower)))
+        stands.add(hit);
+    // A strict name stands before a word of STRICT_WORDS, or listed next to one that stands (which may be strict
+    // itself: "Chef, Puppet or Ansible"), so this repeats until nothing more stands.
+    const strict = hits.filter((h) => h.entry.match === 'strict');
+    const gaps: Gaps = { sentence };
+    for (let grew = strict.length > 0; grew;) {
+      grew = false;
+      for (const hit of strict) {
+        if (stands.has(hit) || !(STRICT_WORDS.has(lower[hit.end] ?? '') || listedWithStanding(hit, hits, stands, gaps))) continue;
+        stands.add(hit);
+        grew = true;
+      }
+    }
+    for (const hit of hits) if (stands.has(hit)) found.set(hit.entry.name, hit.entry);
   }
 }
 
-function hasContext(hit: { entry: Entry; at: number; end: number }, hits: { entry: Entry; at: number }[], lower: string[]): boolean {
+function hasContext(hit: Hit, hits: Hit[], lower: string[]): boolean {
   if (CONTEXT_WORDS.has(lower[hit.at - 1] ?? '') || CONTEXT_WORDS.has(lower[hit.end] ?? '')) return true;
   const near = hits.filter((h) => h.entry.name !== hit.entry.name && Math.abs(h.at - hit.at) <= CONTEXT_WINDOW);
   // A distinctive name nearby, or a list of at least three plain ones.
-  return near.some((h) => h.entry.match !== 'context') || new Set(near.map((h) => h.entry.name)).size >= 2;
+  return near.some((h) => h.entry.match === 'any' || h.entry.match === 'exact') || new Set(near.map((h) => h.entry.name)).size >= 2;
+}
+
+/** A sentence, and where each of its words lies (read only when a strict name needs the gaps between words). */
+interface Gaps {
+  sentence: string;
+  spans?: [number, number][];
+}
+
+/** The text between two hits of a sentence. */
+function gap(gaps: Gaps, a: Hit, b: Hit): string {
+  gaps.spans ??= [...gaps.sentence.matchAll(WORD)].map((t): [number, number] => [t.index, t.index + t[0].length]);
+  return gaps.sentence.slice(gaps.spans[a.end - 1][1], gaps.spans[b.at][0]);
+}
+
+/** Whether the hit before or after `hit` stands and only list separators lie between them. */
+function listedWithStanding(hit: Hit, hits: Hit[], stands: Set<Hit>, gaps: Gaps): boolean {
+  const i = hits.indexOf(hit);
+  // Words in the gap (other than "and", "or") mean the two are no list.
+  const before = hits[i - 1];
+  const after = hits[i + 1];
+  return (
+    (before !== undefined && stands.has(before) && LIST_GAP.test(gap(gaps, before, hit))) ||
+    (after !== undefined && stands.has(after) && LIST_GAP.test(gap(gaps, hit, after)))
+  );
 }
 
 let loaded: Dictionary | undefined;

@@ -111,6 +111,19 @@ export class KeyService {
       .executeTakeFirst();
   }
 
+  /** The key `id` as an authenticated caller, or null when it does not exist or is revoked (console calls: docs/console.md, Explore). */
+  async activeById(id: number): Promise<AuthenticatedKey | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'revoked_at', 'rate_limits'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row || row.revoked_at !== null) return null;
+    const key: AuthenticatedKey = { id: row.id, name: row.name };
+    if (row.rate_limits) key.rateLimits = JSON.parse(row.rate_limits) as Record<string, number>;
+    return key;
+  }
+
   async count(): Promise<number> {
     const row = await this.db
       .selectFrom('api_keys')

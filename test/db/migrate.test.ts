@@ -1,6 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { dbTargets } from '../support/db.ts';
+import { runLeadbase } from '../support/cli.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
 for (const target of dbTargets) {
@@ -20,3 +24,20 @@ for (const target of dbTargets) {
     });
   });
 }
+
+describe('migrations of one new SQLite file by several processes at once', () => {
+  it('apply once, and every process ends with the schema in place', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'leadbase-migrate-race-'));
+    try {
+      // Three rounds: without a lock, two processes on a brand-new file collided in most of them.
+      for (let round = 0; round < 3; round++) {
+        const env = { ...process.env, DATABASE_URL: `sqlite:${join(dir, `race-${round}.sqlite`)}` };
+        const runs = await Promise.all([1, 2, 3].map(() => runLeadbase(['migrate'], env, 60_000)));
+        for (const run of runs) assert.equal(run.status, 0, run.stderr);
+        assert.equal(runs.filter((run) => run.stdout.startsWith('applied 0001_platform')).length, 1, runs.map((r) => r.stdout).join('\n'));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

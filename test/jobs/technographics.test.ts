@@ -3,6 +3,7 @@
 // both dialects; and the matching rules for names that are also plain words.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { technologies } from '../../src/jobs/technologies.ts';
@@ -27,6 +28,64 @@ describe('technology names in a text', () => {
     assert.deepEqual(names('We use Python, Go and React.'), ['Python', 'Go', 'React']);
     assert.deepEqual(names('Python with PostgreSQL'), ['Python', 'PostgreSQL']);
     assert.deepEqual(names('Python and Go'), []);
+  });
+
+  it('infrastructure and data tools, by their names and their aliases, as whole words', () => {
+    assert.deepEqual(names('Deploys on Kubernetes with Terraform; events through Kafka.'), ['Kubernetes', 'Terraform', 'Apache Kafka']);
+    assert.deepEqual(names('Stack: k8s (EKS), Docker, Ansible, Postgres, Snowflake, Airflow and Spark.'), [
+      'Kubernetes',
+      'Amazon EKS',
+      'Docker',
+      'Ansible',
+      'PostgreSQL',
+      'Snowflake',
+      'Apache Airflow',
+      'Apache Spark',
+    ]);
+    assert.deepEqual(names('dbt models in BigQuery; services in golang on AWS.'), ['dbt', 'Google BigQuery', 'Go', 'Amazon Web Services']);
+    assert.deepEqual(names('Kafkaesque paperwork. Terraforming Mars. A sparkling office.'), []);
+  });
+
+  it('everyday words (Go, R, Rust, Swift, Spring, Chef, Puppet, Salt, Make) are no technology in ordinary prose', () => {
+    const prose = [
+      'We go the extra mile for our customers.',
+      'Go the extra mile. Join us in spring 2025. Spring 2025 intake.',
+      'A rust-coloured sofa. Rust-coloured walls.',
+      'Swift response times matter. Head Chef wanted; our chef plans the Spring menu.',
+      'Puppet shows for the kids. Salt and pepper. Make an impact.',
+      'R&D team. Series C funding.',
+    ];
+    for (const text of prose) assert.deepEqual(names(text), [], text);
+    // A technology nearby is not enough for these: only a list, or a word such as developer right after.
+    assert.deepEqual(names('Make an impact with Kubernetes.'), ['Kubernetes']);
+    assert.deepEqual(names('Our Salt Lake City office runs Kafka.'), ['Apache Kafka']);
+    assert.deepEqual(names('Swift delivery of Terraform modules.'), ['Terraform']);
+  });
+
+  it('everyday words count in a list of technologies or right before a technical word', () => {
+    assert.deepEqual(names('Experience with Chef, Puppet or Ansible.'), ['Chef', 'Puppet', 'Ansible']);
+    assert.deepEqual(names('You know Python, R and SQL.'), ['Python', 'R', 'SQL']);
+    assert.deepEqual(names('Rust engineers and Swift developers.'), ['Rust', 'Swift']);
+    assert.deepEqual(names('Java services on the Spring framework.'), ['Java', 'Spring']);
+    assert.deepEqual(names('Builds with Make and Bazel; config by SaltStack.'), ['GNU Make', 'Bazel', 'Salt Project']);
+  });
+
+  it('the dictionary spells each technology once: no name or alias belongs to two', () => {
+    const file = JSON.parse(readFileSync(new URL('../../src/jobs/technologies.json', import.meta.url), 'utf8')) as {
+      technologies: { name: string; categories: string[]; match?: string; aliases?: { name: string; match?: string }[] }[];
+    };
+    const owner = new Map<string, string>();
+    for (const t of file.technologies) {
+      assert.ok(t.categories.length, `${t.name} has a category`);
+      for (const spelling of [t, ...(t.aliases ?? [])]) {
+        assert.ok([undefined, 'exact', 'context', 'strict'].includes(spelling.match), `${spelling.name}: ${spelling.match}`);
+        // Same words, same case: the matcher could not tell them apart.
+        const key = spelling.name;
+        assert.equal(owner.get(key) ?? t.name, t.name, `${key} names both ${owner.get(key)} and ${t.name}`);
+        owner.set(key, t.name);
+      }
+    }
+    assert.ok(file.technologies.length > 2_200, `${file.technologies.length} technologies`);
   });
 });
 
@@ -67,6 +126,18 @@ for (const target of dbTargets) {
         ],
         { source: 'greenhouse', board: 'quiet', now: PUBLISHED },
       );
+      const infra = { name: 'Streamline Infra', website: 'https://streamline-infra.example' };
+      await t.services.jobs.importer.importBoard(
+        [
+          {
+            ...listing('P1', 'Platform Engineer', 'Run our Kubernetes clusters; infrastructure as code in Terraform.', 20),
+            company: infra,
+          },
+          { ...listing('P2', 'Data Platform Engineer', 'Event streams on Kafka and Kubernetes. We go the extra mile.', 5), company: infra },
+          { ...listing('P3', 'Office Lead', 'Spring 2025 start. Make the office shine; a rust-coloured sofa awaits.', 1), company: infra },
+        ],
+        { source: 'greenhouse', board: 'streamline', now: PUBLISHED },
+      );
     });
     after(() => t.close());
 
@@ -96,11 +167,38 @@ for (const target of dbTargets) {
           ['Python', 2, day(30), day(10), 'https://jobs.example/B'],
           ['HubSpot', 1, day(2), day(2), 'https://jobs.example/C'],
           ['Salesforce', 1, day(2), day(2), 'https://jobs.example/C'],
+          ['Tableau', 1, day(10), day(10), 'https://jobs.example/B'],
         ],
         'Go to market is no technology',
       );
       assert.deepEqual(answer.technologies.find((x) => x.name === 'Salesforce')!.categories, ['CRM']);
       assert.equal(answer.credits_consumed, 1);
+    });
+
+    it('infrastructure tools come with their evidence, and the prose around them names nothing', async () => {
+      const res = await t.post('/technographics', { company_domain: 'streamline-infra.example' });
+      assert.equal(res.statusCode, 200, res.body);
+      const answer = res.json<{
+        technologies: {
+          name: string;
+          categories: string[];
+          postings: number;
+          first_seen: string;
+          last_seen: string;
+          posting_title: string;
+        }[];
+        postings_read: number;
+      }>();
+      const day = (d: number) => new Date(PUBLISHED - d * DAY).toISOString();
+      assert.equal(answer.postings_read, 3);
+      assert.deepEqual(
+        answer.technologies.map((x) => [x.name, x.categories, x.postings, x.first_seen, x.last_seen, x.posting_title]),
+        [
+          ['Kubernetes', ['Containers'], 2, day(20), day(5), 'Data Platform Engineer'],
+          ['Apache Kafka', ['Stream processing'], 1, day(5), day(5), 'Data Platform Engineer'],
+          ['Terraform', ['Infrastructure as code'], 1, day(20), day(20), 'Platform Engineer'],
+        ],
+      );
     });
 
     it('a company whose listings name none, or an unknown one, is the not-found answer at 0 credits', async () => {

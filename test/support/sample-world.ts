@@ -9,6 +9,7 @@ import type { DbTarget } from './db.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 import { SAMPLE_COMPANY } from './sample-company.ts';
+import type { Config } from '../../src/config.ts';
 
 const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));
 
@@ -22,10 +23,14 @@ export interface SampleWorld {
   close(): Promise<void>;
 }
 
-export async function startSampleWorld(target: DbTarget | undefined, credits = 1000): Promise<SampleWorld> {
+/** `config`: the app's configuration (ADMIN_TOKEN for the console's suites). */
+export async function startSampleWorld(target: DbTarget | undefined, credits = 1000, config?: Config): Promise<SampleWorld> {
   const world = await startMailWorld();
   await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
-  const t = await startTestApp(target, { credits, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
+  const t = await startTestApp(target, {
+    credits,
+    deps: { ...(config ? { config } : {}), email: { ...world.emailConfig, recheckPollMs: 60_000 } },
+  });
   await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');
   // A peer of the sample company (same industry and market, the next size band): its competitor.
   await t.services.companies.upsertCompany(

@@ -69,7 +69,8 @@ async function adminPlugin(app: FastifyInstance): Promise<void> {
         actor: caller.via === 'session' ? 'operator (console)' : 'operator (admin token)',
         ip: request.ip,
         action: `${request.method} ${request.routeOptions.url ?? request.url}`,
-        target: params?.id ?? null,
+        // An API call made from the console as a key names that key.
+        target: params?.id ?? (request.apiKey ? String(request.apiKey.id) : null),
         detail: { status: reply.statusCode, ...(askedOf(request.body) ?? {}) },
       })
       .catch((error: Error) => request.log.error({ err: { message: error.message } }, 'audit log write failed'));

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../errors.ts';
+import { consoleCallKey } from '../admin-access.ts';
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
 
@@ -24,9 +25,19 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     if (!request.routeOptions.config.auth) return done();
     const presented = presentedKey(request.headers);
     if (!presented) {
-      return done(
-        new AppError(401, 'missing_api_key', 'Missing API key: send it in the X-API-Key header (or as Authorization: Bearer <key>).'),
-      );
+      // A call from the console's Explore screen: the session's key, or the one the operator names.
+      consoleCallKey(app, app.sessions, request).then((call) => {
+        if (!call) {
+          return done(
+            new AppError(401, 'missing_api_key', 'Missing API key: send it in the X-API-Key header (or as Authorization: Bearer <key>).'),
+          );
+        }
+        request.apiKey = call.key;
+        // The operator spends a customer's credits: the audit log records it (plugins/admin.ts).
+        if (call.role === 'operator') request.adminCaller = { role: 'operator', via: 'session' };
+        done();
+      }, done);
+      return;
     }
     const cached = app.services.keys.cachedAuthentication(presented);
     if (cached) {

@@ -8,7 +8,7 @@ const op = OPERATIONS['employee-finder'];
 const DEFAULT_PER_PAGE = 20;
 
 /** How many employees the request asks for: `limit`, else `per_page`, else 20 (both given must agree). */
-function pageSizeOf(request: EmployeeFinderBody): number {
+export function employeePageSizeOf(request: EmployeeFinderBody): number {
   const { limit, per_page: perPage } = request;
   if (limit !== undefined && perPage !== undefined && limit !== perPage) {
     throw new InvalidRequestError(`limit (${limit}) and per_page (${perPage}) disagree: send one of them.`, [
@@ -24,7 +24,7 @@ export async function findEmployees(
 ): Promise<Answer<Omit<EmployeeFinderResponse, 'credits_consumed'>>> {
   requireOneOf(request, ['company_name', 'company_domain']);
   const page = request.page ?? 1;
-  const perPage = pageSizeOf(request);
+  const perPage = employeePageSizeOf(request);
   const found = await services.people.employees(
     { company_name: request.company_name?.trim() || null, company_domain: request.company_domain?.trim() || null },
     (page - 1) * perPage,

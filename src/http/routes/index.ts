@@ -27,6 +27,7 @@ import adminSources from './admin-sources.ts';
 import adminConsole from './admin-console.ts';
 import adminLists from './admin-lists.ts';
 import adminOps from './admin-ops.ts';
+import adminExplore from './admin-explore.ts';
 import v1 from './v1.ts';
 import mcp from './mcp.ts';
 
@@ -60,6 +61,7 @@ export const routes: FastifyPluginAsync[] = [
   adminConsole,
   adminLists,
   adminOps,
+  adminExplore,
   v1,
   mcp,
 ];
