@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startEveryMirror, type Mirror } from '../support/bootstrap.ts';
-import { BOARDS_CSV } from '../support/upstreams/boards.ts';
+import { BOARDS_CSV, startMirror as startBoardsMirror } from '../support/upstreams/boards.ts';
 import { startCrawlWorld, type CrawlWorld } from '../sources/crawl-world.ts';
 
 const ADMIN_TOKEN = 'ops-test-admin-token-0123456789';
@@ -153,6 +153,49 @@ for (const target of dbTargets) {
       const sources = (await call(operator, 'GET', '/admin/sources')).json().sources as { type: string; locator: string }[];
       assert.equal(new Set(sources.map((s) => `${s.type}:${s.locator}`)).size, sources.length);
       assert.ok(sources.some((s) => s.type === 'greenhouse'));
+    });
+
+    it('stops a running bootstrap between parts: interrupted, in the audit log, and a new one may start', async () => {
+      // Its own service, whose boards' mirror answers slowly, so the run is still going when stopped.
+      const slow = await startBoardsMirror({ delayMs: 3000 });
+      const other = await startTestApp(target, {
+        deps: {
+          config: loadConfig({
+            CRAWL_ENABLED: '0',
+            ADMIN_TOKEN,
+            CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)',
+            BOOTSTRAP_MIRRORS: `greenhouse=${slow.url}`,
+            BOOTSTRAP_BOARDS: BOARDS_CSV,
+          }),
+        },
+      });
+      const saved = t;
+      t = other;
+      try {
+        const session = await signIn(ADMIN_TOKEN);
+        const started = await call(session, 'POST', '/admin/bootstrap', { only: ['boards'] });
+        assert.equal(started.statusCode, 202, started.body);
+        const stopped = await call(session, 'DELETE', '/admin/bootstrap');
+        assert.equal(stopped.statusCode, 200, stopped.body);
+        let run: RunView;
+        const deadline = Date.now() + 120_000;
+        do {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          run = (await call(session, 'GET', '/admin/bootstrap')).json().run as RunView;
+          assert.ok(Date.now() < deadline, 'the run stops');
+        } while (run.state === 'running');
+        assert.equal(run.state, 'interrupted');
+        assert.ok(run.answers, 'what the service answers is said even after a stop');
+        const audit = (await call(session, 'GET', '/admin/audit')).json().entries as { action: string }[];
+        assert.ok(audit.some((e) => e.action === 'DELETE /admin/bootstrap'));
+        assert.ok(audit.some((e) => e.action === 'bootstrap interrupted'));
+        const again = await call(session, 'POST', '/admin/bootstrap', { only: ['boards'] });
+        assert.equal(again.statusCode, 202, 'a stopped run does not hold the next one');
+      } finally {
+        t = saved;
+        await other.close();
+        await slow.close();
+      }
     });
 
     it('discovers the board on a site, and the board it offers is registered and read from the mirror', async () => {
