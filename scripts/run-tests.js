@@ -50,7 +50,9 @@ const result = spawnSync(
     'tsx',
     '--test',
     '--test-concurrency=2',
-    '--test-timeout=120000',
+    // A file's tests are bounded together: the Chromium suites run both storage modes in one file,
+    // which on a busy 2-core machine can take minutes without anything being stuck.
+    '--test-timeout=300000',
     '--test-reporter=tap',
     '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/count-reporter.mjs',
