@@ -23,10 +23,31 @@ function keyIdOf(request: FastifyRequest): number {
   return id;
 }
 
+/**
+ * The list as CSV. `{"csv"}` is a file with a header row; `{"addresses"}` is pasted text, addresses
+ * separated by line breaks, commas or semicolons, read as a one-column list headed "email" (empty
+ * pieces are dropped, as blank lines of a file are).
+ */
 function csvOf(body: unknown): string {
-  const csv = (body as { csv?: unknown } | undefined)?.csv;
-  if (typeof csv !== 'string' || !csv.trim()) throw new InvalidRequestError('Send {"csv": "<the list, with a header row>"}.');
+  const { csv, addresses } = (body ?? {}) as { csv?: unknown; addresses?: unknown };
+  if (typeof addresses === 'string' && addresses.trim()) {
+    const pieces = addresses
+      .split(/[\r\n,;]+/)
+      .map((a) => a.trim())
+      .filter(Boolean);
+    return ['email\n', ...pieces.map((a) => csvLine([a]))].join('');
+  }
+  if (typeof csv !== 'string' || !csv.trim())
+    throw new InvalidRequestError('Send {"csv": "<the list, with a header row>"} or {"addresses": "<addresses, one a line>"}.');
   return csv;
+}
+
+/** The optional `email_column` of a body: the index of a column of the header. */
+function chosenColumnOf(body: unknown): number | undefined {
+  const chosen = (body as { email_column?: unknown } | undefined)?.email_column;
+  if (chosen !== undefined && chosen !== null && (!Number.isSafeInteger(chosen) || (chosen as number) < 0))
+    throw new InvalidRequestError('email_column must be the index of a column of the header.');
+  return (chosen ?? undefined) as number | undefined;
 }
 
 /** A job as the console shows it: the bulk API's view and an estimate of the time left. */
@@ -54,8 +75,12 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
       throw new InvalidRequestError(`The CSV list cannot be read: ${(error as Error).message}`);
     }
     const [header = [], ...data] = rows;
-    const column = emailColumnOf(header);
-    const addresses = new Set(data.map((row) => (row[column] ?? '').trim().toLowerCase()).filter(Boolean));
+    const chosen = chosenColumnOf(request.body);
+    const column = chosen !== undefined && chosen < header.length ? chosen : emailColumnOf(header);
+    // Read as the bulk service reads a list: trimmed, compared without case, blanks refused.
+    const cells = column >= 0 ? data.map((row) => (row[column] ?? '').trim().toLowerCase()) : [];
+    const blank = cells.filter((c) => !c).length;
+    const addresses = new Set(cells.filter(Boolean));
     const perResult = PRICES.emailValidationCharged;
     return {
       header,
@@ -64,6 +89,9 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
       rows: data.length,
       // Known once the column is: the addresses of that column, each once.
       unique_addresses: column >= 0 ? addresses.size : null,
+      // Rows left out of the job, free: a repeated address, or none in the column.
+      duplicates: column >= 0 ? cells.length - blank - addresses.size : null,
+      blank: column >= 0 ? blank : null,
       price_per_result: unitsToCredits(perResult),
       // Charged per result that is valid, invalid or a catch-all; unknowns are free.
       max_credits: column >= 0 ? unitsToCredits(perResult * addresses.size) : null,
@@ -72,10 +100,7 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
 
   app.post('/admin/keys/:id/lists', { ...hidden, bodyLimit: LIST_BODY_LIMIT }, async (request, reply) => {
     const keyId = keyIdOf(request);
-    const chosen = (request.body as { email_column?: unknown }).email_column;
-    if (chosen !== undefined && (!Number.isSafeInteger(chosen) || (chosen as number) < 0))
-      throw new InvalidRequestError('email_column must be the index of a column of the header.');
-    const list = listFromCsv(csvOf(request.body), chosen as number | undefined);
+    const list = listFromCsv(csvOf(request.body), chosenColumnOf(request.body));
     try {
       const job = await app.services.bulk.create(keyId, list.entries, { columns: list.columns });
       reply.status(202);
