@@ -88,6 +88,8 @@ export function Lists({ keyId, onFinished }) {
   const [past, setPast] = useState([]);
   const [error, setError] = useState(null);
   const [dragging, setDragging] = useState(false);
+  // A second click while the list is being sent would start it twice.
+  const [starting, setStarting] = useState(false);
   const timer = useRef(null);
   const typing = useRef(null);
   const asked = useRef(0);
@@ -171,6 +173,7 @@ export function Lists({ keyId, onFinished }) {
   };
   const start = async () => {
     setError(null);
+    setStarting(true);
     try {
       const { from: _from, ...list } = source;
       setJob(await api(`/admin/keys/${keyId}/lists`, { method: 'POST', body: { ...list, email_column: column ?? undefined } }));
@@ -179,6 +182,8 @@ export function Lists({ keyId, onFinished }) {
       setTimeout(() => progressHeading.current?.focus(), 0);
     } catch (e) {
       setError(e.message);
+    } finally {
+      setStarting(false);
     }
   };
 
@@ -189,7 +194,7 @@ export function Lists({ keyId, onFinished }) {
       data-testid="list-drop"
       onDragEnter=${(e) => (e.preventDefault(), setDragging(true))}
       onDragOver=${(e) => (e.preventDefault(), setDragging(true))}
-      onDragLeave=${() => setDragging(false)}
+      onDragLeave=${(e) => e.currentTarget.contains(e.relatedTarget) || setDragging(false)}
       onDrop=${onDrop}
     >
       <p class="drop-hint" aria-hidden="true">Drop a CSV file here</p>
@@ -218,7 +223,7 @@ export function Lists({ keyId, onFinished }) {
         </select>
         <${Sample} preview=${preview} column=${column} />
         <p data-testid="list-price" role="status">${priceText(preview)}</p>
-        <button type="button" disabled=${column == null} onClick=${start}>Start validation</button>
+        <button type="button" disabled=${column == null || starting} onClick=${start}>Start validation</button>
       </div>`
     }
     ${job && html`<${Progress} keyId=${keyId} job=${job} onChange=${setJob} headingRef=${progressHeading} />`}

@@ -124,6 +124,8 @@ for (const target of dbTargets) {
         return dt;
       }, csv);
       await page.dispatchEvent('[data-testid="list-drop"]', 'dragenter', { dataTransfer });
+      // The zone shows that it will take the file.
+      await page.locator('[data-testid="list-drop"].over').waitFor();
       await page.dispatchEvent('[data-testid="list-drop"]', 'drop', { dataTransfer });
       await price(page)
         .filter({ hasText: '10 distinct addresses (1 repeated, 1 without an address: left out, free): at most 0.5 credits' })
