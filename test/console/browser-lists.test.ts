@@ -188,6 +188,31 @@ for (const target of dbTargets) {
       },
     );
 
+    it('validates the column chosen by hand over one named "email", and keeps that one in the results', { timeout: 240_000 }, async () => {
+      const key = await t.services.keys.create('chosen', 100_000);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      await openLists(page, key.id);
+      // "email" holds home addresses; the work addresses to validate are in "Work".
+      const csv = ['Name,email,Work', ...valid.slice(0, 2).map((a, i) => `Person ${i},person${i}@home.test,${a}`)].join('\n');
+      await page.getByLabel('Or choose a CSV file').setInputFiles({ name: 'two.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await price(page).filter({ hasText: '2 distinct addresses' }).waitFor();
+      assert.equal(await page.getByLabel('Address column').inputValue(), '1');
+      await page.getByLabel('Address column').selectOption({ label: 'Work' });
+      await page.locator('.list-sample th.chosen').filter({ hasText: 'Work' }).waitFor();
+      await page.getByRole('button', { name: 'Start validation' }).click();
+      await finished(page);
+      const results = await downloadResults(page, () => page.getByRole('link', { name: 'Download results (CSV)' }).click());
+      assert.deepEqual(
+        results.map((row) => row.slice(0, 4)),
+        [
+          ['Name', 'email (column 2)', 'email', 'email_status'],
+          ['Person 0', 'person0@home.test', 'user0@acme.test', 'valid'],
+          ['Person 1', 'person1@home.test', 'user1@acme.test', 'valid'],
+        ],
+      );
+      await page.close();
+    });
+
     it(
       'goes through by keyboard alone at 390 px: file picker, a column chosen by hand, start, download',
       { timeout: 240_000 },

@@ -50,6 +50,27 @@ function chosenColumnOf(body: unknown): number | undefined {
   return (chosen ?? undefined) as number | undefined;
 }
 
+/**
+ * The list with its other columns renamed where their header is a field of the answer ("email",
+ * "email_status"…), e.g. "email (column 1)": the address column chosen stays the one validated, and
+ * their values stay in the results instead of being taken for the answer's own fields.
+ */
+function withOtherColumnsKept(csv: string, chosen: number | undefined): string {
+  let rows: string[][];
+  try {
+    rows = parseCsv(csv, CSV_READ_OPTIONS);
+  } catch {
+    return csv; // reported as the bulk API reports it
+  }
+  const [header] = rows;
+  if (!header) return csv;
+  const column = chosen !== undefined && chosen < header.length ? chosen : emailColumnOf(header);
+  const clashes = (name: string, i: number) => i !== column && RESULT_FIELDS.includes(name);
+  if (!header.some(clashes)) return csv;
+  rows[0] = header.map((name, i) => (clashes(name, i) ? `${name} (column ${i + 1})` : name));
+  return rows.map(csvLine).join('');
+}
+
 /** A job as the console shows it: the bulk API's view and an estimate of the time left. */
 function withEta(job: BulkJobView, now = Date.now()) {
   const started = job.started_at ? Date.parse(job.started_at) : null;
@@ -100,7 +121,8 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
 
   app.post('/admin/keys/:id/lists', { ...hidden, bodyLimit: LIST_BODY_LIMIT }, async (request, reply) => {
     const keyId = keyIdOf(request);
-    const list = listFromCsv(csvOf(request.body), chosenColumnOf(request.body));
+    const chosen = chosenColumnOf(request.body);
+    const list = listFromCsv(withOtherColumnsKept(csvOf(request.body), chosen), chosen);
     try {
       const job = await app.services.bulk.create(keyId, list.entries, { columns: list.columns });
       reply.status(202);
