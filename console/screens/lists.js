@@ -27,11 +27,11 @@ function progressText(job) {
   return `${formatNumber(job.processed)} of ${formatNumber(job.total)} validated${eta} · ${formatNumber(job.credits_consumed)} credits charged`;
 }
 
-function Progress({ keyId, job, onChange }) {
+function Progress({ keyId, job, onChange, headingRef }) {
   const done = ['done', 'cancelled', 'failed'].includes(job.status);
   const cancel = async () => onChange(await api(`/admin/keys/${keyId}/lists/${job.id}`, { method: 'DELETE' }));
-  return html`<section class="card" aria-label="List in progress">
-    <h3>List <code>${job.id}</code> — ${job.status}</h3>
+  return html`<section class="card list-job" aria-label="List in progress">
+    <h3 tabindex="-1" ref=${headingRef}>List <code>${job.id}</code> — ${job.status}</h3>
     <progress max=${job.total} value=${job.processed} aria-label="Addresses validated">${job.processed} of ${job.total}</progress>
     <p role="status">${progressText(job)}</p>
     <${StatusBars} counts=${job.counts} />
@@ -42,16 +42,58 @@ function Progress({ keyId, job, onChange }) {
   </section>`;
 }
 
-/** Drop or paste a list, map its address column, see the price, start it, follow it, download it. */
+/** Pasted text read as addresses rather than CSV: its first field holds an "@" (a CSV starts with its header). */
+const looksLikeAddresses = (text) => /@/.test(text.trim().split(/[\r\n,;]/, 1)[0]);
+
+/** "1,000 distinct addresses (3 repeated, 1 without an address: left out, free): at most 50 credits (…)". */
+function priceText(p) {
+  const perResult = `${p.price_per_result} per valid, invalid or catch-all result; unknowns are free`;
+  if (p.max_credits == null) return `Choose the address column to see the price: ${perResult}.`;
+  const left = [p.duplicates && `${formatNumber(p.duplicates)} repeated`, p.blank && `${formatNumber(p.blank)} without an address`].filter(
+    Boolean,
+  );
+  const leftOut = left.length ? ` (${left.join(', ')}: left out, free)` : '';
+  return `${formatNumber(p.unique_addresses)} distinct addresses${leftOut}: at most ${formatNumber(p.max_credits)} credits (${perResult}).`;
+}
+
+/** The first rows of the list, the address column marked, so the mapping can be checked by eye. */
+function Sample({ preview, column }) {
+  if (!preview.sample.length) return null;
+  return html`<div class="table-wrap list-sample" tabindex="0" role="region" aria-label="First rows of the list">
+    <table class="sample">
+      <thead>
+        <tr>
+          ${preview.header.map((name, i) => html`<th scope="col" class=${i === column ? 'chosen' : ''}>${name}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${preview.sample.map(
+          (row) =>
+            html`<tr>
+              ${preview.header.map((_, i) => html`<td class=${i === column ? 'chosen' : ''}>${row[i] ?? ''}</td>`)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** Drop, choose or paste a list, map its address column, see the price, start it, follow it, download it. */
 export function Lists({ keyId, onFinished }) {
-  const [csv, setCsv] = useState('');
+  // What is sent: {csv} for a file or pasted CSV, {addresses} for pasted addresses; the server reads both.
+  const [source, setSource] = useState(null);
   const [preview, setPreview] = useState(null);
   const [column, setColumn] = useState(null);
   const [job, setJob] = useState(null);
   const [past, setPast] = useState([]);
   const [error, setError] = useState(null);
   const [dragging, setDragging] = useState(false);
+  // A second click while the list is being sent would start it twice.
+  const [starting, setStarting] = useState(false);
   const timer = useRef(null);
+  const typing = useRef(null);
+  const asked = useRef(0);
+  const progressHeading = useRef(null);
 
   const loadPast = () =>
     api(`/admin/keys/${keyId}/lists`).then(
@@ -60,7 +102,16 @@ export function Lists({ keyId, onFinished }) {
     );
   useEffect(() => {
     void loadPast();
-    return () => clearTimeout(timer.current);
+    // A file dropped beside the drop zone is not opened by the browser in place of the console.
+    const keep = (e) => e.dataTransfer?.types?.includes('Files') && e.preventDefault();
+    window.addEventListener('dragover', keep);
+    window.addEventListener('drop', keep);
+    return () => {
+      clearTimeout(timer.current);
+      clearTimeout(typing.current);
+      window.removeEventListener('dragover', keep);
+      window.removeEventListener('drop', keep);
+    };
   }, [keyId]);
 
   // Follow a running job once a second until it ends.
@@ -76,37 +127,63 @@ export function Lists({ keyId, onFinished }) {
     timer.current = setTimeout(() => api(`/admin/keys/${keyId}/lists/${job.id}`).then(setJob, (e) => setError(e.message)), 1000);
   }, [job]);
 
-  const read = async (text) => {
+  /** Asks the server what the list holds and costs; an answer overtaken by a newer question is dropped. */
+  const ask = async (next, chosen) => {
+    const n = ++asked.current;
     setError(null);
-    // Pasted addresses without a header are a one-column list.
-    const body = /^[^,\n]*@/.test(text.trim()) ? `email\n${text.trim()}` : text;
-    setCsv(body);
+    setSource(next);
+    if (!next) {
+      setPreview(null);
+      setColumn(null);
+      return;
+    }
     try {
-      const p = await api(`/admin/keys/${keyId}/lists/preview`, { method: 'POST', body: { csv: body } });
+      const { from: _from, ...list } = next;
+      const p = await api(`/admin/keys/${keyId}/lists/preview`, { method: 'POST', body: { ...list, email_column: chosen ?? undefined } });
+      if (n !== asked.current) return;
       setPreview(p);
       setColumn(p.email_column);
     } catch (e) {
+      if (n !== asked.current) return;
       setPreview(null);
       setError(e.message);
     }
   };
+  const readText = (text) => {
+    clearTimeout(typing.current);
+    if (!text.trim()) return ask(null);
+    return ask(looksLikeAddresses(text) ? { addresses: text, from: 'the pasted addresses' } : { csv: text, from: 'the pasted CSV' });
+  };
+  const readFile = async (file) => ask({ csv: await file.text(), from: file.name });
   const onDrop = async (event) => {
     event.preventDefault();
     setDragging(false);
     const file = event.dataTransfer?.files?.[0];
-    if (file) await read(await file.text());
+    if (file) await readFile(file);
   };
   const onFile = async (event) => {
     const file = event.currentTarget.files?.[0];
-    if (file) await read(await file.text());
+    if (file) await readFile(file);
+  };
+  // Typed or pasted text is read once it stops changing for a moment.
+  const onType = (event) => {
+    const text = event.currentTarget.value;
+    clearTimeout(typing.current);
+    typing.current = setTimeout(() => readText(text), 400);
   };
   const start = async () => {
     setError(null);
+    setStarting(true);
     try {
-      setJob(await api(`/admin/keys/${keyId}/lists`, { method: 'POST', body: { csv, email_column: column ?? undefined } }));
+      const { from: _from, ...list } = source;
+      setJob(await api(`/admin/keys/${keyId}/lists`, { method: 'POST', body: { ...list, email_column: column ?? undefined } }));
       setPreview(null);
+      // Keyboard and screen-reader users land on what they started.
+      setTimeout(() => progressHeading.current?.focus(), 0);
     } catch (e) {
       setError(e.message);
+    } finally {
+      setStarting(false);
     }
   };
 
@@ -114,46 +191,47 @@ export function Lists({ keyId, onFinished }) {
     <h2 id="lists-title">Lists</h2>
     <div
       class=${`drop ${dragging ? 'over' : ''}`}
+      data-testid="list-drop"
+      onDragEnter=${(e) => (e.preventDefault(), setDragging(true))}
       onDragOver=${(e) => (e.preventDefault(), setDragging(true))}
-      onDragLeave=${() => setDragging(false)}
+      onDragLeave=${(e) => e.currentTarget.contains(e.relatedTarget) || setDragging(false)}
       onDrop=${onDrop}
     >
-      <p>Drop a CSV file here, choose one, or paste addresses (one a line).</p>
-      <label for="list-file">CSV file</label>
-      <input id="list-file" type="file" accept=".csv,text/csv,text/plain" onChange=${onFile} />
-      <label for="list-paste">Addresses or CSV text</label>
-      <textarea id="list-paste" rows="4" onChange=${(e) => read(e.currentTarget.value)}></textarea>
+      <p class="drop-hint" aria-hidden="true">Drop a CSV file here</p>
+      <p>
+        <label for="list-file">Or choose a CSV file</label>
+        <input id="list-file" type="file" accept=".csv,text/csv,text/plain" onChange=${onFile} />
+      </p>
+      <p>
+        <label for="list-paste">Or paste addresses (one a line, or separated by commas or semicolons) or CSV text</label>
+        <textarea id="list-paste" rows="4" onInput=${onType} onChange=${(e) => readText(e.currentTarget.value)}></textarea>
+      </p>
     </div>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${
       preview &&
-      html`<div class="card" aria-label="List preview">
-        <p>${formatNumber(preview.rows)} rows.</p>
+      html`<div class="card list-preview" role="region" aria-label="List preview">
+        <p>${formatNumber(preview.rows)} rows read from ${source.from}.</p>
         <label for="list-column">Address column</label>
         <select
           id="list-column"
           value=${column ?? ''}
-          onChange=${(e) => setColumn(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
+          onChange=${(e) => ask(source, e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
         >
           <option value="">Choose the column</option>
           ${preview.header.map((name, i) => html`<option value=${i}>${name}</option>`)}
         </select>
-        <p data-testid="list-price">
-          ${
-            preview.max_credits != null && column === preview.email_column
-              ? `${formatNumber(preview.unique_addresses)} distinct addresses: at most ${formatNumber(preview.max_credits)} credits (${preview.price_per_result} per valid, invalid or catch-all result; unknowns are free).`
-              : `${preview.price_per_result} credits per valid, invalid or catch-all result; unknowns are free.`
-          }
-        </p>
-        <button type="button" disabled=${column == null} onClick=${start}>Start validation</button>
+        <${Sample} preview=${preview} column=${column} />
+        <p data-testid="list-price" role="status">${priceText(preview)}</p>
+        <button type="button" disabled=${column == null || starting} onClick=${start}>Start validation</button>
       </div>`
     }
-    ${job && html`<${Progress} keyId=${keyId} job=${job} onChange=${setJob} />`}
+    ${job && html`<${Progress} keyId=${keyId} job=${job} onChange=${setJob} headingRef=${progressHeading} />`}
     ${
       past.length > 0 &&
       html`<h3>Past lists</h3>
         <div class="table-wrap" tabindex="0" role="region" aria-label="Past lists">
-          <table>
+          <table class="past-lists">
             <thead>
               <tr>
                 <th scope="col">Started</th>
@@ -167,7 +245,7 @@ export function Lists({ keyId, onFinished }) {
               ${past.map(
                 (l) =>
                   html`<tr>
-                    <td><time datetime=${l.created_at}>${l.created_at.replace('T', ' ').slice(0, 19)}</time></td>
+                    <td><time datetime=${l.created_at}>${l.created_at.replace('T', ' ').slice(0, 16)}</time></td>
                     <td>${l.status}</td>
                     <td class="num">${formatNumber(l.processed)} / ${formatNumber(l.total)}</td>
                     <td class="num">${formatNumber(l.credits_consumed)}</td>

@@ -24,10 +24,52 @@ function keyIdOf(request: FastifyRequest): number {
   return id;
 }
 
+/**
+ * The list as CSV. `{"csv"}` is a file with a header row; `{"addresses"}` is pasted text, addresses
+ * separated by line breaks, commas or semicolons, read as a one-column list headed "email" (empty
+ * pieces are dropped, as blank lines of a file are).
+ */
 function csvOf(body: unknown): string {
-  const csv = (body as { csv?: unknown } | undefined)?.csv;
-  if (typeof csv !== 'string' || !csv.trim()) throw new InvalidRequestError('Send {"csv": "<the list, with a header row>"}.');
+  const { csv, addresses } = (body ?? {}) as { csv?: unknown; addresses?: unknown };
+  if (typeof addresses === 'string' && addresses.trim()) {
+    const pieces = addresses
+      .split(/[\r\n,;]+/)
+      .map((a) => a.trim())
+      .filter(Boolean);
+    return ['email\n', ...pieces.map((a) => csvLine([a]))].join('');
+  }
+  if (typeof csv !== 'string' || !csv.trim())
+    throw new InvalidRequestError('Send {"csv": "<the list, with a header row>"} or {"addresses": "<addresses, one a line>"}.');
   return csv;
+}
+
+/** The optional `email_column` of a body: the index of a column of the header. */
+function chosenColumnOf(body: unknown): number | undefined {
+  const chosen = (body as { email_column?: unknown } | undefined)?.email_column;
+  if (chosen !== undefined && chosen !== null && (!Number.isSafeInteger(chosen) || (chosen as number) < 0))
+    throw new InvalidRequestError('email_column must be the index of a column of the header.');
+  return (chosen ?? undefined) as number | undefined;
+}
+
+/**
+ * The list with its other columns renamed where their header is a field of the answer ("email",
+ * "email_status"…), e.g. "email (column 1)": the address column chosen stays the one validated, and
+ * their values stay in the results instead of being taken for the answer's own fields.
+ */
+function withOtherColumnsKept(csv: string, chosen: number | undefined): string {
+  let rows: string[][];
+  try {
+    rows = parseCsv(csv, CSV_READ_OPTIONS);
+  } catch {
+    return csv; // reported as the bulk API reports it
+  }
+  const [header] = rows;
+  if (!header) return csv;
+  const column = chosen !== undefined && chosen < header.length ? chosen : emailColumnOf(header);
+  const clashes = (name: string, i: number) => i !== column && RESULT_FIELDS.includes(name);
+  if (!header.some(clashes)) return csv;
+  rows[0] = header.map((name, i) => (clashes(name, i) ? `${name} (column ${i + 1})` : name));
+  return rows.map(csvLine).join('');
 }
 
 /** A job as the console shows it: the bulk API's view and an estimate of the time left. */
@@ -54,8 +96,12 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
       throw new InvalidRequestError(`The CSV list cannot be read: ${(error as Error).message}`);
     }
     const [header = [], ...data] = rows;
-    const column = emailColumnOf(header);
-    const addresses = new Set(data.map((row) => (row[column] ?? '').trim().toLowerCase()).filter(Boolean));
+    const chosen = chosenColumnOf(request.body);
+    const column = chosen !== undefined && chosen < header.length ? chosen : emailColumnOf(header);
+    // Read as the bulk service reads a list: trimmed, compared without case, blanks refused.
+    const cells = column >= 0 ? data.map((row) => (row[column] ?? '').trim().toLowerCase()) : [];
+    const blank = cells.filter((c) => !c).length;
+    const addresses = new Set(cells.filter(Boolean));
     const perResult = PRICES.emailValidationCharged;
     return {
       header,
@@ -64,6 +110,9 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
       rows: data.length,
       // Known once the column is: the addresses of that column, each once.
       unique_addresses: column >= 0 ? addresses.size : null,
+      // Rows left out of the job, free: a repeated address, or none in the column.
+      duplicates: column >= 0 ? cells.length - blank - addresses.size : null,
+      blank: column >= 0 ? blank : null,
       price_per_result: unitsToCredits(perResult),
       // Charged per result that is valid, invalid or a catch-all; unknowns are free.
       max_credits: column >= 0 ? unitsToCredits(perResult * addresses.size) : null,
@@ -72,10 +121,8 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
 
   app.post('/admin/keys/:id/lists', { ...adminRoute('adminCreateList'), bodyLimit: LIST_BODY_LIMIT }, async (request, reply) => {
     const keyId = keyIdOf(request);
-    const chosen = (request.body as { email_column?: unknown }).email_column;
-    if (chosen !== undefined && (!Number.isSafeInteger(chosen) || (chosen as number) < 0))
-      throw new InvalidRequestError('email_column must be the index of a column of the header.');
-    const list = listFromCsv(csvOf(request.body), chosen as number | undefined);
+    const chosen = chosenColumnOf(request.body);
+    const list = listFromCsv(withOtherColumnsKept(csvOf(request.body), chosen), chosen);
     try {
       const job = await app.services.bulk.create(keyId, list.entries, { columns: list.columns });
       reply.status(202);
