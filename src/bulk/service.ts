@@ -20,6 +20,8 @@ import { MAX_BULK_ROWS } from '../contract/bulk.ts';
 /** Distinct refusal reasons a job's summary lists (the rows themselves each carry theirs). */
 const MAX_REASONS = 20;
 const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
+/** Most rows one charge takes (the next charge takes the rest). */
+const SETTLE_ROWS = 5_000;
 
 /** Why a row was refused: a message, and the fields at fault when known. */
 export interface RowError {
@@ -144,7 +146,7 @@ export class BulkJobService {
   constructor(private readonly options: BulkJobOptions) {
     this.db = options.db;
     this.now = options.now ?? Date.now;
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = options.concurrency ?? 50;
     this.sliceMs = options.sliceMs ?? 60_000;
     this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
   }
@@ -348,6 +350,8 @@ export class BulkJobService {
       .execute();
     // Answers stored by an earlier run that stopped before charging them are charged first.
     let settled = await this.settle(jobId, keyId, row.operation);
+    // Rows before the charged ones are all answered: the run reads on from there (an index range, not a scan).
+    let cursor = Number(row.processed) - 1;
     for (;;) {
       await yieldToEventLoop();
       if (settled === 'cancelled' || signal.aborted) return;
@@ -357,12 +361,20 @@ export class BulkJobService {
         .selectFrom('bulk_rows')
         .select(['seq', 'input'])
         .where('job_id', '=', jobId)
+        .where('seq', '>', cursor)
         .where('result', 'is', null)
         .where('error', 'is', null)
         .orderBy('seq')
         .limit(this.concurrency)
         .execute();
-      if (!page.length) break;
+      if (!page.length) {
+        // Every row is answered: the rest is charged, a batch at a time, before the job ends.
+        do settled = await this.settle(jobId, keyId, row.operation);
+        while (settled === 'more');
+        if (settled === 'ok') break;
+        continue;
+      }
+      cursor = Number(page[page.length - 1].seq);
       await Promise.all(page.map((item) => this.answerRow(jobId, product, Number(item.seq), item.input)));
       settled = await this.settle(jobId, keyId, row.operation);
     }
@@ -393,23 +405,35 @@ export class BulkJobService {
 
   /**
    * Charges the answered, unpaid rows in list order as far as the balance goes, marks them served
-   * and adds them to the job's figures, in one transaction. 'short' when the balance stopped it;
-   * 'cancelled' (nothing charged) once the job is cancelled.
+   * and adds them to the job's figures, in one transaction. 'more' when a full batch was charged
+   * and answered rows may follow; 'short' when the balance stopped it; 'cancelled' (nothing charged)
+   * once the job is cancelled.
    */
-  private async settle(jobId: string, keyId: number, operation: string): Promise<'ok' | 'short' | 'cancelled'> {
+  private async settle(jobId: string, keyId: number, operation: string): Promise<'ok' | 'more' | 'short' | 'cancelled'> {
     return this.db
       .transaction()
       .execute(async (trx) => {
-        const job = await trx.selectFrom('bulk_jobs').select(['status', 'refusals']).where('id', '=', jobId).executeTakeFirstOrThrow();
+        const job = await trx
+          .selectFrom('bulk_jobs')
+          .select(['status', 'refusals', 'processed'])
+          .where('id', '=', jobId)
+          .executeTakeFirstOrThrow();
         if (job.status === 'cancelled') return 'cancelled';
-        const unpaid = await trx
+        // The charged rows are a prefix of the list (served pages never skip a row): what is charged
+        // now is the answered run of rows right after it (a row has a cost once answered or refused).
+        const next = await trx
           .selectFrom('bulk_rows')
           .select(['seq', 'error', 'found', 'cost'])
           .where('job_id', '=', jobId)
-          .where('charged', '=', 0)
-          .where((eb) => eb.or([eb('result', 'is not', null), eb('error', 'is not', null)]))
+          .where('seq', '>=', Number(job.processed))
           .orderBy('seq')
+          .limit(SETTLE_ROWS)
           .execute();
+        const unpaid = [];
+        for (const [i, item] of next.entries()) {
+          if (item.cost === null || Number(item.seq) !== Number(job.processed) + i) break;
+          unpaid.push(item);
+        }
         if (!unpaid.length) return 'ok';
         const { balance } = await trx.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirstOrThrow();
         const reasons = JSON.parse(job.refusals) as Record<string, number>;
@@ -471,7 +495,9 @@ export class BulkJobService {
           });
           if (charged === null) throw new Error(`bulk job ${jobId}: the balance changed during the charge`);
         }
-        return paid.length < unpaid.length ? 'short' : 'ok';
+        if (paid.length < unpaid.length) return 'short';
+        // A full batch was charged: the rows after it are charged by the next settle, before the job ends.
+        return unpaid.length === SETTLE_ROWS ? 'more' : 'ok';
       })
       .catch((error: unknown) => {
         // The key's spend cap is reached: the job waits, as it does for credits.

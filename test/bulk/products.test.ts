@@ -161,6 +161,25 @@ for (const target of dbTargets) {
         });
       }
 
+      it('serves rows as a prefix of the list: a page never skips a row, whatever order rows were refused and answered in', async () => {
+        // More rows than one window, a row refused on submit far ahead of the first window's answers.
+        const rows: unknown[] = Array.from({ length: 130 }, (_, i) => ({ company_domain: `unknown-${i}.example` }));
+        rows[120] = 42;
+        const job = (await t.post('/bulk', { product: 'company_search', rows })).json<BulkJobView>();
+        await ended(job.id);
+        const served: number[] = [];
+        for (let offset: number | null = 0; offset !== null;) {
+          const page = (await t.get(`/bulk/${job.id}/results?offset=${offset}&limit=7`)).json<{
+            rows: Row[];
+            next_offset: number | null;
+          }>();
+          served.push(...page.rows.map((r) => r.row_index));
+          offset = page.next_offset;
+        }
+        assert.deepEqual(served, [...rows.keys()]);
+        assert.equal((await status(job.id)).refused, 1);
+      });
+
       it('reads CSV text as rows (a header naming the request fields)', async () => {
         const res = await t.post('/bulk/csv', { product: 'company_search', csv: 'company_domain,company_name\nacme-robotics.com,\n,\n' });
         assert.equal(res.statusCode, 202, res.body);
