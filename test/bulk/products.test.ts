@@ -169,10 +169,8 @@ for (const target of dbTargets) {
         await ended(job.id);
         const served: number[] = [];
         for (let offset: number | null = 0; offset !== null;) {
-          const page = (await t.get(`/bulk/${job.id}/results?offset=${offset}&limit=7`)).json<{
-            rows: Row[];
-            next_offset: number | null;
-          }>();
+          const res = await t.get(`/bulk/${job.id}/results?offset=${offset}&limit=7`);
+          const page: { rows: Row[]; next_offset: number | null } = res.json();
           served.push(...page.rows.map((r) => r.row_index));
           offset = page.next_offset;
         }
