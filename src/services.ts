@@ -18,6 +18,8 @@ import { PgBossQueue } from './queue/pgboss-queue.ts';
 import type { JobQueue } from './queue/types.ts';
 import { BulkValidationService } from './email/bulk.ts';
 import { WebhookSender } from './email/bulk-webhooks.ts';
+import { BulkJobService, isRowsJob } from './bulk/service.ts';
+import { bulkProducts } from './http/bulk-products.ts';
 import { HttpClient } from './net/http-client.ts';
 import { RobotsRules } from './net/robots.ts';
 import { HostPoliteness } from './sources/politeness.ts';
@@ -67,6 +69,8 @@ export interface Services {
   email: EmailValidationService;
   /** Bulk validation jobs, worked by the queue. */
   bulk: BulkValidationService;
+  /** Bulk jobs of every product (docs/bulk.md), worked off the same queue. */
+  bulkJobs: BulkJobService;
   /** Background work: pg-boss on PostgreSQL, the embedded queue in the application database otherwise. */
   queue: JobQueue;
   idempotency: IdempotencyStore;
@@ -129,6 +133,16 @@ export function createServices(deps: ServiceDeps): Services {
     ...deps.config.bulk,
     ...deps.bulk,
   });
+  // A row of a product is answered by the same calls as its single request: they take the services built here.
+  let built: Services | undefined;
+  let products: ReturnType<typeof bulkProducts> | undefined;
+  const bulkJobs = new BulkJobService({
+    db: deps.db,
+    queue,
+    products: () => (products ??= bulkProducts(built!)),
+    sliceMs: deps.config.bulk.sliceMs,
+    pausedCheckMs: deps.bulk?.pausedCheckMs,
+  });
   const people = new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl });
   const jobs = new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } });
   const crawl = deps.config.crawl;
@@ -177,7 +191,11 @@ export function createServices(deps: ServiceDeps): Services {
   const working =
     deps.background === false
       ? Promise.resolve()
-      : startWorkers([() => bulk.startWorker(), () => webhooks.startWorker(), ...(crawl.enabled ? [() => scheduler.start()] : [])]);
+      : startWorkers([
+          () => bulk.startWorker(2, { accepts: isRowsJob, run: (job, signal) => bulkJobs.run(job, signal) }),
+          () => webhooks.startWorker(),
+          ...(crawl.enabled ? [() => scheduler.start()] : []),
+        ]);
   /** Starts each worker once; one that cannot start (the database unreachable) is tried again, at most 5 s apart, until close. */
   async function startWorkers(starts: (() => Promise<void>)[]): Promise<void> {
     for (const start of starts) {
@@ -194,7 +212,7 @@ export function createServices(deps: ServiceDeps): Services {
       }
     }
   }
-  return {
+  built = {
     db: deps.db,
     dialect: deps.dialect,
     redis: deps.redis,
@@ -206,6 +224,7 @@ export function createServices(deps: ServiceDeps): Services {
     sources: { registry, scheduler, http, robots, bootstrap },
     email,
     bulk,
+    bulkJobs,
     queue,
     idempotency: new IdempotencyStore(deps.db),
     outages,
@@ -225,4 +244,5 @@ export function createServices(deps: ServiceDeps): Services {
       outages.close();
     },
   };
+  return built;
 }

@@ -176,6 +176,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's bulk jobs, newest first (the last 100) */
+        get: operations["bulkList"];
+        put?: never;
+        /** Queue up to 100,000 rows for one product (email_finder, email_validation, mobile_finder, company_search, profile_search); each row charged as its single call */
+        post: operations["bulkSubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's progress, what it found, what it refused and why, and the credits it consumed */
+        get: operations["bulkStatus"];
+        put?: never;
+        post?: never;
+        /** Cancel a bulk job: nothing more is answered or charged */
+        delete: operations["bulkCancel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's charged rows so far, a page at a time (JSON) */
+        get: operations["bulkResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's refused rows, each with its reason, a page at a time (JSON) */
+        get: operations["bulkErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's charged rows so far as one CSV file, streamed */
+        get: operations["bulkDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-finder": {
         parameters: {
             query?: never;
@@ -2915,6 +3002,1376 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description One line per charged result, in list order: NDJSON by default, CSV with Accept: text/csv. Each row has the list's other columns and every field of the single-address answer. */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: {
+                            id: string;
+                            /** @description The same id, under the name LeadMagic clients read */
+                            job_id: string;
+                            product: string;
+                            /** @description The operation whose price rule charges each row (its ledger rows are named '<operation>-bulk') */
+                            operation: string;
+                            status: "queued" | "running" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                            /** @description Rows submitted */
+                            total: number;
+                            /** @description Rows that could not be read or answered: each answered with its reason, free */
+                            refused: number;
+                            /** @description Rows answered, charged and available so far (refused ones included) */
+                            processed: number;
+                            /** @description Rows whose answer found something */
+                            found: number;
+                            /** @description Credits charged so far: the sum of each row at its single-call price */
+                            credits_consumed: number;
+                            /** @description Why rows were refused, most frequent first */
+                            refusals: {
+                                reason: string;
+                                rows: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            started_at: string | null;
+                            finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkSubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer for this key (and body) is stored for 24 hours and replayed, never charged twice. Up to 255 characters. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Exactly one of rows and csv. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Which operation answers each row */
+                    product: "email_finder" | "email_validation" | "mobile_finder" | "company_search" | "profile_search";
+                    /** @description The rows: each one the product's single request body (a row that cannot be read is refused on its own, with its reason) */
+                    rows?: unknown[];
+                    /** @description The rows as CSV text instead: a header naming the request fields, one row per line */
+                    csv?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The same id, under the name LeadMagic clients read */
+                        job_id: string;
+                        product: string;
+                        /** @description The operation whose price rule charges each row (its ledger rows are named '<operation>-bulk') */
+                        operation: string;
+                        status: "queued" | "running" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description Rows submitted */
+                        total: number;
+                        /** @description Rows that could not be read or answered: each answered with its reason, free */
+                        refused: number;
+                        /** @description Rows answered, charged and available so far (refused ones included) */
+                        processed: number;
+                        /** @description Rows whose answer found something */
+                        found: number;
+                        /** @description Credits charged so far: the sum of each row at its single-call price */
+                        credits_consumed: number;
+                        /** @description Why rows were refused, most frequent first */
+                        refusals: {
+                            reason: string;
+                            rows: number;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_in_flight: a request with this Idempotency-Key is still being processed */
+            409: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description payload_too_large: the request body is larger than allowed */
+            413: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unsupported_media_type: the body is not JSON (or, where accepted, CSV) */
+            415: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The same id, under the name LeadMagic clients read */
+                        job_id: string;
+                        product: string;
+                        /** @description The operation whose price rule charges each row (its ledger rows are named '<operation>-bulk') */
+                        operation: string;
+                        status: "queued" | "running" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description Rows submitted */
+                        total: number;
+                        /** @description Rows that could not be read or answered: each answered with its reason, free */
+                        refused: number;
+                        /** @description Rows answered, charged and available so far (refused ones included) */
+                        processed: number;
+                        /** @description Rows whose answer found something */
+                        found: number;
+                        /** @description Credits charged so far: the sum of each row at its single-call price */
+                        credits_consumed: number;
+                        /** @description Why rows were refused, most frequent first */
+                        refusals: {
+                            reason: string;
+                            rows: number;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The same id, under the name LeadMagic clients read */
+                        job_id: string;
+                        product: string;
+                        /** @description The operation whose price rule charges each row (its ledger rows are named '<operation>-bulk') */
+                        operation: string;
+                        status: "queued" | "running" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description Rows submitted */
+                        total: number;
+                        /** @description Rows that could not be read or answered: each answered with its reason, free */
+                        refused: number;
+                        /** @description Rows answered, charged and available so far (refused ones included) */
+                        processed: number;
+                        /** @description Rows whose answer found something */
+                        found: number;
+                        /** @description Credits charged so far: the sum of each row at its single-call price */
+                        credits_consumed: number;
+                        /** @description Why rows were refused, most frequent first */
+                        refusals: {
+                            reason: string;
+                            rows: number;
+                        }[];
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkResults: {
+        parameters: {
+            query?: {
+                /** @description The first row_index to return (default 0) */
+                offset?: string;
+                /** @description Rows per page, 1 to 10000 (default 1000) */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        status: "queued" | "running" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description Charged rows in list order: rows not yet charged are not served */
+                        rows: {
+                            /** @description The row’s position in the submitted list, from 0 */
+                            row_index: number;
+                            status: "success" | "not_found" | "refused";
+                            /** @description The row as read */
+                            input: unknown;
+                            output: {
+                                [key: string]: unknown;
+                            } | null;
+                            credits_consumed: number;
+                            error: {
+                                message: string;
+                                details?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            } | null;
+                            /** @description The same as input, under the name LeadMagic clients read */
+                            lm_input: unknown;
+                            lm_output: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                        next_offset: number | null;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkErrors: {
+        parameters: {
+            query?: {
+                /** @description The first row_index to return (default 0) */
+                offset?: string;
+                /** @description Rows per page, 1 to 10000 (default 1000) */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        status: "queued" | "running" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description Charged rows in list order: rows not yet charged are not served */
+                        rows: {
+                            /** @description The row’s position in the submitted list, from 0 */
+                            row_index: number;
+                            status: "success" | "not_found" | "refused";
+                            /** @description The row as read */
+                            input: unknown;
+                            output: {
+                                [key: string]: unknown;
+                            } | null;
+                            credits_consumed: number;
+                            error: {
+                                message: string;
+                                details?: {
+                                    field: string;
+                                    message: string;
+                                }[];
+                            } | null;
+                            /** @description The same as input, under the name LeadMagic clients read */
+                            lm_input: unknown;
+                            lm_output: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                        next_offset: number | null;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every charged row so far, in list order, as CSV: row_index, status, credits_consumed, error, then the input fields and the answer fields of the product. */
             200: {
                 headers: {
                     /** @description The request id (the one the client sent when sane, else ours); logs carry it */

@@ -8,6 +8,7 @@ import type { PeopleTables } from '../people/tables.ts';
 import type { QueueTables } from '../queue/tables.ts';
 import type { SourceTables } from '../sources/tables.ts';
 import type { AuditTables } from '../audit/tables.ts';
+import type { BulkTables } from '../bulk/tables.ts';
 
 export interface Database
-  extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables, SourceTables, AuditTables {}
+  extends PlatformTables, CompanyTables, EmailTables, JobTables, PeopleTables, QueueTables, SourceTables, AuditTables, BulkTables {}

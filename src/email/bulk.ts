@@ -55,6 +55,12 @@ interface BulkQueueData {
   jobId: string;
 }
 
+/** Other jobs worked off the bulk queue: which messages are theirs, and their handler. */
+export interface BulkQueueShare {
+  accepts(data: unknown): boolean;
+  run(job: QueueJob<never>, signal: AbortSignal): Promise<void>;
+}
+
 export interface BulkValidationOptions {
   db: Db;
   validator: { validateDetailed(input: EmailValidateInput): Promise<{ validation: EmailValidation; reason: string }> };
@@ -87,7 +93,7 @@ const RANGES_PER_LEDGER_ROW = 50;
  * row names its positions as ranges ("0-2,5,7-9"), never a span that would include positions other
  * rows pay for. `paid` is ascending, `costs` the price of each.
  */
-function ledgerRows(paid: number[], costs: number[]): { ranges: string; units: number; results: number }[] {
+export function ledgerRows(paid: number[], costs: number[]): { ranges: string; units: number; results: number }[] {
   const rows: { ranges: string; units: number; results: number }[] = [];
   let ranges: string[] = [];
   let units = 0;
@@ -151,12 +157,17 @@ export class BulkValidationService {
     this.greylistDeadlineMs = options.greylistDeadlineMs ?? 30 * 60_000;
   }
 
-  /** Starts the queue's worker for bulk jobs (the server; a CLI command does not). */
-  async startWorker(workerConcurrency = 2): Promise<void> {
-    await this.options.queue.work<BulkQueueData>(BULK_QUEUE, (job, signal) => this.run(job, signal), {
-      concurrency: workerConcurrency,
-      leaseMs: this.leaseMs,
-    });
+  /**
+   * Starts the queue's worker for bulk jobs (the server; a CLI command does not). The queue is
+   * shared with the other products' bulk jobs (`others`): one set of workers, fair shares across
+   * every key's jobs of every kind.
+   */
+  async startWorker(workerConcurrency = 2, others?: BulkQueueShare): Promise<void> {
+    await this.options.queue.work<BulkQueueData>(
+      BULK_QUEUE,
+      (job, signal) => (others?.accepts(job.data) ? others.run(job as QueueJob<never>, signal) : this.run(job, signal)),
+      { concurrency: workerConcurrency, leaseMs: this.leaseMs },
+    );
   }
 
   /**

@@ -8,6 +8,14 @@ import { emailValidationCost } from '../email/messages.ts';
 import { EmailFinderBody, EmailFinderResponse, EmailValidateBody, EmailValidateResponse, type EmailStatus } from '../contract/email.ts';
 import { BulkJobParams, BulkJobResponse, BulkResults } from '../contract/email-bulk.ts';
 import {
+  BulkDownload,
+  BulkJobList,
+  BulkJobResponse as ProductBulkJob,
+  BulkRowsPage,
+  BulkRowsQuery,
+  BulkSubmitBody,
+} from '../contract/bulk.ts';
+import {
   CompanyFundingBody,
   CompanyFundingResponse,
   CompanySearchBody,
@@ -60,6 +68,8 @@ interface OperationBase {
   rawAnswer?: true;
   /** Path parameters' schema (`:name` in the path). */
   params?: TObject;
+  /** Query string's schema. */
+  query?: TObject;
   summary: string;
   tag: string;
   /** Requests per minute per key (a key may be given its own limit). */
@@ -129,6 +139,79 @@ export const OPERATIONS = {
     perMinute: 60,
     params: BulkJobParams,
     response: BulkJobResponse,
+  },
+  'bulk-submit': {
+    path: '/bulk',
+    methods: ['POST'],
+    summary:
+      'Queue up to 100,000 rows for one product (email_finder, email_validation, mobile_finder, company_search, profile_search); each row charged as its single call',
+    tag: 'bulk',
+    perMinute: 60,
+    accepted: true,
+    body: BulkSubmitBody,
+    response: ProductBulkJob,
+    spellings: { plain: ['/bulk/submit', '/bulk/json', '/bulk/csv'] },
+  },
+  'bulk-list': {
+    path: '/bulk',
+    methods: ['GET'],
+    summary: "The key's bulk jobs, newest first (the last 100)",
+    tag: 'bulk',
+    perMinute: 600,
+    response: BulkJobList,
+    spellings: { plain: ['/bulk/jobs'] },
+  },
+  'bulk-status': {
+    path: '/bulk/:id',
+    methods: ['GET'],
+    summary: "A bulk job's progress, what it found, what it refused and why, and the credits it consumed",
+    tag: 'bulk',
+    perMinute: 600,
+    params: BulkJobParams,
+    response: ProductBulkJob,
+    spellings: { plain: ['/bulk/jobs/:id'] },
+  },
+  'bulk-results': {
+    path: '/bulk/:id/results',
+    methods: ['GET'],
+    summary: "A bulk job's charged rows so far, a page at a time (JSON)",
+    tag: 'bulk',
+    perMinute: 600,
+    params: BulkJobParams,
+    query: BulkRowsQuery,
+    response: BulkRowsPage,
+    spellings: { plain: ['/bulk/jobs/:id/results', '/bulk/jobs/:id/rows'] },
+  },
+  'bulk-errors': {
+    path: '/bulk/:id/errors',
+    methods: ['GET'],
+    summary: "A bulk job's refused rows, each with its reason, a page at a time (JSON)",
+    tag: 'bulk',
+    perMinute: 600,
+    params: BulkJobParams,
+    query: BulkRowsQuery,
+    response: BulkRowsPage,
+    spellings: { plain: ['/bulk/jobs/:id/errors'] },
+  },
+  'bulk-download': {
+    path: '/bulk/:id/download',
+    methods: ['GET'],
+    summary: "A bulk job's charged rows so far as one CSV file, streamed",
+    tag: 'bulk',
+    perMinute: 60,
+    params: BulkJobParams,
+    response: BulkDownload,
+    spellings: { plain: ['/bulk/jobs/:id/download'] },
+  },
+  'bulk-cancel': {
+    path: '/bulk/:id',
+    methods: ['DELETE'],
+    summary: 'Cancel a bulk job: nothing more is answered or charged',
+    tag: 'bulk',
+    perMinute: 60,
+    params: BulkJobParams,
+    response: ProductBulkJob,
+    spellings: { plain: ['/bulk/jobs/:id'] },
   },
   'email-finder': {
     path: '/email-finder',
@@ -397,6 +480,7 @@ export function isOperationId(value: string): value is OperationId {
 /** An operation's request body schema (undefined when it takes none). */
 export type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
 type ParamsOf<Id extends OperationId> = Operation<Id> extends { params: infer P extends TObject } ? P : undefined;
+type QueryOf<Id extends OperationId> = Operation<Id> extends { query: infer Q extends TObject } ? Q : undefined;
 
 /** The OpenAPI operationId: the descriptor's id in camelCase, prefixed by the method when one descriptor serves several. */
 function operationIdOf(id: string, method?: string): string {
@@ -438,6 +522,7 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
       // Only operations with a body declare one (Fastify warns about a GET with a body schema).
       ...((body && as !== 'GET' ? { body } : {}) as { body: BodyOf<Id> }),
       ...((op.params ? { params: op.params } : {}) as { params: ParamsOf<Id> }),
+      ...((op.query ? { querystring: op.query } : {}) as { querystring: QueryOf<Id> }),
       ...(as === 'POST' && !op.rawAnswer ? { headers: IdempotencyHeaders } : {}),
       // Exactly the statuses the operation can answer with, their headers (an accepted operation
       // documents 202 in place of 200; its handler sets the code).
@@ -446,7 +531,7 @@ export function routeOptions<const Id extends OperationId>(id: Id, method?: Oper
         method: as,
         charged: Boolean(op.charge),
         // An accepted operation reads its own body (a JSON or CSV list).
-        hasInput: Boolean(body || op.params || op.accepted),
+        hasInput: Boolean(body || op.params || op.query || op.accepted),
         byId: Boolean(op.params),
         accepted: Boolean(op.accepted),
         rawAnswer: Boolean(op.rawAnswer),

@@ -67,7 +67,7 @@ for (const target of dbTargets) {
     before(async () => {
       const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { encoding: 'utf8' });
       assert.equal(built.status, 0, built.stderr);
-      sample = await startSampleWorld(target, 100, loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }));
+      sample = await startSampleWorld(target, 100, { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) });
       base = await sample.t.app.listen({ host: '127.0.0.1', port: 0 });
       browser = await chromium.launch({
         executablePath: CHROMIUM,

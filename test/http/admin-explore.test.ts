@@ -53,7 +53,7 @@ for (const target of dbTargets) {
     const errorOf = (res: LightMyRequestResponse) => [res.statusCode, res.json().error];
 
     before(async () => {
-      sample = await startSampleWorld(target, 100, loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }));
+      sample = await startSampleWorld(target, 100, { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) });
       customer = await signIn(sample.t.key);
       operator = await signIn(ADMIN_TOKEN);
     });

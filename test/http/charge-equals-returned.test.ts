@@ -1,7 +1,7 @@
-// Every charged operation, on every path it is served at (ours, each LeadMagic v1 spelling) and as
-// its MCP tool, asked for something the sample world has: the charge is the operation's price rule
-// applied to what was returned, in credits_consumed, in the balance and in the ledger. A new charged
-// operation without a request here is a compile error.
+// Every charged operation, on every path it is served at (ours, each LeadMagic v1 spelling), as its
+// MCP tool and as a row of a bulk job, asked for something the sample world has: the charge is the
+// operation's price rule applied to what was returned, in credits_consumed, in the balance and in
+// the ledger. A new charged operation without a request here is a compile error.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +10,18 @@ import type { TestApp } from '../support/app.ts';
 import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { OPERATIONS, spellingsOf, type ChargedOperationId } from '../../src/http/operations.ts';
+import type { BULK_PRODUCTS } from '../../src/contract/bulk.ts';
 import { TOOLS, type ToolName } from '../../src/mcp/tools.ts';
+import { until } from '../support/until.ts';
+
+/** The bulk products, by the operation each row is a call of. */
+const BULK_PRODUCT_OPERATIONS = {
+  email_finder: 'email-finder',
+  email_validation: 'email-validate',
+  mobile_finder: 'mobile-finder',
+  company_search: 'company-search',
+  profile_search: 'profile-search',
+} as const satisfies Record<(typeof BULK_PRODUCTS)[number], ChargedOperationId>;
 
 /** A request each charged operation answers with something found (a non-zero charge). */
 const FOUND: Record<ChargedOperationId, Record<string, unknown>> = {
@@ -38,7 +49,8 @@ for (const target of dbTargets) {
     let t: TestApp;
     let baseUrl: string;
     before(async () => {
-      sample = await startSampleWorld(target, 10_000);
+      // Its own queue: the bulk jobs below are worked by this suite's workers only.
+      sample = await startSampleWorld(target, 10_000, { ownQueue: true });
       t = sample.t;
       baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     });
@@ -81,6 +93,20 @@ for (const target of dbTargets) {
         } finally {
           await client.close();
         }
+      });
+    }
+
+    // A bulk job's row is charged as its single call: the same request as a one-row job of its product.
+    for (const [product, id] of Object.entries(BULK_PRODUCT_OPERATIONS)) {
+      it(`${id}: as a row of a ${product} bulk job`, async () => {
+        await checkCharge(id, `bulk ${product}`, async () => {
+          const res = await t.post('/bulk/submit', { product, rows: [FOUND[id]] });
+          assert.equal(res.statusCode, 202, res.body);
+          const { job_id } = res.json<{ job_id: string }>();
+          await until(async () => (await t.get(`/bulk/jobs/${job_id}`)).json<{ status: string }>().status === 'done', 60_000, 50);
+          const [row] = (await t.get(`/bulk/jobs/${job_id}/results`)).json<{ rows: { output: Record<string, unknown> }[] }>().rows;
+          return row.output;
+        });
       });
     }
   });

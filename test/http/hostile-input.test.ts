@@ -44,6 +44,7 @@ function plausible(name: string, schema: JsonSchema): unknown {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === 'integer' || type === 'number') return 1;
   if (type === 'boolean') return false;
+  if (type === 'array') return [];
   if (schema.format === 'date') return '2026-01-01';
   if (schema.pattern === '^[A-Za-z]{2}$') return 'US';
   if (name.includes('email')) return 'jane.doe@acme.test';

@@ -1,7 +1,8 @@
 // The requests real clients of LeadMagic's API send (recorded from their sources in
 // test/fixtures/real/clients/<client>/requests.json, origins in test/fixtures/real/ORIGINS.md),
 // replayed against a live server with the sample world: each answers as that client reads it, and
-// each charge is the price rule applied to what was returned. Requests for operations we do not
+// each charge is the price rule applied to what was returned (a bulk job's, each row's at its
+// operation's rule). Requests for operations we do not
 // have yet are answered with our 404 not_found envelope and listed as pending.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
 import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
+import { until } from '../support/until.ts';
 import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
@@ -84,7 +86,8 @@ for (const target of dbTargets) {
     let baseUrl: string;
 
     before(async () => {
-      sample = await startSampleWorld(target, 100_000);
+      // Its own queue: the bulk jobs the clients submit are worked by this suite's workers only.
+      sample = await startSampleWorld(target, 100_000, { ownQueue: true });
       t = sample.t;
       baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     });
@@ -105,7 +108,10 @@ for (const target of dbTargets) {
     for (const { name, fixture } of CLIENTS) {
       it(`${name}: every recorded request is answered as the client reads it (${fixture.repository} @ ${fixture.commit.slice(0, 7)})`, async (ctx) => {
         const pending: string[] = [];
-        for (const request of fixture.requests) {
+        // The bulk family's calls after a submit name its job ({jobId} in their paths).
+        let jobId = '';
+        for (const recorded of fixture.requests) {
+          const request = { ...recorded, path: recorded.path.replace('{jobId}', jobId) };
           const label = `${name} › ${request.name}: ${request.method} ${request.path}`;
           const before = await t.services.billing.balance(t.keyId);
           const res = await send(request);
@@ -116,8 +122,29 @@ for (const target of dbTargets) {
             pending.push(`${request.method} ${request.path} (${request.pending})`);
             continue;
           }
-          assert.equal(res.statusCode, 200, `${label}: ${res.body}`);
-          const answer = res.json<Record<string, unknown>>();
+          if (request.operation === 'bulk-submit') {
+            assert.equal(res.statusCode, 202, `${label}: ${res.body}`);
+            jobId = res.json<{ job_id: string }>().job_id;
+            assert.ok(jobId, `${label}: a job id`);
+            // Its rows are charged as they are answered: once it is done, the balance paid each row's price rule.
+            const job = async () => (await t.get(`/bulk/${jobId}`)).json<{ status: string; operation: ChargedOperationId }>();
+            await until(async () => (await job()).status === 'done', 60_000, 50);
+            const rows = (await t.get(`/bulk/${jobId}/results`)).json<{ rows: { output: Record<string, unknown> | null }[] }>().rows;
+            const operation = (await job()).operation;
+            const cost = rows.reduce((sum, row) => sum + (row.output ? priceOf(operation, row.output) : 0), 0);
+            assert.equal(before - (await t.services.billing.balance(t.keyId)), cost, `${label}: each row charged as its single call`);
+          } else {
+            assert.equal(res.statusCode, 200, `${label}: ${res.body}`);
+          }
+          // A file (CSV) is read by its header's columns.
+          const answer = /^text\/csv/.test(String(res.headers['content-type']))
+            ? Object.fromEntries(
+                res.body
+                  .split('\n')[0]
+                  .split(',')
+                  .map((column) => [column, column]),
+              )
+            : res.json<Record<string, unknown>>();
           for (const path of request.reads ?? []) {
             const value = read(answer, path);
             assert.notEqual(value, undefined, `${label}: reads ${path}\n${res.body.slice(0, 600)}`);

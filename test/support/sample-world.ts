@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from './app.ts';
 import { startMailWorld, type MailWorld } from './fake-smtp.ts';
-import type { DbTarget } from './db.ts';
+import { dropPgSchema, POSTGRES_URL, type DbTarget } from './db.ts';
+import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 import { SAMPLE_COMPANY } from './sample-company.ts';
@@ -23,13 +24,37 @@ export interface SampleWorld {
   close(): Promise<void>;
 }
 
-/** `config`: the app's configuration (ADMIN_TOKEN for the console's suites). */
-export async function startSampleWorld(target: DbTarget | undefined, credits = 1000, config?: Config): Promise<SampleWorld> {
+export interface SampleWorldOptions {
+  /** The app's configuration (ADMIN_TOKEN for the console's suites). */
+  config?: Config;
+  /**
+   * Background jobs (bulk lists) run on a queue of this world's own: on PostgreSQL, pg-boss in a
+   * schema made for it (dropped on close), so no other suite's worker can claim its jobs.
+   */
+  ownQueue?: boolean;
+  /** How long a bulk job paused for credits waits before it looks again. */
+  pausedCheckMs?: number;
+}
+
+export async function startSampleWorld(
+  target: DbTarget | undefined,
+  credits = 1000,
+  options: SampleWorldOptions = {},
+): Promise<SampleWorld> {
   const world = await startMailWorld();
   await world.domain('acme-robotics.com', { mailboxes: ['maria', 'john.smith', 'jane'] });
+  const database = options.ownQueue && target ? await target.open() : undefined;
+  const pgBossSchema = database?.pgSchema ? `pgboss_${database.pgSchema}` : undefined;
+  const queue = pgBossSchema ? new PgBossQueue({ connectionString: POSTGRES_URL!, schema: pgBossSchema, cancelCheckMs: 100 }) : undefined;
   const t = await startTestApp(target, {
     credits,
-    deps: { ...(config ? { config } : {}), email: { ...world.emailConfig, recheckPollMs: 60_000 } },
+    database,
+    deps: {
+      ...(options.config ? { config: options.config } : {}),
+      email: { ...world.emailConfig, recheckPollMs: 60_000 },
+      ...(queue ? { queue } : {}),
+      ...(options.pausedCheckMs ? { bulk: { pausedCheckMs: options.pausedCheckMs } } : {}),
+    },
   });
   await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');
   // A peer of the sample company (same industry and market, the next size band): its competitor.
@@ -77,6 +102,8 @@ export async function startSampleWorld(target: DbTarget | undefined, credits = 1
     world,
     async close() {
       await t.close();
+      await database?.destroy();
+      if (pgBossSchema) await dropPgSchema(pgBossSchema);
       await world.close();
     },
   };

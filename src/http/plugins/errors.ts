@@ -44,6 +44,14 @@ function foldLiteralUnions(errors: AjvError[]): AjvError[] {
   return out;
 }
 
+/** A body's schema errors as our envelope says them: a message naming the first field, and every field's detail. */
+export function schemaErrors(errors: AjvError[]): { message: string; details: ErrorDetail[] } {
+  const details = validationDetails(foldLiteralUnions(errors));
+  const first = details[0];
+  const message = first ? `Invalid request: ${first.field === '/' ? 'body' : first.field.slice(1)} ${first.message}.` : 'Invalid request.';
+  return { message, details };
+}
+
 const CONTENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'Request body is too large.'],
@@ -83,12 +91,7 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
     const fastifyError = error;
     if (fastifyError.validation) {
-      const details = validationDetails(foldLiteralUnions(fastifyError.validation));
-      const first = details[0];
-      const message = first
-        ? `Invalid request: ${first.field === '/' ? 'body' : first.field.slice(1)} ${first.message}.`
-        : 'Invalid request.';
-      return reply.status(400).send({ error: 'invalid_request', message, details });
+      return reply.status(400).send({ error: 'invalid_request', ...schemaErrors(fastifyError.validation) });
     }
     const known = fastifyError.code ? CONTENT_ERRORS[fastifyError.code] : undefined;
     if (known) {

@@ -4,6 +4,7 @@ import credits from './credits.ts';
 import lookups from './lookups.ts';
 import emailValidate from './email-validate.ts';
 import emailBulk from './email-bulk.ts';
+import bulk from './bulk.ts';
 import emailFinder from './email-finder.ts';
 import companyFunding from './company-funding.ts';
 import companySearch from './company-search.ts';
@@ -38,6 +39,7 @@ export const routes: FastifyPluginAsync[] = [
   lookups,
   emailValidate,
   emailBulk,
+  bulk,
   emailFinder,
   companyFunding,
   companySearch,

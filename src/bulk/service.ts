@@ -1,0 +1,518 @@
+// Bulk jobs of every product (docs/bulk.md): a list of rows for one product (the email finder, the
+// mobile finder, company search, profile search, email validation) is stored as one row each and
+// worked through by the background queue a window at a time. Each row's answer is the single
+// call's, stored as soon as it is known and charged at that operation's price rule for what it
+// returned; an answer is served only once it is charged. A row that cannot be read is refused with
+// its reason (free, served at once). A job whose key runs out of credits pauses and looks again.
+import { randomBytes } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Db } from '../db/database.ts';
+import { chunk, chunkForParameters } from '../db/chunks.ts';
+import { recordCharge } from '../billing/ledger.ts';
+import { SpendCapReachedError } from '../billing/errors.ts';
+import { unitsToCredits } from '../billing/units.ts';
+import type { JobQueue, QueueJob } from '../queue/types.ts';
+import { BULK_QUEUE, ledgerRows } from '../email/bulk.ts';
+import type { BulkJobStatus } from '../email/tables.ts';
+import type { BulkJobTable } from './tables.ts';
+import { MAX_BULK_ROWS } from '../contract/bulk.ts';
+
+/** Distinct refusal reasons a job's summary lists (the rows themselves each carry theirs). */
+const MAX_REASONS = 20;
+const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
+/** Most rows one charge takes (the next charge takes the rest). */
+const SETTLE_ROWS = 5_000;
+
+/** Why a row was refused: a message, and the fields at fault when known. */
+export interface RowError {
+  message: string;
+  details?: { field: string; message: string }[];
+}
+
+/** A product's rows: how one is read and answered, exactly as the operation's single call does. */
+export interface BulkProduct {
+  /** The operation whose single call a row is (its price rule charges the row). */
+  operation: string;
+  /** The row as the operation's request, or why it cannot be one. */
+  read(row: unknown): { input: Record<string, unknown> } | { error: RowError };
+  /** The single call's answer (price in millicredits, body without credits_consumed, whether it found something), or why the row is refused. */
+  answer(input: Record<string, unknown>): Promise<{ cost: number; body: object; found: boolean } | { error: RowError }>;
+}
+
+export interface BulkJobView {
+  id: string;
+  /** The same id, under the name LeadMagic's clients read. */
+  job_id: string;
+  product: string;
+  operation: string;
+  status: BulkJobStatus;
+  total: number;
+  refused: number;
+  processed: number;
+  found: number;
+  credits_consumed: number;
+  /** Why rows were refused, most frequent first. */
+  refusals: { reason: string; rows: number }[];
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** One served row: its answer (the single call's, with credits_consumed) or why it was refused. */
+export interface BulkRowView {
+  row_index: number;
+  status: 'success' | 'not_found' | 'refused';
+  input: unknown;
+  output: Record<string, unknown> | null;
+  credits_consumed: number;
+  error: RowError | null;
+}
+
+export class BulkInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a product job's queue message carries (the validation lists' messages have no product). */
+interface RowsQueueData {
+  jobId: string;
+  product: string;
+}
+
+/** Whether a message of the bulk queue is a product job's. */
+export function isRowsJob(data: unknown): data is RowsQueueData {
+  return typeof data === 'object' && data !== null && typeof (data as RowsQueueData).product === 'string';
+}
+
+export interface BulkJobOptions {
+  db: Db;
+  queue: JobQueue;
+  /** The products by name (made on first use: they call the services built beside this one). */
+  products: () => Readonly<Record<string, BulkProduct>>;
+  /** Rows of one job answered at once (default 8). */
+  concurrency?: number;
+  /** How long one run works before handing over to a queued continuation (default 60 s). */
+  sliceMs?: number;
+  /** How long a job paused for credits waits before it looks at the balance again (default 15 s). */
+  pausedCheckMs?: number;
+  now?: () => number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+function reasonsOf(json: string): { reason: string; rows: number }[] {
+  return Object.entries(JSON.parse(json) as Record<string, number>)
+    .map(([reason, rows]) => ({ reason, rows }))
+    .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason));
+}
+
+/** Adds a refusal to the reasons (at most MAX_REASONS distinct; the rest are counted as "other reasons"). */
+function addReason(reasons: Record<string, number>, error: RowError): void {
+  const reason = error.details?.length ? `${error.details[0].field}: ${error.details[0].message}` : error.message;
+  const key = reason in reasons || Object.keys(reasons).length < MAX_REASONS ? reason : 'other reasons';
+  reasons[key] = (reasons[key] ?? 0) + 1;
+}
+
+function view(row: BulkJobTable): BulkJobView {
+  return {
+    id: row.id,
+    job_id: row.id,
+    product: row.product,
+    operation: row.operation,
+    status: row.status,
+    total: Number(row.total),
+    refused: Number(row.refused),
+    processed: Number(row.processed),
+    found: Number(row.found),
+    credits_consumed: unitsToCredits(Number(row.credits_consumed)),
+    refusals: reasonsOf(row.refusals),
+    created_at: iso(row.created_at)!,
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+export class BulkJobService {
+  private readonly db: Db;
+  private readonly now: () => number;
+  private readonly concurrency: number;
+  private readonly sliceMs: number;
+  private readonly pausedCheckMs: number;
+
+  constructor(private readonly options: BulkJobOptions) {
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+    this.concurrency = options.concurrency ?? 50;
+    this.sliceMs = options.sliceMs ?? 60_000;
+    this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
+  }
+
+  private product(name: string): BulkProduct {
+    const product = this.options.products()[name];
+    if (!product) throw new BulkInputError(`Unknown product "${name}".`, '/product');
+    return product;
+  }
+
+  /**
+   * Stores the rows as a queued job. Each row is read at once: one that cannot be read is stored
+   * refused with its reason (answered free) and named in the job's summary.
+   */
+  async create(keyId: number, productName: string, rows: readonly unknown[]): Promise<BulkJobView> {
+    const product = this.product(productName);
+    if (!rows.length) throw new BulkInputError('The list has no rows.', '/rows');
+    if (rows.length > MAX_BULK_ROWS) {
+      throw new BulkInputError(`A job holds at most ${MAX_BULK_ROWS} rows; this one has ${rows.length}.`, '/rows');
+    }
+    const reasons: Record<string, number> = {};
+    let refused = 0;
+    const items = rows.map((row, seq) => {
+      const read = product.read(row);
+      const input = JSON.stringify(row ?? null);
+      if ('error' in read) {
+        refused++;
+        addReason(reasons, read.error);
+        // found stays null: a refusal on submit, already in the job's figures (one found while answering has 0).
+        return { seq, input, error: JSON.stringify(read.error), cost: 0, found: null };
+      }
+      return { seq, input: JSON.stringify(read.input), error: null, cost: null, found: null };
+    });
+    const id = `bjob_${randomBytes(12).toString('hex')}`;
+    const now = this.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('bulk_jobs')
+        .values({
+          id,
+          key_id: keyId,
+          product: productName,
+          operation: product.operation,
+          status: 'queued',
+          total: rows.length,
+          refused,
+          processed: 0,
+          found: 0,
+          credits_consumed: 0,
+          refusals: JSON.stringify(reasons),
+          created_at: now,
+          started_at: null,
+          finished_at: null,
+        })
+        .execute();
+      for (const part of chunkForParameters(items, 7)) {
+        await trx
+          .insertInto('bulk_rows')
+          .values(
+            part.map((item) => ({
+              job_id: id,
+              seq: item.seq,
+              input: item.input,
+              error: item.error,
+              cost: item.cost,
+              found: item.found,
+              charged: 0,
+            })),
+          )
+          .execute();
+      }
+    });
+    try {
+      await this.queueRun(id, keyId, productName, product.operation);
+    } catch (error) {
+      // The queue did not take the job: the caller is answered 503 and sends it again, so the stored copy is withdrawn.
+      await this.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.deleteFrom('bulk_rows').where('job_id', '=', id).execute();
+          await trx.deleteFrom('bulk_jobs').where('id', '=', id).execute();
+        })
+        .catch(() => {});
+      throw error;
+    }
+    return (await this.get(keyId, id))!;
+  }
+
+  /** The job as its key sees it; null for another key's job or no job. */
+  async get(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.owned(keyId, id);
+    return row ? view(row) : null;
+  }
+
+  /** The key's jobs, newest first. */
+  async list(keyId: number, limit = 100): Promise<BulkJobView[]> {
+    const rows = await this.db
+      .selectFrom('bulk_jobs')
+      .selectAll()
+      .where('key_id', '=', keyId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map(view);
+  }
+
+  /** Cancels a job that has not ended: nothing more is answered or charged. Null as get. */
+  async cancel(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ status: 'cancelled', finished_at: this.now() })
+      .where('id', '=', id)
+      .where('status', 'not in', FINISHED)
+      .execute();
+    return this.get(keyId, id);
+  }
+
+  /**
+   * The job and its served rows in list order from `offset` (at most `limit`, all when absent),
+   * read a page at a time; `refusedOnly` keeps the refused rows.
+   */
+  async results(
+    keyId: number,
+    id: string,
+    options: { offset?: number; limit?: number; refusedOnly?: boolean } = {},
+  ): Promise<{ job: BulkJobView; rows: AsyncIterable<BulkRowView> } | null> {
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
+    return { job: view(row), rows: this.servedRows(id, options) };
+  }
+
+  private async *servedRows(id: string, options: { offset?: number; limit?: number; refusedOnly?: boolean }): AsyncGenerator<BulkRowView> {
+    let after = (options.offset ?? 0) - 1;
+    let left = options.limit ?? Infinity;
+    while (left > 0) {
+      let query = this.db
+        .selectFrom('bulk_rows')
+        .select(['seq', 'input', 'result', 'error', 'found', 'cost'])
+        .where('job_id', '=', id)
+        .where('seq', '>', after)
+        .where('charged', '=', 1);
+      if (options.refusedOnly) query = query.where('error', 'is not', null);
+      const page = await query.orderBy('seq').limit(Math.min(1000, left)).execute();
+      for (const item of page) {
+        const credits = unitsToCredits(Number(item.cost ?? 0));
+        const error = item.error === null ? null : (JSON.parse(item.error) as RowError);
+        yield {
+          row_index: Number(item.seq),
+          status: error ? 'refused' : Number(item.found) ? 'success' : 'not_found',
+          input: JSON.parse(item.input) as unknown,
+          output: item.result === null ? null : { ...(JSON.parse(item.result) as object), credits_consumed: credits },
+          credits_consumed: credits,
+          error,
+        };
+      }
+      left -= page.length;
+      if (page.length < 1000) return;
+      after = Number(page[page.length - 1].seq);
+    }
+  }
+
+  /** Queues a run: the first, a continuation, or a later look at the balance. A failed run is retried. */
+  private async queueRun(jobId: string, keyId: number, product: string, operation: string, startAfterMs = 0): Promise<void> {
+    await this.options.queue.send<RowsQueueData>(
+      BULK_QUEUE,
+      { jobId, product },
+      // One queue for every bulk job: workers go first to the key and operation with the fewest runs going.
+      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 1_000, fairnessKey: `key:${keyId}:${operation}` },
+    );
+  }
+
+  private async owned(keyId: number, id: string): Promise<BulkJobTable | undefined> {
+    const row = await this.load(id);
+    return row && Number(row.key_id) === keyId ? row : undefined;
+  }
+
+  private load(id: string): Promise<BulkJobTable | undefined> {
+    return this.db.selectFrom('bulk_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * One run of a job (the queue's handler): rows are answered a window at a time in list order,
+   * each answer stored as it comes, then charged. After `sliceMs` the run hands over to a queued
+   * continuation; a pause, a cancel or the end of the list stop it.
+   */
+  async run(job: QueueJob<RowsQueueData>, signal: AbortSignal): Promise<void> {
+    const { jobId } = job.data;
+    const start = this.now();
+    const row = await this.load(jobId);
+    if (!row || FINISHED.includes(row.status)) return;
+    const keyId = Number(row.key_id);
+    const product = this.product(row.product);
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ status: 'running', started_at: row.started_at ?? start })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .execute();
+    // Answers stored by an earlier run that stopped before charging them are charged first.
+    let settled = await this.settle(jobId, keyId, row.operation);
+    // Rows before the charged ones are all answered: the run reads on from there (an index range, not a scan).
+    let cursor = Number(row.processed) - 1;
+    for (;;) {
+      await yieldToEventLoop();
+      if (settled === 'cancelled' || signal.aborted) return;
+      if (settled === 'short') return this.pause(jobId, keyId, row.product, row.operation);
+      if (this.now() - start >= this.sliceMs) return this.queueRun(jobId, keyId, row.product, row.operation);
+      const page = await this.db
+        .selectFrom('bulk_rows')
+        .select(['seq', 'input'])
+        .where('job_id', '=', jobId)
+        .where('seq', '>', cursor)
+        .where('result', 'is', null)
+        .where('error', 'is', null)
+        .orderBy('seq')
+        .limit(this.concurrency)
+        .execute();
+      if (!page.length) {
+        // Every row is answered: the rest is charged, a batch at a time, before the job ends.
+        do settled = await this.settle(jobId, keyId, row.operation);
+        while (settled === 'more');
+        if (settled === 'ok') break;
+        continue;
+      }
+      cursor = Number(page[page.length - 1].seq);
+      await Promise.all(page.map((item) => this.answerRow(jobId, product, Number(item.seq), item.input)));
+      settled = await this.settle(jobId, keyId, row.operation);
+    }
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ status: 'done', finished_at: this.now() })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .execute();
+  }
+
+  /** Answers one row as its single call would and stores the answer (or the reason it is refused) at once. */
+  private async answerRow(jobId: string, product: BulkProduct, seq: number, input: string): Promise<void> {
+    const answer = await product.answer(JSON.parse(input) as Record<string, unknown>);
+    await this.db
+      .updateTable('bulk_rows')
+      .set(
+        'error' in answer
+          ? { error: JSON.stringify(answer.error), cost: 0, found: 0 }
+          : { result: JSON.stringify(answer.body), cost: answer.cost, found: answer.found ? 1 : 0 },
+      )
+      .where('job_id', '=', jobId)
+      .where('seq', '=', seq)
+      .where('result', 'is', null)
+      .where('error', 'is', null)
+      .execute();
+  }
+
+  /**
+   * Charges the answered, unpaid rows in list order as far as the balance goes, marks them served
+   * and adds them to the job's figures, in one transaction. 'more' when a full batch was charged
+   * and answered rows may follow; 'short' when the balance stopped it; 'cancelled' (nothing charged)
+   * once the job is cancelled.
+   */
+  private async settle(jobId: string, keyId: number, operation: string): Promise<'ok' | 'more' | 'short' | 'cancelled'> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        const job = await trx
+          .selectFrom('bulk_jobs')
+          .select(['status', 'refusals', 'processed'])
+          .where('id', '=', jobId)
+          .executeTakeFirstOrThrow();
+        if (job.status === 'cancelled') return 'cancelled';
+        // The charged rows are a prefix of the list (served pages never skip a row): what is charged
+        // now is the answered run of rows right after it (a row has a cost once answered or refused).
+        const next = await trx
+          .selectFrom('bulk_rows')
+          .select(['seq', 'error', 'found', 'cost'])
+          .where('job_id', '=', jobId)
+          .where('seq', '>=', Number(job.processed))
+          .orderBy('seq')
+          .limit(SETTLE_ROWS)
+          .execute();
+        const unpaid = [];
+        for (const [i, item] of next.entries()) {
+          if (item.cost === null || Number(item.seq) !== Number(job.processed) + i) break;
+          unpaid.push(item);
+        }
+        if (!unpaid.length) return 'ok';
+        const { balance } = await trx.selectFrom('api_keys').select('balance').where('id', '=', keyId).executeTakeFirstOrThrow();
+        const reasons = JSON.parse(job.refusals) as Record<string, number>;
+        const paid: number[] = [];
+        const costs: number[] = [];
+        let units = 0;
+        let found = 0;
+        let refused = 0;
+        for (const item of unpaid) {
+          const cost = Number(item.cost ?? 0);
+          if (units + cost > Number(balance)) break;
+          units += cost;
+          paid.push(Number(item.seq));
+          costs.push(cost);
+          if (Number(item.found)) found++;
+          // Rows refused while answered join the summary (those refused on submit are in it already).
+          if (item.error !== null && item.found !== null) {
+            addReason(reasons, JSON.parse(item.error) as RowError);
+            refused++;
+          }
+        }
+        if (!paid.length) return 'short';
+        // The job's row first, on the condition that it is not cancelled: a cancel that committed
+        // meanwhile stops this charge (on PostgreSQL the update waits for it and sees it).
+        const figures = await trx
+          .updateTable('bulk_jobs')
+          .set((eb) => ({
+            processed: eb('processed', '+', paid.length),
+            found: eb('found', '+', found),
+            refused: eb('refused', '+', refused),
+            credits_consumed: eb('credits_consumed', '+', units),
+            refusals: JSON.stringify(reasons),
+          }))
+          .where('id', '=', jobId)
+          .where('status', '!=', 'cancelled')
+          .executeTakeFirst();
+        if (!Number(figures.numUpdatedRows)) return 'cancelled';
+        // Marked on the condition that no other run marked them: a concurrent charge of the same rows rolls this one back.
+        let marked = 0;
+        for (const part of chunk(paid, 5_000)) {
+          const result = await trx
+            .updateTable('bulk_rows')
+            .set({ charged: 1 })
+            .where('job_id', '=', jobId)
+            .where('seq', 'in', part)
+            .where('charged', '=', 0)
+            .executeTakeFirst();
+          marked += Number(result.numUpdatedRows);
+        }
+        if (marked !== paid.length) throw new Error(`bulk job ${jobId}: rows charged by another run meanwhile`);
+        for (const ledger of ledgerRows(paid, costs)) {
+          if (ledger.units === 0) continue;
+          const charged = await recordCharge(trx, {
+            keyId,
+            units: ledger.units,
+            operation: `${operation}-bulk`,
+            requestId: `${jobId}:${ledger.ranges}`,
+            note: `${ledger.results} rows of bulk job ${jobId}`,
+          });
+          if (charged === null) throw new Error(`bulk job ${jobId}: the balance changed during the charge`);
+        }
+        if (paid.length < unpaid.length) return 'short';
+        // A full batch was charged: the rows after it are charged by the next settle, before the job ends.
+        return unpaid.length === SETTLE_ROWS ? 'more' : 'ok';
+      })
+      .catch((error: unknown) => {
+        // The key's spend cap is reached: the job waits, as it does for credits.
+        if (error instanceof SpendCapReachedError) return 'short' as const;
+        throw error;
+      });
+  }
+
+  private async pause(jobId: string, keyId: number, product: string, operation: string): Promise<void> {
+    await this.db
+      .updateTable('bulk_jobs')
+      .set({ status: 'paused_insufficient_credits' })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .execute();
+    await this.queueRun(jobId, keyId, product, operation, this.pausedCheckMs);
+  }
+}

@@ -1,0 +1,104 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, Text } from './common.ts';
+import { BULK_JOB_STATUSES } from './email-bulk.ts';
+
+// Bulk jobs of every product (docs/bulk.md): a list of rows for one product, each answered and
+// charged as its single call would be.
+
+/** The products a bulk job runs, in the names LeadMagic's clients send. */
+export const BULK_PRODUCTS = ['email_finder', 'email_validation', 'mobile_finder', 'company_search', 'profile_search'] as const;
+/** Most rows one job holds. */
+export const MAX_BULK_ROWS = 100_000;
+
+export const BulkSubmitBody = Type.Object(
+  {
+    product: Type.Union(
+      BULK_PRODUCTS.map((p) => Type.Literal(p)),
+      { description: 'Which operation answers each row' },
+    ),
+    rows: Type.Optional(
+      Type.Array(Type.Unknown(), {
+        maxItems: MAX_BULK_ROWS,
+        description:
+          "The rows: each one the product's single request body (a row that cannot be read is refused on its own, with its reason)",
+      }),
+    ),
+    csv: Type.Optional(
+      Text({
+        maxLength: 64 * 1024 * 1024,
+        description: 'The rows as CSV text instead: a header naming the request fields, one row per line',
+      }),
+    ),
+  },
+  { title: 'BulkSubmitRequest', description: 'Exactly one of rows and csv.' },
+);
+
+const RowError = Type.Object({
+  message: Type.String(),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+});
+
+export const BulkJobResponse = Type.Object(
+  {
+    id: Type.String(),
+    job_id: Type.String({ description: 'The same id, under the name LeadMagic clients read' }),
+    product: Type.String(),
+    operation: Type.String({
+      description: "The operation whose price rule charges each row (its ledger rows are named '<operation>-bulk')",
+    }),
+    status: Type.Union(BULK_JOB_STATUSES.map((s) => Type.Literal(s))),
+    total: Type.Integer({ description: 'Rows submitted' }),
+    refused: Type.Integer({ description: 'Rows that could not be read or answered: each answered with its reason, free' }),
+    processed: Type.Integer({ description: 'Rows answered, charged and available so far (refused ones included)' }),
+    found: Type.Integer({ description: 'Rows whose answer found something' }),
+    credits_consumed: Type.Number({ description: 'Credits charged so far: the sum of each row at its single-call price' }),
+    refusals: Type.Array(Type.Object({ reason: Type.String(), rows: Type.Integer() }), {
+      description: 'Why rows were refused, most frequent first',
+    }),
+    created_at: Type.String({ format: 'date-time' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { title: 'BulkJob' },
+);
+
+export const BulkJobList = Type.Object({ jobs: Type.Array(BulkJobResponse) }, { title: 'BulkJobList' });
+
+export const BulkRow = Type.Object(
+  {
+    row_index: Type.Integer({ description: 'The row’s position in the submitted list, from 0' }),
+    status: Type.Union([Type.Literal('success'), Type.Literal('not_found'), Type.Literal('refused')]),
+    input: Type.Unknown({ description: 'The row as read' }),
+    output: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "The single call's answer, credits_consumed included" })),
+    credits_consumed: Type.Number(),
+    error: Nullable(RowError),
+    lm_input: Type.Unknown({ description: 'The same as input, under the name LeadMagic clients read' }),
+    lm_output: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'The same as output, under the name LeadMagic clients read' }),
+    ),
+  },
+  { title: 'BulkRow' },
+);
+
+/** A whole number in a query string (its values are text). */
+const Digits = (description: string) => Type.String({ pattern: '^[0-9]{1,9}$', description });
+
+export const BulkRowsQuery = Type.Object({
+  offset: Type.Optional(Digits('The first row_index to return (default 0)')),
+  limit: Type.Optional(Digits('Rows per page, 1 to 10000 (default 1000)')),
+});
+
+export const BulkRowsPage = Type.Object(
+  {
+    job_id: Type.String(),
+    status: Type.Union(BULK_JOB_STATUSES.map((s) => Type.Literal(s))),
+    rows: Type.Array(BulkRow, { description: 'Charged rows in list order: rows not yet charged are not served' }),
+    next_offset: Nullable(Type.Integer({ description: 'The offset of the next page, null when this page is the last so far' })),
+  },
+  { title: 'BulkRowsPage' },
+);
+
+export const BulkDownload = Type.String({
+  description:
+    'Every charged row so far, in list order, as CSV: row_index, status, credits_consumed, error, then the input fields and the answer fields of the product.',
+});

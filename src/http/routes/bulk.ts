@@ -1,0 +1,164 @@
+// Bulk jobs of every product (docs/bulk.md): rows in (JSON, or CSV text), a job id out; its
+// progress, its charged rows a page at a time or as one CSV file, its refused rows, cancelling it.
+// Every path, ours and LeadMagic's spellings, comes from the operation descriptors.
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { TObject } from '@sinclair/typebox';
+import { parse as parseCsv } from 'csv-parse/sync';
+import sjson from 'secure-json-parse';
+import { AppError, InvalidRequestError } from '../errors.ts';
+import { OPERATIONS, isOperationId, routeOptions, spellingsOf, type OperationId } from '../operations.ts';
+import { BulkInputError, type BulkRowView } from '../../bulk/service.ts';
+import { CSV_READ_OPTIONS, csvLine } from '../../email/list-csv.ts';
+import { withOriginalNamesSchema } from '../../contract/original-names.ts';
+import type { BULK_PRODUCTS } from '../../contract/bulk.ts';
+
+/** 100,000 rows of a few fields each. */
+const BULK_BODY_LIMIT = 64 * 1024 * 1024;
+const DEFAULT_PAGE = 1000;
+const MAX_PAGE = 10_000;
+
+const notFound = () => new AppError(404, 'not_found', 'No bulk job with this id for this key.');
+
+type SubmitBody = { product: (typeof BULK_PRODUCTS)[number]; rows?: unknown[]; csv?: string };
+type ById = { Params: { id: string }; Querystring: { offset?: string; limit?: string } };
+
+/** CSV text as rows: the header names the request fields; blank cells are left out. */
+function rowsFromCsv(text: string): Record<string, string>[] {
+  let lines: string[][];
+  try {
+    lines = parseCsv(text, CSV_READ_OPTIONS);
+  } catch (error) {
+    throw new InvalidRequestError(`The CSV cannot be read: ${(error as Error).message}`, [{ field: '/csv', message: 'is not CSV' }]);
+  }
+  const [header, ...data] = lines;
+  if (!header) throw new InvalidRequestError('The CSV has no header row.', [{ field: '/csv', message: 'has no header row' }]);
+  return data.map((fields) =>
+    Object.fromEntries(header.map((name, i) => [name.trim(), fields[i]?.trim() ?? '']).filter(([, value]) => value !== '')),
+  );
+}
+
+/** A served row, with the same input and output under the names LeadMagic's clients read. */
+const withLeadMagicNames = (row: BulkRowView) => ({ ...row, lm_input: row.input, lm_output: row.output });
+
+/** The CSV columns of a job's rows: where each row stands, then the request's fields, then the answer's (prefixed where a name repeats). */
+function csvColumns(operation: string): { input: string[]; output: string[]; header: string[] } {
+  const op = isOperationId(operation) ? OPERATIONS[operation] : undefined;
+  const input = Object.keys((op as { body?: TObject } | undefined)?.body?.properties ?? {});
+  const response = op ? (withOriginalNamesSchema(op.response) as TObject) : undefined;
+  const output = Object.keys(response?.properties ?? {}).filter((k) => k !== 'credits_consumed');
+  const header = [
+    'row_index',
+    'status',
+    'credits_consumed',
+    'error',
+    ...input,
+    ...output.map((k) => (input.includes(k) ? `result_${k}` : k)),
+  ];
+  return { input, output, header };
+}
+
+export default async function bulkRoutes(fastify: FastifyInstance): Promise<void> {
+  // In this plugin only: large bodies.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BULK_BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, sjson.parse(body, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(new AppError(400, 'invalid_request', 'Request body is not valid JSON.'), undefined);
+    }
+  });
+  const app = fastify;
+  const jobs = () => app.services.bulkJobs;
+  const keyOf = (request: FastifyRequest) => request.apiKey!.id;
+
+  /** Serves an operation at its path and at each of its plain spellings (left out of OpenAPI). */
+  function serve(id: OperationId, handler: RouteHandlerMethod, extra: object = {}) {
+    const options = routeOptions(id) as { schema: object; config: object };
+    const method = OPERATIONS[id].methods[0];
+    app.route({ ...options, ...extra, method, url: OPERATIONS[id].path, handler });
+    for (const url of spellingsOf(id).plain)
+      app.route({ ...options, ...extra, method, url, schema: { ...options.schema, hide: true }, handler });
+  }
+
+  serve(
+    'bulk-submit',
+    async (request, reply) => {
+      const body = request.body as SubmitBody;
+      if ((body.rows === undefined) === (body.csv === undefined)) {
+        throw new InvalidRequestError('Send the rows as rows (a JSON array) or as csv (CSV text), one of the two.', [
+          { field: '/rows', message: 'exactly one of rows and csv is required' },
+          { field: '/csv', message: 'exactly one of rows and csv is required' },
+        ]);
+      }
+      const rows = body.rows ?? rowsFromCsv(body.csv!);
+      try {
+        const job = await jobs().create(keyOf(request), body.product, rows);
+        return reply.code(202).send(job);
+      } catch (error) {
+        if (error instanceof BulkInputError) throw new InvalidRequestError(error.message, [{ field: error.field, message: error.message }]);
+        throw error;
+      }
+    },
+    { bodyLimit: BULK_BODY_LIMIT },
+  );
+
+  serve('bulk-list', async (request) => ({ jobs: await jobs().list(keyOf(request)) }));
+
+  serve('bulk-status', async (request) => {
+    const { id } = (request as FastifyRequest<ById>).params;
+    return (await jobs().get(keyOf(request), id)) ?? Promise.reject(notFound());
+  });
+
+  serve('bulk-cancel', async (request) => {
+    const { id } = (request as FastifyRequest<ById>).params;
+    return (await jobs().cancel(keyOf(request), id)) ?? Promise.reject(notFound());
+  });
+
+  const page = (refusedOnly: boolean) => async (request: FastifyRequest) => {
+    const { params, query } = request as FastifyRequest<ById>;
+    const offset = Number(query.offset ?? 0);
+    const limit = Number(query.limit ?? DEFAULT_PAGE);
+    if (limit < 1 || limit > MAX_PAGE) {
+      throw new InvalidRequestError(`limit must be 1 to ${MAX_PAGE}.`, [{ field: '/limit', message: `must be 1 to ${MAX_PAGE}` }]);
+    }
+    const results = await jobs().results(keyOf(request), params.id, { offset, limit, refusedOnly });
+    if (!results) throw notFound();
+    const rows: ReturnType<typeof withLeadMagicNames>[] = [];
+    for await (const row of results.rows) rows.push(withLeadMagicNames(row));
+    return {
+      job_id: results.job.id,
+      status: results.job.status,
+      rows,
+      next_offset: rows.length === limit ? rows[rows.length - 1].row_index + 1 : null,
+    };
+  };
+  serve('bulk-results', page(false));
+  serve('bulk-errors', page(true));
+
+  serve('bulk-download', async (request: FastifyRequest, reply: FastifyReply) => {
+    const { id } = (request as FastifyRequest<ById>).params;
+    const results = await jobs().results(keyOf(request), id);
+    if (!results) throw notFound();
+    const { input, output, header } = csvColumns(results.job.operation);
+    async function* lines() {
+      yield csvLine(header);
+      for await (const row of results!.rows) {
+        const given = (row.input ?? {}) as Record<string, unknown>;
+        const answer = row.output ?? {};
+        yield csvLine([
+          row.row_index,
+          row.status,
+          row.credits_consumed,
+          row.error?.message ?? '',
+          ...input.map((k) => given[k]),
+          ...output.map((k) => answer[k]),
+        ]);
+      }
+    }
+    reply.type('text/csv; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${results.job.id}.csv"`);
+    // A stream is sent as it is read: a large job's rows are never built in memory.
+    return reply.send(Readable.from(lines()));
+  });
+}
