@@ -1,0 +1,273 @@
+// Outbound identities: real wording of refused senders is told from answers about the mailbox;
+// a mail server that refuses one identity (recognised by its source address or EHLO name) gets
+// the conversation again through another, the refused identity is quarantined, stored and shown
+// by `leadbase status`, and no address is ever invalid because of a refusal. On both dialects.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { startFakeSocks } from '../support/fake-socks.ts';
+import { dbTargets, type TestDatabase } from '../support/db.ts';
+import { createEmailValidationService, type EmailValidationService } from '../../src/email/service.ts';
+import { loadEmailConfig, type EmailConfig } from '../../src/email/config.ts';
+import { blockOf } from '../../src/email/refusals.ts';
+import { checkOutboundSettings, type OutboundSetting } from '../../src/email/outbound.ts';
+import type { SmtpReply } from '../../src/email/smtp-session.ts';
+import { installStatus } from '../../src/status.ts';
+
+interface FixtureReply {
+  source: string;
+  code: number;
+  text: string;
+  stage?: 'connect';
+  scope?: 'everywhere' | 'provider';
+}
+
+const fixtures = (name: string) =>
+  (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'real', 'smtp-replies', name), 'utf8')) as { replies: FixtureReply[] })
+    .replies;
+const REFUSALS = fixtures('refusals-of-the-sender.json');
+const ABOUT_THE_MAILBOX = fixtures('replies-about-the-mailbox.json');
+
+/** A reply as the SMTP client reads it: the enhanced code split off the text. */
+function replyOf(f: FixtureReply): SmtpReply {
+  const match = /^([245]\.\d{1,3}\.\d{1,3})\s+/.exec(f.text);
+  return { code: f.code, enhanced: match ? match[1] : null, text: match ? f.text.slice(match[0].length) : f.text };
+}
+
+const reply = (name: string) => REFUSALS.find((f) => f.text.includes(name))!;
+
+describe('refusals of the sender, in real wording', () => {
+  it('every recorded refusal is one, public blocklists are told from a provider’s own verdict', () => {
+    for (const f of REFUSALS) {
+      const block = blockOf(replyOf(f), f.stage === 'connect');
+      assert.ok(block, `not recognised: ${f.code} ${f.text}`);
+      assert.equal(block.everywhere, f.scope === 'everywhere', `scope of: ${f.text}`);
+    }
+  });
+
+  it('no answer about the mailbox (unknown user, disabled, greylisted) is taken for one', () => {
+    for (const f of ABOUT_THE_MAILBOX) assert.equal(blockOf(replyOf(f)), null, `taken for a refusal: ${f.code} ${f.text}`);
+    assert.equal(blockOf({ code: 452, enhanced: '4.5.3', text: 'Too many recipients' }), null, 'a rate limit is not a refusal');
+    assert.equal(blockOf({ code: 421, enhanced: '4.7.0', text: 'Too many connections, slow down' }, true), null);
+  });
+
+  it('a 554 greeting refuses the client whatever its words; the same words later do not', () => {
+    const bare = { code: 554, enhanced: null, text: 'mx.example.test' };
+    assert.deepEqual(blockOf(bare, true), { everywhere: false });
+    assert.equal(blockOf(bare, false), null);
+  });
+});
+
+describe('outbound identity settings', () => {
+  it('reads EMAIL_OUTBOUND or EMAIL_OUTBOUND_FILE and refuses what cannot work', () => {
+    const list = [
+      { id: 'a', bind: '192.0.2.10', helo: 'a.example.test' },
+      { id: 'b', proxy: 'socks5://user:pa%40ss@proxy.example.test:1080', helo: 'b.example.test', mail_from: 'v@b.example.test' },
+    ];
+    assert.deepEqual(loadEmailConfig({ EMAIL_OUTBOUND: JSON.stringify(list) }).outbound, list);
+    const dir = mkdtempSync(join(tmpdir(), 'leadbase-outbound-'));
+    try {
+      writeFileSync(join(dir, 'outbound.json'), JSON.stringify(list));
+      assert.deepEqual(loadEmailConfig({ EMAIL_OUTBOUND_FILE: join(dir, 'outbound.json') }).outbound, list);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal(loadEmailConfig({}).outbound, null, 'unset: one identity, the server’s own address');
+    const refused: [unknown, RegExp][] = [
+      ['{', /must be JSON/],
+      [[], /non-empty JSON array/],
+      [[{ id: 'a b' }], /id must be/],
+      [[{ id: 'a' }, { id: 'a' }], /used twice/],
+      [[{ id: 'a', bind: 'not-an-ip' }], /IPv4 or IPv6/],
+      [[{ id: 'a', bind: '192.0.2.1', proxy: 'socks5://h:1' }], /not both/],
+      [[{ id: 'a', proxy: 'http://h:1' }], /socks5:\/\/ URL/],
+    ];
+    for (const [value, message] of refused) {
+      assert.throws(
+        () => (typeof value === 'string' ? loadEmailConfig({ EMAIL_OUTBOUND: value }) : checkOutboundSettings(value)),
+        message,
+        String(JSON.stringify(value)),
+      );
+    }
+  });
+});
+
+for (const target of dbTargets) {
+  describe(`outbound identities against mail servers that refuse one (${target.name})`, { skip: target.skip }, () => {
+    let world: MailWorld;
+    let database: TestDatabase;
+    const services: EmailValidationService[] = [];
+    // Loopback addresses to send from: a fake MX tells identities apart by the source address.
+    const A = '127.0.0.201';
+    const B = '127.0.0.202';
+    const C = '127.0.0.203';
+
+    const service = (outbound: OutboundSetting[], config: Partial<EmailConfig> = {}) => {
+      const s = createEmailValidationService({
+        db: database.db,
+        dialect: database.dialect,
+        config: { ...world.emailConfig, commandTimeoutMs: 4000, connectTimeoutMs: 3000, dnsTimeoutMs: 2000, outbound, ...config },
+        recheckWorker: false,
+      });
+      services.push(s);
+      return s;
+    };
+
+    before(async () => {
+      world = await startMailWorld();
+      database = await target.open();
+    });
+    after(async () => {
+      for (const s of services) await s.close();
+      await world.close();
+      await database.destroy();
+    });
+
+    it('a refused identity is quarantined at that provider and the other one gets the true answer', async () => {
+      const banned = reply('banned sending IP [23.129.64.216]');
+      const mx = await world.domain('pool.test', {
+        mailboxes: ['ann'],
+        refuseClients: { addresses: [A], at: 'rcpt', reply: { code: banned.code, text: banned.text.replace('23.129.64.216', '{ip}') } },
+      });
+      const s = service([
+        { id: 'a', bind: A, helo: 'a.probe.test' },
+        { id: 'b', bind: B, helo: 'b.probe.test' },
+      ]);
+      const valid = await s.validateDetailed({ email: 'ann@pool.test' });
+      assert.equal(valid.validation.email_status, 'valid');
+      const invalid = await s.validateDetailed({ email: 'nobody@pool.test' });
+      assert.equal(invalid.validation.email_status, 'invalid', 'the other identity got the true answer');
+      assert.equal(invalid.reason, 'user_unknown');
+      assert.deepEqual([...new Set(mx.clients)].sort(), [A, B], 'the first try went through a, the retry through b');
+      const [a, b] = s.outbound.states();
+      assert.equal(a.state, 'limited');
+      assert.equal(a.quarantines[0].scope, 'pool.test', 'only at this provider: Microsoft-style bans are its own');
+      assert.match(a.quarantines[0].reply, /^550 5\.7\.606 Access denied, banned sending IP \[127\.0\.0\.201\]/);
+      assert.ok(Date.parse(a.quarantines[0].until) - Date.now() > 5 * 3600_000, 'for EMAIL_QUARANTINE_MS (6 h)');
+      assert.equal(b.state, 'active');
+      // The quarantined identity is not used there again: only b connects.
+      const before = mx.clients.length;
+      assert.equal((await s.validate({ email: 'bob@pool.test' })).email_status, 'invalid');
+      assert.ok(mx.clients.slice(before).every((ip) => ip === B));
+
+      // `leadbase status` reads the quarantine from the database, as any instance would.
+      await s.outbound.flush();
+      const status = await installStatus(database.db, database.dialect, undefined, s.outbound.identities);
+      const shown = status.outbound_identities!;
+      assert.deepEqual(
+        shown.map((i) => [i.id, i.via, i.helo, i.state]),
+        [
+          ['a', `bind ${A}`, 'a.probe.test', 'limited'],
+          ['b', `bind ${B}`, 'b.probe.test', 'active'],
+        ],
+      );
+      assert.equal(shown[0].quarantines[0].until, a.quarantines[0].until);
+      // Another instance on the same database knows of it before it probes.
+      const other = service([
+        { id: 'a', bind: A, helo: 'a.probe.test' },
+        { id: 'b', bind: B, helo: 'b.probe.test' },
+      ]);
+      const seen = mx.clients.length;
+      assert.equal((await other.validate({ email: 'carl@pool.test' })).email_status, 'invalid');
+      assert.ok(mx.clients.slice(seen).every((ip) => ip === B));
+    });
+
+    it('recognises an identity by its EHLO name, and a public blocklist keeps it from every mail server', async () => {
+      const spamhaus = reply('blocked using Spamhaus.');
+      const listed = await world.domain('by-name.test', {
+        mailboxes: ['dee'],
+        refuseClients: { heloNames: ['c.probe.test'], at: 'mail', reply: { code: spamhaus.code, text: spamhaus.text } },
+      });
+      const elsewhere = await world.domain('elsewhere.test', { mailboxes: ['eve'] });
+      const s = service([
+        { id: 'c', bind: C, helo: 'c.probe.test' },
+        { id: 'd', helo: 'd.probe.test' },
+      ]);
+      const dee = await s.validateDetailed({ email: 'dee@by-name.test' });
+      assert.equal(dee.validation.email_status, 'valid', dee.reason);
+      assert.ok(listed.clients.includes(C));
+      const [c] = s.outbound.states();
+      assert.equal(c.state, 'quarantined');
+      assert.equal(c.quarantines[0].scope, '*');
+      // Elsewhere, c is not used either: the list it is on is read by many receivers.
+      assert.equal((await s.validate({ email: 'eve@elsewhere.test' })).email_status, 'valid');
+      assert.equal((await s.validate({ email: 'nobody@elsewhere.test' })).email_status, 'invalid');
+      assert.ok(!elsewhere.clients.includes(C));
+    });
+
+    it('a 554 greeting refuses an identity before any command', async () => {
+      const gmx = REFUSALS.find((f) => f.stage === 'connect')!;
+      const mx = await world.domain('greeting.test', {
+        mailboxes: ['fay'],
+        refuseClients: { addresses: [A], at: 'connect', reply: { code: gmx.code, text: gmx.text } },
+      });
+      const s = service([
+        { id: 'a', bind: A },
+        { id: 'b', bind: B },
+      ]);
+      assert.equal((await s.validate({ email: 'nobody@greeting.test' })).email_status, 'invalid');
+      assert.deepEqual([...new Set(mx.clients)].sort(), [A, B]);
+      assert.equal(s.outbound.states()[0].state, 'limited');
+      assert.equal(mx.rcpts.filter((r) => r.startsWith('nobody@')).length, 1, 'asked once, by b');
+    });
+
+    it('every identity refused: unknown with the reason, never invalid, and nothing asked until the quarantine ends', async () => {
+      const barracuda = reply('is in a black list at b.barracudacentral.org');
+      const mx = await world.domain('all-refused.test', {
+        mailboxes: ['gus'],
+        refuseClients: { addresses: [A, B], at: 'rcpt', reply: { code: barracuda.code, text: barracuda.text } },
+      });
+      const s = service(
+        [
+          { id: 'a', bind: A },
+          { id: 'b', bind: B },
+        ],
+        { quarantineMs: 1500 },
+      );
+      const first = await s.validateDetailed({ email: 'nobody@all-refused.test' });
+      assert.equal(first.validation.email_status, 'unknown');
+      assert.equal(first.reason, 'outbound_blocked');
+      assert.deepEqual(
+        s.outbound.states().map((i) => i.state),
+        ['quarantined', 'quarantined'],
+      );
+      const connections = mx.connections();
+      const second = await s.validateDetailed({ email: 'gus@all-refused.test' });
+      assert.equal(second.validation.email_status, 'unknown');
+      assert.equal(second.reason, 'outbound_blocked');
+      assert.equal(second.validation.mx_record, 'mx.all-refused.test');
+      assert.equal(mx.connections(), connections, 'answered without a connection');
+      // Past the quarantine the mail server is asked again (and refuses again).
+      await new Promise((resolve) => setTimeout(resolve, 1700));
+      await s.validate({ email: 'hal@all-refused.test' });
+      assert.ok(mx.connections() > connections);
+    });
+
+    it('a SOCKS5 proxy is an identity too: the refused direct one hands over to it', async () => {
+      const socks = await startFakeSocks({ user: 'probe', password: 's3cret' });
+      try {
+        const spamcop = reply('spamcop');
+        const mx = await world.domain('via-proxy.test', {
+          mailboxes: ['ida'],
+          refuseClients: { addresses: [C], at: 'rcpt', reply: { code: spamcop.code, text: spamcop.text } },
+        });
+        const s = service([
+          { id: 'direct', bind: C },
+          { id: 'proxied', proxy: socks.url, helo: 'proxy.probe.test' },
+        ]);
+        const result = await s.validateDetailed({ email: 'nobody@via-proxy.test' });
+        assert.equal(result.validation.email_status, 'invalid');
+        assert.deepEqual(socks.connects, [`${mx.host}:${world.port}`]);
+        const [direct, proxied] = s.outbound.states();
+        assert.equal(direct.state, 'quarantined', 'SpamCop is a public list; a 4xx: for EMAIL_QUARANTINE_TEMPORARY_MS');
+        assert.ok(Date.parse(direct.quarantines[0].until) - Date.now() <= 15 * 60_000);
+        assert.equal(proxied.via, `socks5://127.0.0.1:${new URL(socks.url).port}`, 'credentials never shown');
+      } finally {
+        await socks.close();
+      }
+    });
+  });
+}
