@@ -16,6 +16,10 @@ import { blockOf } from '../../src/email/refusals.ts';
 import { checkOutboundSettings, type OutboundSetting } from '../../src/email/outbound.ts';
 import type { SmtpReply } from '../../src/email/smtp-session.ts';
 import { installStatus } from '../../src/status.ts';
+import { loadConfig } from '../../src/config.ts';
+import { startTestApp } from '../support/app.ts';
+import { runLeadbase } from '../support/cli.ts';
+import { openSqlite } from '../support/db.ts';
 
 interface FixtureReply {
   source: string;
@@ -271,3 +275,87 @@ for (const target of dbTargets) {
     });
   });
 }
+
+describe('outbound identities on /metrics and in the console’s status', () => {
+  it('shows the refused identity quarantined, with its expiry, and counts the refusal', async () => {
+    const world = await startMailWorld();
+    const ADMIN_TOKEN = 'outbound-test-admin-token-0123456789';
+    const t = await startTestApp(undefined, {
+      deps: {
+        config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }),
+        email: {
+          ...world.emailConfig,
+          outbound: [
+            { id: 'a', bind: '127.0.0.204', helo: 'a.probe.test' },
+            { id: 'b', bind: '127.0.0.205', helo: 'b.probe.test' },
+          ],
+        },
+      },
+    });
+    try {
+      const listed = reply('listed on zen.spamhaus.org');
+      await world.domain('shown.test', {
+        mailboxes: ['jo'],
+        refuseClients: { addresses: ['127.0.0.204'], at: 'rcpt', reply: { code: listed.code, text: listed.text } },
+      });
+      assert.equal((await t.services.email.validate({ email: 'jo@shown.test' })).email_status, 'valid');
+      await t.services.email.outbound.flush();
+      const metrics = (await t.inject({ method: 'GET', url: '/metrics' })).body;
+      assert.match(metrics, /^leadbase_email_outbound_identities_usable 1$/m);
+      assert.match(metrics, /^leadbase_email_outbound_quarantines\{identity="a"\} 1$/m);
+      assert.match(metrics, /^leadbase_email_outbound_quarantines\{identity="b"\} 0$/m);
+      assert.match(metrics, /^leadbase_email_outbound_refusals_total\{identity="a",scope="everywhere"\} 1$/m);
+      const status = await t.inject({ method: 'GET', url: '/admin/status', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      assert.equal(status.statusCode, 200, status.body);
+      const [a, b] = status.json().outbound_identities;
+      assert.equal(a.state, 'quarantined');
+      assert.equal(a.quarantines[0].scope, '*');
+      assert.ok(Date.parse(a.quarantines[0].until) > Date.now());
+      assert.equal(b.state, 'active');
+    } finally {
+      await t.close();
+      await world.close();
+    }
+  });
+});
+
+describe('leadbase status', () => {
+  it('lists the outbound identities with their state and when a quarantine ends', async () => {
+    const world = await startMailWorld();
+    const database = await openSqlite();
+    const outbound = [
+      { id: 'a', bind: '127.0.0.206', helo: 'a.probe.test' },
+      { id: 'b', proxy: 'socks5://probe:s3cret@127.0.0.1:1', helo: 'b.probe.test' },
+    ];
+    try {
+      const banned = reply('banned sending IP [23.129.64.216]');
+      await world.domain('cli.test', {
+        refuseClients: { addresses: ['127.0.0.206'], at: 'rcpt', reply: { code: banned.code, text: banned.text } },
+      });
+      const s = createEmailValidationService({
+        db: database.db,
+        dialect: database.dialect,
+        config: { ...world.emailConfig, outbound: [outbound[0]], connectTimeoutMs: 3000 },
+        recheckWorker: false,
+      });
+      // a is refused; with no other identity here the answer is unknown.
+      assert.equal((await s.validateDetailed({ email: 'x@cli.test' })).reason, 'outbound_blocked');
+      await s.close();
+      const { DATABASE_URL: _db, REDIS_URL: _redis, ...env } = process.env;
+      const cli = await runLeadbase(['status'], { ...env, DATABASE_URL: database.url, EMAIL_OUTBOUND: JSON.stringify(outbound) }, 60_000);
+      assert.equal(cli.status, 0, cli.stderr);
+      assert.match(cli.stdout, /email outbound identities \(2\):/);
+      assert.match(cli.stdout, /^ {2}a \(bind 127\.0\.0\.206, EHLO a\.probe\.test\) \[limited\]$/m);
+      assert.match(cli.stdout, /^ {4}quarantined at cli\.test until \d{4}-\d\d-\d\dT[\d:.]+Z: 550 5\.7\.606 Access denied, banned sending IP/m);
+      assert.match(cli.stdout, /^ {2}b \(socks5:\/\/127\.0\.0\.1:1, EHLO b\.probe\.test\) \[active\]$/m);
+      assert.ok(!cli.stdout.includes('s3cret'), 'no proxy password in the output');
+      const json = await runLeadbase(['status', '--json'], { ...env, DATABASE_URL: database.url, EMAIL_OUTBOUND: JSON.stringify(outbound) }, 60_000);
+      assert.equal(json.status, 0, json.stderr);
+      const [a] = JSON.parse(json.stdout).outbound_identities;
+      assert.equal(a.quarantines[0].scope, 'cli.test');
+    } finally {
+      await database.destroy();
+      await world.close();
+    }
+  });
+});

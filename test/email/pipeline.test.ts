@@ -247,7 +247,7 @@ describe('email validation pipeline', () => {
   });
 
   it('a mail server that refused our only identity (blocklisted IP) is not asked again for a while; rate limits are not remembered', async () => {
-    const s = service({ quarantineMs: 400 });
+    const s = service({ quarantineMs: 2500 });
     const mx = await world.domain('listed.test', {
       rcptReply: { code: 554, text: '5.7.1 Service unavailable; Client host [127.0.0.1] blocked using zen.spamhaus.org' },
     });
@@ -264,9 +264,9 @@ describe('email validation pipeline', () => {
     assert.equal(mx.connections(), connections);
     // Another instance on the same database knows of the quarantine; once it is over, the host is asked again.
     await s.outbound.flush();
-    assert.equal((await service({ quarantineMs: 400 }).validateDetailed({ email: 'c@listed.test' })).reason, 'outbound_blocked');
+    assert.equal((await service().validateDetailed({ email: 'c@listed.test' })).reason, 'outbound_blocked');
     assert.equal(mx.rcpts.length, rcpts);
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await new Promise((resolve) => setTimeout(resolve, 2600));
     assert.equal((await s.validate({ email: 'd@listed.test' })).email_status, 'unknown');
     assert.ok(mx.rcpts.length > rcpts, 'asked again after EMAIL_QUARANTINE_MS');
 
