@@ -49,7 +49,7 @@ export function loadOutboundSettings(env: NodeJS.ProcessEnv): OutboundSetting[] 
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    throw new Error(`${origin} must be JSON: ${(error as Error).message}`);
+    throw new Error(`${origin} must be JSON: ${(error as Error).message}`, { cause: error });
   }
   return checkOutboundSettings(parsed, origin);
 }
@@ -163,11 +163,7 @@ export class OutboundPool {
   private async load(): Promise<void> {
     this.loadedAt = Date.now();
     try {
-      const rows = await this.options
-        .db!.selectFrom('email_outbound_quarantines')
-        .selectAll()
-        .where('until_at', '>', Date.now())
-        .execute();
+      const rows = await this.options.db!.selectFrom('email_outbound_quarantines').selectAll().where('until_at', '>', Date.now()).execute();
       for (const row of rows) {
         this.remember(row.identity, { scope: row.scope, since: Number(row.since_at), until: Number(row.until_at), reply: row.reply });
       }

@@ -33,10 +33,11 @@ export function parseSocksUrl(url: string, name = 'EMAIL_SOCKS_PROXY'): SocksPro
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch {
-    throw new Error(`${name} must be a socks5:// URL`);
+  } catch (error) {
+    throw new Error(`${name} must be a socks5:// URL`, { cause: error });
   }
-  if ((parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:') || !parsed.hostname) throw new Error(`${name} must be a socks5:// URL`);
+  if ((parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:') || !parsed.hostname)
+    throw new Error(`${name} must be a socks5:// URL`);
   return {
     host: parsed.hostname,
     port: Number(parsed.port || 1080),

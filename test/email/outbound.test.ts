@@ -30,8 +30,11 @@ interface FixtureReply {
 }
 
 const fixtures = (name: string) =>
-  (JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'real', 'smtp-replies', name), 'utf8')) as { replies: FixtureReply[] })
-    .replies;
+  (
+    JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'real', 'smtp-replies', name), 'utf8')) as {
+      replies: FixtureReply[];
+    }
+  ).replies;
 const REFUSALS = fixtures('refusals-of-the-sender.json');
 const ABOUT_THE_MAILBOX = fixtures('replies-about-the-mailbox.json');
 
@@ -346,10 +349,17 @@ describe('leadbase status', () => {
       assert.equal(cli.status, 0, cli.stderr);
       assert.match(cli.stdout, /email outbound identities \(2\):/);
       assert.match(cli.stdout, /^ {2}a \(bind 127\.0\.0\.206, EHLO a\.probe\.test\) \[limited\]$/m);
-      assert.match(cli.stdout, /^ {4}quarantined at cli\.test until \d{4}-\d\d-\d\dT[\d:.]+Z: 550 5\.7\.606 Access denied, banned sending IP/m);
+      assert.match(
+        cli.stdout,
+        /^ {4}quarantined at cli\.test until \d{4}-\d\d-\d\dT[\d:.]+Z: 550 5\.7\.606 Access denied, banned sending IP/m,
+      );
       assert.match(cli.stdout, /^ {2}b \(socks5:\/\/127\.0\.0\.1:1, EHLO b\.probe\.test\) \[active\]$/m);
       assert.ok(!cli.stdout.includes('s3cret'), 'no proxy password in the output');
-      const json = await runLeadbase(['status', '--json'], { ...env, DATABASE_URL: database.url, EMAIL_OUTBOUND: JSON.stringify(outbound) }, 60_000);
+      const json = await runLeadbase(
+        ['status', '--json'],
+        { ...env, DATABASE_URL: database.url, EMAIL_OUTBOUND: JSON.stringify(outbound) },
+        60_000,
+      );
       assert.equal(json.status, 0, json.stderr);
       const [a] = JSON.parse(json.stdout).outbound_identities;
       assert.equal(a.quarantines[0].scope, 'cli.test');
