@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { startMailWorld, type FakeMxOptions, type MailWorld } from '../support/fake-smtp.ts';
 import { startFakeSocks } from '../support/fake-socks.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { createEmailValidationService, type EmailValidationService } from '../../src/email/service.ts';
@@ -20,6 +20,7 @@ import { loadConfig } from '../../src/config.ts';
 import { startTestApp } from '../support/app.ts';
 import { runLeadbase } from '../support/cli.ts';
 import { openSqlite } from '../support/db.ts';
+import { until } from '../support/until.ts';
 
 interface FixtureReply {
   source: string;
@@ -365,6 +366,51 @@ describe('leadbase status', () => {
       assert.equal(a.quarantines[0].scope, 'cli.test');
     } finally {
       await database.destroy();
+      await world.close();
+    }
+  });
+});
+
+describe('bulk lists while every identity is refused', () => {
+  it('wait for the quarantine to end instead of answering the rest of the list unknown, then get the true answers', async () => {
+    const world = await startMailWorld();
+    const listed = reply('listed on zen.spamhaus.org');
+    // The mail server refuses our one identity until the test lifts it (a delisting).
+    const options: FakeMxOptions = {
+      mailboxes: ['kim'],
+      refuseClients: { addresses: ['127.0.0.207'], at: 'rcpt', reply: { code: listed.code, text: listed.text } },
+    };
+    const mx = await world.domain('delisted.test', options);
+    const t = await startTestApp(undefined, {
+      deps: {
+        config: loadConfig({ CRAWL_ENABLED: '0', BULK_GREYLIST_RETRY_MS: '300' }),
+        email: { ...world.emailConfig, recheckPollMs: 60_000, quarantineMs: 1500, outbound: [{ id: 'only', bind: '127.0.0.207' }] },
+      },
+    });
+    try {
+      const res = await t.post('/email-validate/bulk', { emails: ['kim@delisted.test', 'nobody@delisted.test'] });
+      assert.equal(res.statusCode, 202, res.body);
+      const { id } = res.json<{ id: string }>();
+      await until(() => mx.rcpts.length > 0, 30_000, 50);
+      await until(async () => t.services.email.outbound.usable() === 0, 30_000, 50);
+      // Refused and quarantined: the job keeps its addresses waiting, none is answered yet.
+      const waiting = await t.get(`/email-validate/bulk/${id}`);
+      assert.notEqual(waiting.json<{ status: string }>().status, 'done', waiting.body);
+      delete options.refuseClients;
+      await until(async () => (await t.get(`/email-validate/bulk/${id}`)).json<{ status: string }>().status === 'done', 30_000, 100);
+      const rows = (await t.get(`/email-validate/bulk/${id}/results`)).body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { email: string; email_status: string });
+      assert.deepEqual(
+        rows.map((r) => [r.email, r.email_status]),
+        [
+          ['kim@delisted.test', 'valid'],
+          ['nobody@delisted.test', 'invalid'],
+        ],
+      );
+    } finally {
+      await t.close();
       await world.close();
     }
   });
