@@ -34,7 +34,7 @@ export interface InstallStatus {
   database: { dialect: DialectName; bytes: number | null };
   /** True when the company, jobs and people stores are all empty (`leadbase bootstrap` fills them). */
   empty: boolean;
-  /** The email prober's outbound identities, when asked for: active, limited (quarantined at some mail servers) or quarantined everywhere. */
+  /** The email prober's outbound identities, when asked for: active, limited (quarantined at some mail servers) or listed (on a public blocklist too). */
   outbound_identities?: OutboundIdentityState[];
 }
 

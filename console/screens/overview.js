@@ -58,7 +58,7 @@ export function SourcesTable({ sources }) {
 
 /** The email prober's ways out: each identity's state, and where and until when it is quarantined. */
 function OutboundIdentities({ identities }) {
-  const badge = { active: 'ok', limited: 'warn', quarantined: 'bad' };
+  const badge = { active: 'ok', limited: 'warn', listed: 'bad' };
   return html`<h2>Email outbound identities</h2>
     <ul aria-label="Email outbound identities">
       ${identities.map(
@@ -69,7 +69,7 @@ function OutboundIdentities({ identities }) {
             ${i.quarantines.map(
               (q) =>
                 html`<div class="muted">
-                  quarantined ${q.scope === '*' ? 'everywhere' : `at ${q.scope}`} until ${formatWhen(q.until)}: ${q.reply}
+                  ${q.scope === '*' ? 'on a public blocklist' : `quarantined at ${q.scope}`} until ${formatWhen(q.until)}: ${q.reply}
                 </div>`,
             )}
           </li>`,

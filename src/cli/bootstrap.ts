@@ -267,7 +267,7 @@ function formatStatus(status: InstallStatus): string {
     for (const identity of status.outbound_identities) {
       lines.push(`  ${identity.id} (${identity.via}, EHLO ${identity.helo}) [${identity.state}]`);
       for (const q of identity.quarantines)
-        lines.push(`    quarantined ${q.scope === '*' ? 'everywhere' : `at ${q.scope}`} until ${q.until}: ${q.reply}`);
+        lines.push(`    ${q.scope === '*' ? 'on a public blocklist' : `quarantined at ${q.scope}`} until ${q.until}: ${q.reply}`);
     }
   }
   return lines.join('\n');

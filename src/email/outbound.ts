@@ -1,8 +1,10 @@
 // Outbound identities: the ways the prober can reach a mail server (a local address to send
 // from, or a SOCKS5 proxy), each with its own EHLO name. A mail server that refuses one as a
-// sender (refusals.ts) gets it quarantined: not used there (or anywhere, when a public blocklist
-// names it) for a while, and the conversation is tried again through another. Quarantines are
-// kept in memory for the prober and in the database for other instances and `leadbase status`.
+// sender (refusals.ts) gets it quarantined there for a while, and the conversation is tried again
+// through another. When a public blocklist names it, it is also marked listed: elsewhere it is
+// used only when no unlisted identity is left (servers that do not read that list still answer
+// it). Quarantines are kept in memory for the prober and in the database for other instances and
+// `leadbase status`.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { Db } from '../db/database.ts';
@@ -110,12 +112,12 @@ export interface OutboundIdentityState {
   id: string;
   via: string;
   helo: string;
-  /** active: used everywhere; limited: quarantined at some mail servers; quarantined: everywhere. */
-  state: 'active' | 'limited' | 'quarantined';
+  /** active; limited: quarantined at some mail servers; listed: on a public blocklist too (used elsewhere only as a last resort). */
+  state: 'active' | 'limited' | 'listed';
   quarantines: { scope: string; since: string; until: string; reply: string }[];
 }
 
-/** The scope that stands for every mail server (the identity is on a public blocklist). */
+/** The scope that stands for every mail server: the identity is on a public blocklist. */
 export const EVERYWHERE = '*';
 /** How often the quarantines other instances wrote are read again. */
 const REFRESH_MS = 30_000;
@@ -179,29 +181,30 @@ export class OutboundPool {
     if (!known || known.until < q.until) scopes.set(q.scope, q);
   }
 
-  /** The quarantine keeping `identity` from `scope` now, if any (an everywhere one first). */
+  /** The quarantine in force for `identity` at `scope` ('*': its public blocklist mark), if any. */
   quarantineOf(identity: string, scope: string, now = Date.now()): Quarantine | undefined {
     const scopes = this.quarantines.get(identity);
-    if (!scopes) return undefined;
-    for (const key of [EVERYWHERE, scope]) {
-      const q = scopes.get(key);
-      if (q && q.until > now) return q;
-      if (q) scopes.delete(key);
-    }
+    const q = scopes?.get(scope);
+    if (q && q.until > now) return q;
+    if (q) scopes!.delete(scope);
     return undefined;
   }
 
   /**
    * The next identity to try for a mail server in `scope`, taking turns so that each carries a
-   * share of the probes; none of `tried`, none quarantined there. Undefined when none is left.
+   * share of the probes; none of `tried`, none quarantined there; an unlisted one before one on a
+   * public blocklist. Undefined when none is left.
    */
   pick(scope: string, tried: ReadonlySet<string>): OutboundIdentity | undefined {
     const n = this.identities.length;
-    for (let i = 0; i < n; i += 1) {
-      const identity = this.identities[(this.turn + i) % n];
-      if (tried.has(identity.id) || this.quarantineOf(identity.id, scope)) continue;
-      this.turn = (this.turn + i + 1) % n;
-      return identity;
+    for (const listedToo of [false, true]) {
+      for (let i = 0; i < n; i += 1) {
+        const identity = this.identities[(this.turn + i) % n];
+        if (tried.has(identity.id) || this.quarantineOf(identity.id, scope)) continue;
+        if (!listedToo && this.quarantineOf(identity.id, EVERYWHERE)) continue;
+        this.turn = (this.turn + i + 1) % n;
+        return identity;
+      }
     }
     return undefined;
   }
@@ -215,17 +218,23 @@ export class OutboundPool {
     return undefined;
   }
 
-  /** Quarantines `identity` after `reply` refused it: everywhere when a public blocklist names it, else at `scope`. */
+  /** Quarantines `identity` at `scope` after `reply` refused it, and marks it listed ('*') when a public blocklist names it. */
   quarantine(identity: string, scope: string, reply: SmtpReply, block: Block): void {
     const length = reply.code >= 500 ? this.options.quarantineMs : Math.min(this.options.quarantineMs, this.options.temporaryMs);
     if (length <= 0) return;
     const now = Date.now();
-    const q: Quarantine = { scope: block.everywhere ? EVERYWHERE : scope, since: now, until: now + length, reply: replyText(reply) };
-    this.remember(identity, q);
+    for (const at of block.everywhere ? [scope, EVERYWHERE] : [scope]) {
+      const q: Quarantine = { scope: at, since: now, until: now + length, reply: replyText(reply) };
+      this.remember(identity, q);
+      this.store(identity, q);
+    }
     const tally = this.tallies.get(identity) ?? { everywhere: 0, provider: 0 };
     tally[block.everywhere ? 'everywhere' : 'provider'] += 1;
     this.tallies.set(identity, tally);
-    this.options.onQuarantine?.(identity, q.scope, reply);
+    this.options.onQuarantine?.(identity, block.everywhere ? EVERYWHERE : scope, reply);
+  }
+
+  private store(identity: string, q: Quarantine): void {
     const db = this.options.db;
     if (!db) return;
     const write = db
@@ -252,9 +261,9 @@ export class OutboundPool {
     );
   }
 
-  /** Identities that can be used at some mail server (not quarantined everywhere). */
+  /** Identities on no public blocklist (the others are used only where nothing else is left). */
   usable(now = Date.now()): number {
-    return this.identities.filter((i) => !this.quarantineOf(i.id, '', now)).length;
+    return this.identities.filter((i) => !this.quarantineOf(i.id, EVERYWHERE, now)).length;
   }
 
   forget(): void {
@@ -271,12 +280,12 @@ function describeIdentities(
   const iso = (ms: number) => new Date(ms).toISOString();
   return identities.map((identity) => {
     const own = rows.filter((r) => r.identity === identity.id && r.until > now).sort((a, b) => b.since - a.since);
-    const everywhere = own.some((r) => r.scope === EVERYWHERE);
+    const listed = own.some((r) => r.scope === EVERYWHERE);
     return {
       id: identity.id,
       via: identity.via,
       helo: identity.helo,
-      state: everywhere ? 'quarantined' : own.length ? 'limited' : 'active',
+      state: listed ? 'listed' : own.length ? 'limited' : 'active',
       quarantines: own.map((r) => ({ scope: r.scope, since: iso(r.since), until: iso(r.until), reply: r.reply })),
     };
   });

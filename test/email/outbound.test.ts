@@ -183,7 +183,7 @@ for (const target of dbTargets) {
       assert.ok(mx.clients.slice(seen).every((ip) => ip === B));
     });
 
-    it('recognises an identity by its EHLO name, and a public blocklist keeps it from every mail server', async () => {
+    it('recognises an identity by its EHLO name; a public blocklist makes it a last resort everywhere else', async () => {
       const spamhaus = reply('blocked using Spamhaus.');
       const listed = await world.domain('by-name.test', {
         mailboxes: ['dee'],
@@ -198,12 +198,21 @@ for (const target of dbTargets) {
       assert.equal(dee.validation.email_status, 'valid', dee.reason);
       assert.ok(listed.clients.includes(C));
       const [c] = s.outbound.states();
-      assert.equal(c.state, 'quarantined');
-      assert.equal(c.quarantines[0].scope, '*');
-      // Elsewhere, c is not used either: the list it is on is read by many receivers.
+      assert.equal(c.state, 'listed');
+      assert.deepEqual(c.quarantines.map((q) => q.scope).sort(), ['*', 'by-name.test']);
+      // Elsewhere, c is not used while d is there: the list it is on is read by many receivers.
       assert.equal((await s.validate({ email: 'eve@elsewhere.test' })).email_status, 'valid');
       assert.equal((await s.validate({ email: 'nobody@elsewhere.test' })).email_status, 'invalid');
       assert.ok(!elsewhere.clients.includes(C));
+      // With no other identity, a listed one still asks the servers that did not refuse it (as one address always did).
+      const alone = service([{ id: 'c', bind: C, helo: 'c.probe.test' }]);
+      assert.equal((await alone.validate({ email: 'nobody2@elsewhere.test' })).email_status, 'invalid');
+      assert.ok(elsewhere.clients.includes(C));
+      assert.equal(
+        (await alone.validateDetailed({ email: 'dee@by-name.test' })).reason,
+        'outbound_blocked',
+        'but not the one that refused it',
+      );
     });
 
     it('a 554 greeting refuses an identity before any command', async () => {
@@ -240,7 +249,7 @@ for (const target of dbTargets) {
       assert.equal(first.reason, 'outbound_blocked');
       assert.deepEqual(
         s.outbound.states().map((i) => i.state),
-        ['quarantined', 'quarantined'],
+        ['listed', 'listed'],
       );
       const connections = mx.connections();
       const second = await s.validateDetailed({ email: 'gus@all-refused.test' });
@@ -270,7 +279,7 @@ for (const target of dbTargets) {
         assert.equal(result.validation.email_status, 'invalid');
         assert.deepEqual(socks.connects, [`${mx.host}:${world.port}`]);
         const [direct, proxied] = s.outbound.states();
-        assert.equal(direct.state, 'quarantined', 'SpamCop is a public list; a 4xx: for EMAIL_QUARANTINE_TEMPORARY_MS');
+        assert.equal(direct.state, 'listed', 'SpamCop is a public list; a 4xx: for EMAIL_QUARANTINE_TEMPORARY_MS');
         assert.ok(Date.parse(direct.quarantines[0].until) - Date.now() <= 15 * 60_000);
         assert.equal(proxied.via, `socks5://127.0.0.1:${new URL(socks.url).port}`, 'credentials never shown');
       } finally {
@@ -306,14 +315,14 @@ describe('outbound identities on /metrics and in the console’s status', () => 
       await t.services.email.outbound.flush();
       const metrics = (await t.inject({ method: 'GET', url: '/metrics' })).body;
       assert.match(metrics, /^leadbase_email_outbound_identities_usable 1$/m);
-      assert.match(metrics, /^leadbase_email_outbound_quarantines\{identity="a"\} 1$/m);
+      assert.match(metrics, /^leadbase_email_outbound_quarantines\{identity="a"\} 2$/m);
       assert.match(metrics, /^leadbase_email_outbound_quarantines\{identity="b"\} 0$/m);
       assert.match(metrics, /^leadbase_email_outbound_refusals_total\{identity="a",scope="everywhere"\} 1$/m);
       const status = await t.inject({ method: 'GET', url: '/admin/status', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       assert.equal(status.statusCode, 200, status.body);
       const [a, b] = status.json().outbound_identities;
-      assert.equal(a.state, 'quarantined');
-      assert.equal(a.quarantines[0].scope, '*');
+      assert.equal(a.state, 'listed');
+      assert.deepEqual(a.quarantines.map((q: { scope: string }) => q.scope).sort(), ['*', 'shown.test']);
       assert.ok(Date.parse(a.quarantines[0].until) > Date.now());
       assert.equal(b.state, 'active');
     } finally {

@@ -8,7 +8,7 @@ import type { OutboundPool } from '../../email/outbound.ts';
 export function registerOutboundMetrics(registry: Registry, pool: OutboundPool): void {
   new Gauge({
     name: 'leadbase_email_outbound_identities_usable',
-    help: 'Outbound identities not quarantined everywhere (0: every probe answers unknown)',
+    help: 'Outbound identities on no public blocklist (the listed ones are used only where nothing else is left)',
     registers: [registry],
     collect() {
       this.set(pool.usable());
@@ -16,7 +16,7 @@ export function registerOutboundMetrics(registry: Registry, pool: OutboundPool):
   });
   new Gauge({
     name: 'leadbase_email_outbound_quarantines',
-    help: 'Mail providers or hosts an outbound identity is quarantined at now ("*" counts as one), by identity',
+    help: 'Mail providers or hosts an outbound identity is quarantined at now (a public blocklist mark counts as one more), by identity',
     labelNames: ['identity'],
     registers: [registry],
     collect() {
@@ -26,7 +26,7 @@ export function registerOutboundMetrics(registry: Registry, pool: OutboundPool):
   });
   new Counter({
     name: 'leadbase_email_outbound_refusals_total',
-    help: 'Replies that refused an outbound identity as a sender and quarantined it, by identity and scope (everywhere: a public blocklist; provider)',
+    help: 'Replies that refused an outbound identity as a sender and quarantined it, by identity and scope (everywhere: a public blocklist named it; provider)',
     labelNames: ['identity', 'scope'],
     registers: [registry],
     collect() {
