@@ -1,9 +1,11 @@
 // What the install holds and how its sources are doing (`leadbase status`): per store the counts
 // that matter, per source its last success, last error, next run and rows, the background queue's
 // depth and the database's size. Counts are exact and read through indexes where one covers them
-// (docs/sources.md, "Status", says which read a whole table).
+// (docs/sources.md, "Status", says which read a whole table). With the outbound identities of
+// the email prober, each one's state and quarantines (docs/email.md, "Outbound identities").
 import { sql } from 'kysely';
 import type { Db, DialectName } from './db/database.ts';
+import { storedIdentityStates, type OutboundIdentity, type OutboundIdentityState } from './email/outbound.ts';
 
 export interface StoreCounts {
   companies: { total: number; with_domain: number; with_funding: number; with_leadership: number };
@@ -32,6 +34,8 @@ export interface InstallStatus {
   database: { dialect: DialectName; bytes: number | null };
   /** True when the company, jobs and people stores are all empty (`leadbase bootstrap` fills them). */
   empty: boolean;
+  /** The email prober's outbound identities, when asked for: active, limited (quarantined at some mail servers) or listed (on a public blocklist too). */
+  outbound_identities?: OutboundIdentityState[];
 }
 
 const iso = (ms: number | string | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
@@ -92,13 +96,22 @@ function queueDepth(db: Db, pgBossSchema: string | undefined): Promise<number> {
   return count(db, query).catch(() => 0);
 }
 
-/** Everything `leadbase status` shows. `pgBossSchema`: pg-boss's schema, when pg-boss is the queue. */
-export async function installStatus(db: Db, dialect: DialectName, pgBossSchema?: string): Promise<InstallStatus> {
-  const [stores, sourceRows, depth, bytes] = await Promise.all([
+/**
+ * Everything `leadbase status` shows. `pgBossSchema`: pg-boss's schema, when pg-boss is the queue;
+ * `identities`: the email prober's outbound identities, shown with the quarantines the database holds.
+ */
+export async function installStatus(
+  db: Db,
+  dialect: DialectName,
+  pgBossSchema?: string,
+  identities?: OutboundIdentity[],
+): Promise<InstallStatus> {
+  const [stores, sourceRows, depth, bytes, outbound] = await Promise.all([
     storeCounts(db),
     db.selectFrom('sources').selectAll().orderBy('id').execute(),
     queueDepth(db, pgBossSchema),
     databaseBytes(db, dialect),
+    identities ? storedIdentityStates(db, identities) : undefined,
   ]);
   return {
     stores,
@@ -116,5 +129,6 @@ export async function installStatus(db: Db, dialect: DialectName, pgBossSchema?:
     queue: { depth },
     database: { dialect, bytes },
     empty: stores.companies.total + stores.jobs.live + stores.jobs.expired + stores.people.total === 0,
+    ...(outbound ? { outbound_identities: outbound } : {}),
   };
 }

@@ -57,6 +57,27 @@ export function SourcesTable({ sources }) {
   </div>`;
 }
 
+/** The email prober's ways out: each identity's state, and where and until when it is quarantined. */
+function OutboundIdentities({ identities }) {
+  const badge = { active: 'ok', limited: 'warn', listed: 'bad' };
+  return html`<h2>Email outbound identities</h2>
+    <ul aria-label="Email outbound identities">
+      ${identities.map(
+        (i) =>
+          html`<li>
+            <strong>${i.id}</strong> <span class="muted">${i.via}, EHLO ${i.helo}</span>
+            <span class=${`badge ${badge[i.state]}`}>${i.state}</span>
+            ${i.quarantines.map(
+              (q) =>
+                html`<div class="muted">
+                  ${q.scope === '*' ? 'on a public blocklist' : `quarantined at ${q.scope}`} until ${formatWhen(q.until)}: ${q.reply}
+                </div>`,
+            )}
+          </li>`,
+      )}
+    </ul>`;
+}
+
 export function Overview() {
   const [status, setStatus] = useState(null);
   const [error, setError] = useState(null);
@@ -76,6 +97,7 @@ export function Overview() {
       <span>Queue <${Badge} state=${health.queue} /> ${formatNumber(status.queue.depth)} waiting or running</span>
       ${status.database.bytes != null && html`<span>Database size ${formatNumber(Math.round(status.database.bytes / 1048576))} MB</span>`}
     </div>
+    ${status.outbound_identities && html`<${OutboundIdentities} identities=${status.outbound_identities} />`}
     <h2>Requests, last 24 hours <span class="muted">(this instance, per 15 minutes)</span></h2>
     <${BarChart}
       days=${status.traffic.buckets.map((b) => b.at)}

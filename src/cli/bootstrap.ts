@@ -219,7 +219,9 @@ export function registerBootstrap(program: Command): void {
 
   program
     .command('status')
-    .description("What the stores hold, how each source is doing, the queue's depth and the database's size")
+    .description(
+      "What the stores hold, how each source is doing, the queue's depth, the database's size and the email prober's outbound identities",
+    )
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) =>
       withServices(async (services, config) => {
@@ -228,6 +230,7 @@ export function registerBootstrap(program: Command): void {
           services.db,
           services.dialect,
           config.queue.backend === 'pg-boss' ? config.queue.pgBossSchema : undefined,
+          services.email.outbound.identities,
         );
         if (opts.json) return console.log(JSON.stringify(status));
         console.log(formatStatus(status));
@@ -262,6 +265,14 @@ function formatStatus(status: InstallStatus): string {
           `last success ${s.last_success_at ?? 'never'}, next run ${s.next_run_at ?? '-'}, rows ${s.rows ?? '-'}` +
           (s.last_error ? `, last error: ${s.last_error}` : ''),
       );
+  }
+  if (status.outbound_identities) {
+    lines.push(`email outbound identities (${status.outbound_identities.length}):`);
+    for (const identity of status.outbound_identities) {
+      lines.push(`  ${identity.id} (${identity.via}, EHLO ${identity.helo}) [${identity.state}]`);
+      for (const q of identity.quarantines)
+        lines.push(`    ${q.scope === '*' ? 'on a public blocklist' : `quarantined at ${q.scope}`} until ${q.until}: ${q.reply}`);
+    }
   }
   return lines.join('\n');
 }

@@ -21,6 +21,7 @@ import * as companyPeers from './migrations/0017_company_peers.ts';
 import * as consoleTables from './migrations/0018_console.ts';
 import * as queueFairness from './migrations/0019_queue_fairness.ts';
 import * as bulkProducts from './migrations/0020_bulk_products.ts';
+import * as outboundIdentities from './migrations/0021_outbound_identities.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0018_console': consoleTables,
   '0019_queue_fairness': queueFairness,
   '0020_bulk_products': bulkProducts,
+  '0021_outbound_identities': outboundIdentities,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -437,8 +437,10 @@ export class BulkValidationService {
       last_name: typeof input.last_name === 'string' ? input.last_name : undefined,
     });
     const retryAt = this.now() + this.greylistRetryMs;
-    // A greylisting host is asked again inside the job; past the job's deadline the answer stays unknown.
-    const again = reason === 'greylisted' && retryAt <= greylistUntil;
+    // A greylisting host is asked again inside the job, and so is an address no outbound identity
+    // could ask (every one quarantined: the list waits rather than being answered unknown at once);
+    // past the job's deadline the answer stays unknown.
+    const again = (reason === 'greylisted' || reason === 'outbound_blocked') && retryAt <= greylistUntil;
     // Stored at once: a run that dies later does not validate this address again.
     await this.db
       .updateTable('email_bulk_items')

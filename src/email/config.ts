@@ -1,5 +1,6 @@
 // Settings of the email validation engine, from EMAIL_* environment variables (docs/email.md).
 import { hostname } from 'node:os';
+import { loadOutboundSettings, type OutboundSetting } from './outbound.ts';
 
 export interface EmailConfig {
   /** DNS servers ("ip" or "ip:port"); empty: the system's. */
@@ -12,8 +13,14 @@ export interface EmailConfig {
   smtpPort: number;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
-  /** socks5://[user:pass@]host:port, or undefined to connect directly. */
+  /** socks5://[user:pass@]host:port, or undefined to connect directly (the default identity's way out). */
   socksProxy: string | undefined;
+  /** Outbound identities (EMAIL_OUTBOUND / EMAIL_OUTBOUND_FILE); null: one, from heloName, mailFrom and socksProxy. */
+  outbound: OutboundSetting[] | null;
+  /** How long an identity refused with a permanent (5xx) reply is not used where it was refused. */
+  quarantineMs: number;
+  /** The same for a temporary (4xx) refusal, at most quarantineMs. */
+  quarantineTemporaryMs: number;
   /** Whole-validation deadline; past it the answer is unknown. */
   deadlineMs: number;
   /** How long a definite result (valid, invalid, catch_all…) is served from cache. */
@@ -32,8 +39,6 @@ export interface EmailConfig {
   rcptsPerTransaction: number;
   /** How long an unused connection is kept open for the next validation to the same MX host. */
   sessionIdleMs: number;
-  /** How long an MX host that refused our sending address (blocklisted IP) is answered without asking it again (0: always ask). */
-  refusedHostTtlMs: number;
   /** TEST ONLY: probe MX hosts on loopback/private addresses (SSRF guard off). Never enable in production. */
   allowPrivateMx: boolean;
   /** Greylisted addresses are checked again after this delay (0 disables the re-check). */
@@ -72,6 +77,9 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     connectTimeoutMs: int(env, 'EMAIL_CONNECT_TIMEOUT_MS', 5000),
     commandTimeoutMs: int(env, 'EMAIL_COMMAND_TIMEOUT_MS', 8000),
     socksProxy: env.EMAIL_SOCKS_PROXY || undefined,
+    outbound: loadOutboundSettings(env),
+    quarantineMs: int(env, 'EMAIL_QUARANTINE_MS', 6 * 3600_000),
+    quarantineTemporaryMs: int(env, 'EMAIL_QUARANTINE_TEMPORARY_MS', 15 * 60_000),
     deadlineMs: int(env, 'EMAIL_DEADLINE_MS', 20_000),
     resultTtlMs: int(env, 'EMAIL_RESULT_TTL_MS', 6 * 3600_000),
     catchAllTtlMs: int(env, 'EMAIL_CATCH_ALL_TTL_MS', 24 * 3600_000),
@@ -81,7 +89,6 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     sessionReuseMax: Math.max(1, int(env, 'EMAIL_SESSION_REUSE_MAX', 20)),
     sessionIdleMs: int(env, 'EMAIL_SESSION_IDLE_MS', 5000),
     rcptsPerTransaction: Math.min(100, Math.max(1, int(env, 'EMAIL_RCPTS_PER_TRANSACTION', 50))),
-    refusedHostTtlMs: int(env, 'EMAIL_REFUSED_HOST_TTL_MS', 15 * 60_000),
     allowPrivateMx: env.EMAIL_ALLOW_PRIVATE_MX_TEST_ONLY === '1',
     greylistRecheckMs: int(env, 'EMAIL_GREYLIST_RECHECK_MS', 10 * 60_000),
     recheckPollMs: Math.max(100, int(env, 'EMAIL_RECHECK_POLL_MS', 30_000)),

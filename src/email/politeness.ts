@@ -1,5 +1,6 @@
 // Limits that keep one customer's burst from getting our address blocked: at most N concurrent
 // sessions per MX host, and a token bucket of new sessions per recipient domain. Per instance.
+// Each outbound identity (outbound.ts) has budgets of its own: a mail server counts per sending address.
 
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -25,8 +26,9 @@ export class HostSemaphores {
 
   constructor(private readonly perHost: number) {}
 
-  /** Resolves with a release function once a slot for `host` is free. */
-  async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
+  /** Resolves with a release function once a slot for `host` is free (`identity`: whose budget, absent: the default one's). */
+  async acquire(host: string, signal?: AbortSignal, identity?: string): Promise<() => void> {
+    if (identity) host = `${identity}|${host}`;
     if (signal?.aborted) throw new DeadlineError();
     if ((this.active.get(host) ?? 0) < this.perHost) {
       this.active.set(host, (this.active.get(host) ?? 0) + 1);
@@ -52,7 +54,8 @@ export class HostSemaphores {
   }
 
   /** A release function when a slot for `host` is free right now, else null (never waits). */
-  tryAcquire(host: string): (() => void) | null {
+  tryAcquire(host: string, identity?: string): (() => void) | null {
+    if (identity) host = `${identity}|${host}`;
     const count = this.active.get(host) ?? 0;
     if (count >= this.perHost) return null;
     this.active.set(host, count + 1);
@@ -85,7 +88,8 @@ export class DomainBuckets {
   }
 
   /** Takes a token for `domain`, waiting for one when the bucket is empty. */
-  async take(domain: string, signal?: AbortSignal): Promise<void> {
+  async take(domain: string, signal?: AbortSignal, identity?: string): Promise<void> {
+    if (identity) domain = `${identity}|${domain}`;
     for (;;) {
       const now = Date.now();
       const bucket = this.buckets.get(domain) ?? { tokens: this.capacity, at: now };

@@ -1,19 +1,22 @@
 // Talks SMTP to a domain's MX hosts in preference order: EHLO (HELO as a fallback), STARTTLS
 // when offered, MAIL FROM, RCPT TO, QUIT. Never DATA. Moves to the next MX host only when a host
-// could not be talked to at all (connection refused, timeout, 421 banner). A host that refused
-// our sending address is not asked again for a while (refusals.ts).
+// could not be talked to at all (connection refused, timeout, 421 banner). Each conversation goes
+// through one outbound identity (outbound.ts); a reply that refuses that identity as a sender
+// (refusals.ts) quarantines it, and the conversation is tried again through the next one.
 import type { EmailConfig } from './config.ts';
 import type { DnsClient } from './dns.ts';
 import { classifyRcptReply, type RcptReason, type RcptVerdict } from './classify.ts';
 import { DeadlineError, type DomainBuckets, type HostSemaphores } from './politeness.ts';
-import type { HostRefusals } from './refusals.ts';
+import { blockOf, type Block } from './refusals.ts';
+import type { OutboundIdentity, OutboundPool } from './outbound.ts';
+import { identifyMx } from './providers.ts';
 import { isPublicAddress } from '../net/ssrf.ts';
-import { SmtpError, SmtpSession, type SmtpReply, type SocksProxy } from './smtp-session.ts';
+import { SmtpError, SmtpSession, type SmtpReply } from './smtp-session.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 export interface RcptResult {
   verdict: RcptVerdict;
-  reason: RcptReason | 'unreachable' | 'mx_not_public' | 'dropped' | 'timeout' | 'deadline';
+  reason: RcptReason | 'unreachable' | 'mx_not_public' | 'dropped' | 'timeout' | 'deadline' | 'outbound_blocked';
   reply?: SmtpReply;
   /** The MX host that answered, when one did. */
   host: string | null;
@@ -24,8 +27,8 @@ export interface ProbeDeps {
   dns: DnsClient;
   hostSlots: HostSemaphores;
   domainBuckets: DomainBuckets;
-  refusals: HostRefusals;
-  socks?: SocksProxy;
+  /** The outbound identities and their quarantines. */
+  outbound: OutboundPool;
 }
 
 /**
@@ -65,7 +68,13 @@ interface HostWaiter {
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
-type Attempt = { kind: 'done'; results: RcptResult[] } | { kind: 'next'; failure: RcptResult };
+/** A reply that refused the identity as a sender, and how widely. */
+interface Refusal {
+  reply: SmtpReply;
+  block: Block;
+}
+
+type Attempt = { kind: 'done'; results: RcptResult[] } | { kind: 'next'; failure: RcptResult } | { kind: 'blocked'; refusal: Refusal };
 
 /** Where an attempt stands: what a failure means depends on it (see afterFailure). */
 type Stage = 'connect' | 'greeting' | 'tls' | 'rcpt';
@@ -90,7 +99,7 @@ function afterFailure(
   error: unknown,
   signal: AbortSignal,
   host: string,
-): Attempt | 'again-without-tls' | 'again-on-a-fresh-connection' {
+): Exclude<Attempt, { kind: 'blocked' }> | 'again-without-tls' | 'again-on-a-fresh-connection' {
   if (error instanceof DeadlineError || signal.aborted) return { kind: 'next', failure: unknown('deadline', host) };
   // A broken TLS stack is common; senders then deliver in plain text, and so do we.
   if (state.stage === 'tls') return 'again-without-tls';
@@ -117,16 +126,39 @@ export class SmtpProber {
    * Returns the RCPT results, or a single unknown result when no host could be talked to.
    */
   async converse(domain: string, hosts: string[], signal: AbortSignal, conversation: Conversation): Promise<RcptResult[]> {
+    const { outbound } = this.deps;
+    await outbound.ready();
+    // Quarantines are per mail provider (or gateway, or MX host): one provider's ban says nothing of another's.
+    const scope = quarantineScope(hosts);
+    const tried = new Set<string>();
+    let refused: SmtpReply | undefined;
+    for (;;) {
+      if (signal.aborted) return [unknown('deadline', null)];
+      const identity = outbound.pick(scope, tried);
+      if (!identity) {
+        // Every identity is refused here: unknown, never invalid, and nothing is asked.
+        const reply = refused ?? parseReplyText(outbound.anyQuarantineReply(scope));
+        return [unknown('outbound_blocked', hosts[0] ?? null, reply)];
+      }
+      tried.add(identity.id);
+      const outcome = await this.converseAs(identity, domain, hosts, signal, conversation);
+      if (!('refusal' in outcome)) return outcome;
+      refused = outcome.refusal.reply;
+      outbound.quarantine(identity.id, scope, outcome.refusal.reply, outcome.refusal.block);
+    }
+  }
+
+  /** The conversation through one identity: the answers, or the reply that refused the identity. */
+  private async converseAs(
+    identity: OutboundIdentity,
+    domain: string,
+    hosts: string[],
+    signal: AbortSignal,
+    conversation: Conversation,
+  ): Promise<RcptResult[] | { refusal: Refusal }> {
     let failure: RcptResult = unknown('unreachable', null);
     for (const host of hosts) {
       if (signal.aborted) return [unknown('deadline', null)];
-      const refusal = this.deps.refusals.get(host);
-      if (refusal) {
-        // Answered as the refusal was: the next host after a refused greeting, else this answer.
-        failure = { ...classifySessionReply(refusal.reply), host };
-        if (refusal.atGreeting) continue;
-        return [failure];
-      }
       const lookup = await this.deps.dns.addresses(host);
       if (lookup.kind !== 'ok') continue;
       const addresses = lookup.addresses;
@@ -136,8 +168,9 @@ export class SmtpProber {
         continue;
       }
       for (const ip of addresses.slice(0, MAX_ADDRESSES_PER_HOST)) {
-        const attempt = await this.attempt(domain, host, ip, signal, conversation);
+        const attempt = await this.attempt(identity, domain, host, ip, signal, conversation);
         if (attempt.kind === 'done') return attempt.results;
+        if (attempt.kind === 'blocked') return { refusal: attempt.refusal };
         failure = attempt.failure;
         if (failure.reason === 'deadline') return [failure];
       }
@@ -152,6 +185,7 @@ export class SmtpProber {
    * attempt holds is given back in one place (finish).
    */
   private async attempt(
+    identity: OutboundIdentity,
     domain: string,
     host: string,
     ip: string,
@@ -161,19 +195,21 @@ export class SmtpProber {
   ): Promise<Attempt> {
     const state: AttemptState = { stage: 'connect', kept: false, parked: false, unbind: () => {}, results: [] };
     try {
-      const refused = await this.connectAndGreet(state, domain, host, ip, signal, conversation, useTls);
-      if (refused) {
-        // A reply that stopped the session before any transaction: remembered when it refuses our address.
-        this.deps.refusals.note(host, refused, true);
-        return { kind: 'next', failure: { ...classifySessionReply(refused), host } };
+      const stopped = await this.connectAndGreet(state, identity, domain, host, ip, signal, conversation, useTls);
+      if (stopped) {
+        // A reply that stopped the session before any transaction: one that refuses our identity
+        // (a 554 banner, blocklist wording) ends its turn; any other sends us to the next MX host.
+        const block = blockOf(stopped.reply, stopped.atConnect);
+        if (block) return { kind: 'blocked', refusal: { reply: stopped.reply, block } };
+        return { kind: 'next', failure: { ...classifySessionReply(stopped.reply), host } };
       }
-      return await this.transact(state, host, `${host}|${ip}`, conversation);
+      return await this.transact(state, identity, host, poolKeyOf(identity, host, ip), conversation);
     } catch (error) {
       const next = afterFailure(state, error, signal, host);
       if (next === 'again-without-tls' || next === 'again-on-a-fresh-connection') {
         this.finish(state);
         const again = next === 'again-on-a-fresh-connection' ? { ...conversation, fresh: true } : conversation;
-        return this.attempt(domain, host, ip, signal, again, next === 'again-without-tls' ? false : useTls);
+        return this.attempt(identity, domain, host, ip, signal, again, next === 'again-without-tls' ? false : useTls);
       }
       return next;
     } finally {
@@ -181,66 +217,73 @@ export class SmtpProber {
     }
   }
 
-  /** Stages connect and greeting; returns the reply that refused us before any transaction, or null. */
+  /** Stages connect and greeting; returns the reply that refused us before any transaction (`atConnect`: the banner), or null. */
   private async connectAndGreet(
     state: AttemptState,
+    identity: OutboundIdentity,
     domain: string,
     host: string,
     ip: string,
     signal: AbortSignal,
     conversation: Conversation,
     useTls: boolean,
-  ): Promise<SmtpReply | null> {
-    const poolKey = `${host}|${ip}`;
+  ): Promise<{ reply: SmtpReply; atConnect: boolean } | null> {
+    const poolKey = poolKeyOf(identity, host, ip);
     const kept = conversation.fresh ? undefined : this.takeIdle(poolKey, conversation.noReuse === true);
     if (kept) {
       state.session = kept.session;
       state.release = kept.release;
       state.kept = true;
     } else {
-      const handed = await this.waitForHost(host, poolKey, conversation, signal);
+      const handed = await this.waitForHost(identity, host, poolKey, conversation, signal);
       state.release = handed.release;
       if (handed.session) {
         state.session = handed.session;
         state.kept = true;
       }
     }
-    await this.deps.domainBuckets.take(domain, signal);
-    if (conversation.noReuse) this.prepareSpare(host, ip, poolKey, useTls);
+    await this.deps.domainBuckets.take(domain, signal, identity.id);
+    if (conversation.noReuse) this.prepareSpare(identity, host, ip, poolKey, useTls);
     if (state.session) {
       state.unbind = state.session.bindAbort(signal);
       state.stage = 'greeting';
       return null;
     }
-    const opened = await SmtpSession.open(this.connectOptions(ip, signal));
+    const opened = await SmtpSession.open(this.connectOptions(identity, ip, signal));
     state.session = opened.session;
     state.unbind = opened.session.bindAbort(signal);
     state.stage = 'greeting';
-    if (opened.banner.code !== 220) return opened.banner;
-    return this.greet(opened.session, host, useTls, (inTls) => (state.stage = inTls ? 'tls' : 'greeting'));
+    if (opened.banner.code !== 220) return { reply: opened.banner, atConnect: true };
+    const refused = await this.greet(opened.session, identity, host, useTls, (inTls) => (state.stage = inTls ? 'tls' : 'greeting'));
+    return refused && { reply: refused, atConnect: false };
   }
 
   /** Stage rcpt: MAIL FROM and the conversation's RCPTs (pipelined when the server allows), then the connection is kept or closed. */
-  private async transact(state: AttemptState, host: string, poolKey: string, conversation: Conversation): Promise<Attempt> {
+  private async transact(
+    state: AttemptState,
+    identity: OutboundIdentity,
+    host: string,
+    poolKey: string,
+    conversation: Conversation,
+  ): Promise<Attempt> {
     const session = state.session!;
     const initial = conversation.recipients?.() ?? conversation.initial;
     // A UTF-8 local part needs RFC 6531: sent only to a server that offers SMTPUTF8. To one that
     // does not, nothing is sent and the answer is unknown (its refusal would be about our command).
     const utf8 = initial.some((address) => NON_ASCII.test(address));
     if (utf8 && !session.smtpUtf8) {
-      this.endTransaction(state, host, poolKey, conversation);
+      this.endTransaction(state, identity, host, poolKey, conversation);
       return { kind: 'done', results: initial.map(() => unknown('utf8_unsupported', host)) };
     }
     const reused = session.transactions > 0;
     const toResult = (reply: SmtpReply): RcptResult => {
       const { verdict, reason } = classifyRcptReply(reply);
-      if (reason === 'blocked') this.deps.refusals.note(host, reply, false);
       const result: RcptResult = { verdict, reason, reply, host };
       state.results.push(result);
       return result;
     };
     // A reused connection starts a new transaction with RSET (RFC 5321 4.1.1.5).
-    const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${this.deps.config.mailFrom}>${utf8 ? ' SMTPUTF8' : ''}`];
+    const opening = [...(reused ? ['RSET'] : []), `MAIL FROM:<${identity.mailFrom}>${utf8 ? ' SMTPUTF8' : ''}`];
     const rcptCommands = initial.map((address) => `RCPT TO:<${address}>`);
     session.transactions += 1;
     if (session.pipelining) {
@@ -249,26 +292,44 @@ export class SmtpProber {
       const mail = replies[opening.length - 1];
       if (reused && replies[0].code !== 250) return { kind: 'next', failure: { ...classifySessionReply(replies[0]), host } };
       // A refused sender is about us (blocklisting, policy), the same on every MX: stop here.
-      if (mail.code >= 300) return this.senderRefused(host, mail);
+      if (mail.code >= 300) return this.senderRefused(state, host, mail);
       replies.slice(opening.length).forEach(toResult);
     } else {
       for (const command of opening) {
         const mail = await session.command(command);
-        if (mail.code >= 300) return this.senderRefused(host, mail);
+        if (mail.code >= 300) return this.senderRefused(state, host, mail);
       }
       state.stage = 'rcpt';
       for (const command of rcptCommands) toResult(await session.command(command));
     }
-    const rcpt = async (address: string) => toResult(await session.command(`RCPT TO:<${address}>`));
-    if (conversation.followUp) await conversation.followUp([...state.results], rcpt);
-    this.endTransaction(state, host, poolKey, conversation);
+    let refused = this.refusalAmong(state);
+    if (!refused && conversation.followUp) {
+      const rcpt = async (address: string) => toResult(await session.command(`RCPT TO:<${address}>`));
+      await conversation.followUp([...state.results], rcpt);
+      refused = this.refusalAmong(state);
+    }
+    if (refused) {
+      // The identity is refused here: none of these answers counts, and the connection is not kept.
+      session.quit();
+      return { kind: 'blocked', refusal: refused };
+    }
+    this.endTransaction(state, identity, host, poolKey, conversation);
     return { kind: 'done', results: [...state.results] };
   }
 
+  /** The first RCPT answer that refuses our identity rather than speaking of the mailbox. */
+  private refusalAmong(state: AttemptState): Refusal | null {
+    for (const result of state.results) {
+      const block = result.reply && blockOf(result.reply);
+      if (block) return { reply: result.reply!, block };
+    }
+    return null;
+  }
+
   /** A transaction done with: its connection goes to the next in line or the idle pool, else it says QUIT. */
-  private endTransaction(state: AttemptState, host: string, poolKey: string, conversation: Conversation): void {
+  private endTransaction(state: AttemptState, identity: OutboundIdentity, host: string, poolKey: string, conversation: Conversation): void {
     state.unbind();
-    state.parked = this.park(host, poolKey, state.session!, state.release, conversation);
+    state.parked = this.park(lineKeyOf(identity, host), poolKey, state.session!, state.release, conversation);
     if (!state.parked) state.session!.quit();
   }
 
@@ -282,19 +343,25 @@ export class SmtpProber {
     state.release = undefined;
   }
 
-  private senderRefused(host: string, mail: SmtpReply): Attempt {
-    this.deps.refusals.note(host, mail, false);
+  /** MAIL FROM refused: a refusal of our identity is tried through another; else the answer (unknown). */
+  private senderRefused(state: AttemptState, host: string, mail: SmtpReply): Attempt {
+    const block = blockOf(mail);
+    if (block) {
+      state.session?.quit();
+      return { kind: 'blocked', refusal: { reply: mail, block } };
+    }
     return { kind: 'done', results: [{ ...classifySessionReply(mail), host }] };
   }
 
-  private connectOptions(ip: string, signal?: AbortSignal) {
+  private connectOptions(identity: OutboundIdentity, ip: string, signal?: AbortSignal) {
     const { config } = this.deps;
     return {
       ip,
       port: config.smtpPort,
       connectTimeoutMs: config.connectTimeoutMs,
       commandTimeoutMs: config.commandTimeoutMs,
-      socks: this.deps.socks,
+      socks: identity.proxy,
+      localAddress: identity.bind,
       signal,
     };
   }
@@ -303,8 +370,14 @@ export class SmtpProber {
    * EHLO (HELO when refused), then STARTTLS and EHLO again when offered. Returns the reply that
    * stopped the greeting, or null when the session is ready for a transaction.
    */
-  private async greet(session: SmtpSession, host: string, useTls: boolean, inTls: (inside: boolean) => void): Promise<SmtpReply | null> {
-    const { heloName } = this.deps.config;
+  private async greet(
+    session: SmtpSession,
+    identity: OutboundIdentity,
+    host: string,
+    useTls: boolean,
+    inTls: (inside: boolean) => void,
+  ): Promise<SmtpReply | null> {
+    const heloName = identity.helo;
     let ehlo = await session.command(`EHLO ${heloName}`);
     if (ehlo.code !== 250) {
       const helo = await session.command(`HELO ${heloName}`);
@@ -324,12 +397,12 @@ export class SmtpProber {
     return null;
   }
 
-  // Kept connections, per MX host and address: a validation to a domain just probed skips the
+  // Kept connections, per identity, MX host and address: a validation to a domain just probed skips the
   // connect, banner, EHLO and TLS round trips (RSET starts the next transaction). An idle
   // connection keeps its host slot, so per-host limits count open connections, not only busy ones.
   private readonly idle = new Map<string, { session: SmtpSession; release: () => void; timer: NodeJS.Timeout }[]>();
   private readonly sparesOpening = new Set<string>();
-  /** Validations waiting for a host slot, per MX host, in arrival order. */
+  /** Validations waiting for a host slot, per identity and MX host, in arrival order. */
   private readonly waiting = new Map<string, HostWaiter[]>();
   /** When the last one-transaction conversation started, per MX host and address: a second one soon after is a burst. */
   private readonly lastOneShot = new TtlCache<true>(10_000);
@@ -357,22 +430,22 @@ export class SmtpProber {
    * (a burst, not a lone validation), only with a free host slot (never makes a validation wait),
    * one spare at a time, and it is closed like any kept connection when unused for the idle time.
    */
-  private prepareSpare(host: string, ip: string, key: string, useTls: boolean): void {
+  private prepareSpare(identity: OutboundIdentity, host: string, ip: string, key: string, useTls: boolean): void {
     const { sessionIdleMs } = this.deps.config;
     const burst = this.lastOneShot.get(key) !== undefined;
     this.lastOneShot.set(key, true, sessionIdleMs);
     if (!burst || sessionIdleMs <= 0 || this.sparesOpening.has(key)) return;
     if (this.idle.get(key)?.some((e) => e.session.transactions === 0)) return;
-    const release = this.deps.hostSlots.tryAcquire(host);
+    const release = this.deps.hostSlots.tryAcquire(host, identity.id);
     if (!release) return;
     this.sparesOpening.add(key);
     void (async () => {
       let session: SmtpSession | undefined;
       try {
-        const opened = await SmtpSession.open(this.connectOptions(ip));
+        const opened = await SmtpSession.open(this.connectOptions(identity, ip));
         session = opened.session;
-        const ready = opened.banner.code === 220 && (await this.greet(session, host, useTls, () => {})) === null;
-        if (ready && this.park(host, key, session, release, { initial: [] })) return;
+        const ready = opened.banner.code === 220 && (await this.greet(session, identity, host, useTls, () => {})) === null;
+        if (ready && this.park(lineKeyOf(identity, host), key, session, release, { initial: [] })) return;
         session.quit();
       } catch {
         // A spare that could not be opened is simply not there: the next validation opens its own.
@@ -387,14 +460,21 @@ export class SmtpProber {
    * handed a connection to it as soon as one is done with (see park), any waiter the slot of a
    * connection that closes. Never a wait for an idle timer while connections sit unused.
    */
-  private async waitForHost(host: string, key: string, conversation: Conversation, signal: AbortSignal): Promise<Handed> {
+  private async waitForHost(
+    identity: OutboundIdentity,
+    host: string,
+    key: string,
+    conversation: Conversation,
+    signal: AbortSignal,
+  ): Promise<Handed> {
     if (signal.aborted) throw new DeadlineError();
-    const slot = this.deps.hostSlots.tryAcquire(host);
+    const slot = this.deps.hostSlots.tryAcquire(host, identity.id);
     if (slot) return { release: slot };
-    if (conversation.fresh) return { release: await this.deps.hostSlots.acquire(host, signal) };
+    if (conversation.fresh) return { release: await this.deps.hostSlots.acquire(host, signal, identity.id) };
+    const lineKey = lineKeyOf(identity, host);
     return new Promise<Handed>((resolve, reject) => {
-      const line = this.waiting.get(host) ?? [];
-      this.waiting.set(host, line);
+      const line = this.waiting.get(lineKey) ?? [];
+      this.waiting.set(lineKey, line);
       const stopSlotWait = new AbortController();
       let settled = false;
       const leave = () => {
@@ -403,7 +483,7 @@ export class SmtpProber {
         stopSlotWait.abort();
         const i = line.indexOf(waiter);
         if (i >= 0) line.splice(i, 1);
-        if (line.length === 0 && this.waiting.get(host) === line) this.waiting.delete(host);
+        if (line.length === 0 && this.waiting.get(lineKey) === line) this.waiting.delete(lineKey);
       };
       const waiter: HostWaiter = {
         key,
@@ -422,7 +502,7 @@ export class SmtpProber {
       };
       signal.addEventListener('abort', onDeadline, { once: true });
       line.push(waiter);
-      this.deps.hostSlots.acquire(host, stopSlotWait.signal).then(
+      this.deps.hostSlots.acquire(host, stopSlotWait.signal, identity.id).then(
         (release) => {
           if (settled) return release();
           leave();
@@ -435,11 +515,11 @@ export class SmtpProber {
     });
   }
 
-  /** Keeps a connection done with: to the first in line for its MX address, else in the idle pool. */
-  private park(host: string, key: string, session: SmtpSession, release: (() => void) | undefined, conversation: Conversation): boolean {
+  /** Keeps a connection done with: to the first in line (`lineKey`) for its MX address (`key`), else in the idle pool. */
+  private park(lineKey: string, key: string, session: SmtpSession, release: (() => void) | undefined, conversation: Conversation): boolean {
     const { sessionReuseMax, sessionIdleMs } = this.deps.config;
     if (!release || conversation.noReuse || !session.open || session.transactions >= sessionReuseMax || sessionIdleMs <= 0) return false;
-    for (const waiter of [...(this.waiting.get(host) ?? [])]) {
+    for (const waiter of [...(this.waiting.get(lineKey) ?? [])]) {
       if (waiter.key !== key || (waiter.unusedOnly && session.transactions > 0)) continue;
       if (waiter.hand({ session, release })) return true;
     }
@@ -474,6 +554,22 @@ export class SmtpProber {
     }
     this.idle.clear();
   }
+}
+
+/** Kept connections and waiters are per identity: a connection made from one address cannot serve another. */
+const lineKeyOf = (identity: OutboundIdentity, host: string) => `${identity.id}|${host}`;
+const poolKeyOf = (identity: OutboundIdentity, host: string, ip: string) => `${identity.id}|${host}|${ip}`;
+
+/** Where a refusal by these MX hosts holds: their security gateway, else their provider (or the MX host's own domain). */
+function quarantineScope(hosts: string[]): string {
+  const operator = identifyMx(hosts);
+  return operator.gateway ?? operator.provider ?? hosts[0] ?? '';
+}
+
+/** A stored reply text ("550 5.7.1 words") back as a reply, for the answer's detail. */
+function parseReplyText(text: string | undefined): SmtpReply | undefined {
+  const match = text && /^(\d{3})(?: ([245]\.\d{1,3}\.\d{1,3}))? ?(.*)$/s.exec(text);
+  return match ? { code: Number(match[1]), enhanced: match[2] ?? null, text: match[3] } : undefined;
 }
 
 /** A non-RCPT reply (banner, EHLO, MAIL) that stopped the session: never says anything about the mailbox. */

@@ -1,46 +1,57 @@
-// MX hosts that refused our sending address (a blocklisted or banned IP). Asking such a host
-// again soon gets the same answer and only spreads our address over more lists, so for a while
-// its answers are given without a connection: `unknown`, as the refusal itself was. Per instance
-// and in memory: instances may send from different addresses, and losing the memory on a
-// restart costs one refusal per host.
-import { classifyRcptReply } from './classify.ts';
+// Replies that refuse *us* as a sender: our address is on a blocklist, banned by the provider, or
+// of poor reputation; it says nothing about the mailbox. Such a reply never makes an address
+// invalid: the conversation is tried again through another outbound identity, and the refused one
+// is quarantined (outbound.ts). The wording below comes from real replies (test/fixtures/real/
+// smtp-replies/, with their origins); a rate limit ("too many connections") is not a refusal.
 import type { SmtpReply } from './smtp-session.ts';
-import { TtlCache } from './ttl-cache.ts';
 
-// Wording that names our address or a list it is on, not a rate limit or the mailbox.
-const NAMES_OUR_ADDRESS =
-  /\b(spamhaus|spamcop|sorbs|barracuda ?(rbl|central)|dnsbl|rbl|block ?list(ed)?|black ?list(ed)?|listed (at|on|in|by)|client host .*(rejected|blocked)|(sending|sender|client|your|source) ip\b|ip (address )?.*(blocked|banned|black ?listed|block ?listed)|(poor|bad|low) reputation)/i;
-
-/** Temporary refusals (4xx) are remembered at most this long: they are often lifted quickly. */
-const TEMPORARY_REFUSAL_MAX_MS = 60_000;
-
-export function refusesOurAddress(reply: SmtpReply): boolean {
-  return reply.code >= 400 && classifyRcptReply(reply).reason === 'blocked' && NAMES_OUR_ADDRESS.test(reply.text);
+export interface Block {
+  /** A public blocklist names the address: every mail server that reads it will refuse it. */
+  everywhere: boolean;
 }
 
-export interface HostRefusal {
-  reply: SmtpReply;
-  /** The host refused us before any transaction (banner, EHLO): another MX host may still be asked. */
-  atGreeting: boolean;
-}
+/** Public DNS blocklists (and reputation lists sold to many receivers), by name or by a zone "blocked using x.y". */
+const PUBLIC_LIST =
+  /\b(spamhaus|spamcop|sorbs|barracuda ?(reputation|rbl)|barracudacentral|abusix|uceprotect|psbl|dnsbls?(?!-)|rbl|surbl|mailspike|spamrats|invaluement)\b|\b(blocked using|(?<!not )(is |are )?listed (at|on|in|by)) [a-z0-9-]+(\.[a-z0-9-]+)+/i;
 
-export class HostRefusals {
-  private readonly hosts = new TtlCache<HostRefusal>(20_000);
+/** A provider's own list or reputation verdict about the sending address. */
+const OUR_ADDRESS = new RegExp(
+  [
+    // Microsoft: "banned sending IP", "banned sender", S3150 "part of their network is on our block list"
+    String.raw`\bbanned send(ing|er)\b`,
+    String.raw`\bon our block ?list\b`,
+    String.raw`not currently accepting mail from your ip`,
+    String.raw`\bblocked using\b`,
+    // Postfix reject_rbl_client / check_client_access: "Client host [x] blocked", "Client host rejected"
+    String.raw`\bclient host (\[[^\]]*\] )?(is )?(rejected|blocked|black ?listed|block ?listed)`,
+    String.raw`\b(ip|address|host|sender|client|network)( address)? (\[[^\]]*\] )?(is |has been )?(black ?listed|block ?listed)\b`,
+    String.raw`\b(black|block) ?list(ed)?\b`,
+    String.raw`\b(your|sending|sender|client|source|originating) ip\b[^.;]{0,60}\b(block|ban|list|reject|refus|reputation)`,
+    String.raw`\bmail from [\d.:a-f]+ (is )?(rejected|refused|has been blocked|blocked)`,
+    String.raw`\b(poor|bad|low) reputation\b`,
+    String.raw`\breputation (service|score|block)`,
+    String.raw`\bsbrs score too low\b`,
+    String.raw`ipcheck\.proofpoint\.com|refused by proofpoint|proofpoint (dynamic )?reputation`,
+    String.raw`your access to this mail system has been rejected`,
+    String.raw`\bconnection rejected by policy\b`,
+    String.raw`\badministratively denied\b`,
+    String.raw`\bjunkmail rejected\b`,
+  ].join('|'),
+  'i',
+);
 
-  constructor(private readonly ttlMs: number) {}
+/** Enhanced codes about the mailbox (5.1.x address, 5.2.x mailbox): such a reply is never about us. */
+const ABOUT_THE_MAILBOX = /^[45]\.[12]\./;
 
-  /** Remembers `host` when `reply` refuses our address; says whether it did. */
-  note(host: string, reply: SmtpReply, atGreeting: boolean): boolean {
-    if (this.ttlMs <= 0 || !refusesOurAddress(reply)) return false;
-    this.hosts.set(host, { reply, atGreeting }, reply.code >= 500 ? this.ttlMs : Math.min(this.ttlMs, TEMPORARY_REFUSAL_MAX_MS));
-    return true;
-  }
-
-  get(host: string): HostRefusal | undefined {
-    return this.hosts.get(host)?.value;
-  }
-
-  clear(): void {
-    this.hosts.clear();
-  }
+/**
+ * Whether `reply` refuses our sending identity, and how widely. `atConnect`: the server's
+ * greeting, where a 554 refuses the client outright (RFC 5321 3.1) whatever its words.
+ */
+export function blockOf(reply: SmtpReply, atConnect = false): Block | null {
+  if (reply.code < 400) return null;
+  if (reply.enhanced && ABOUT_THE_MAILBOX.test(reply.enhanced)) return null;
+  const everywhere = PUBLIC_LIST.test(reply.text);
+  if (everywhere || OUR_ADDRESS.test(reply.text)) return { everywhere };
+  if (atConnect && reply.code === 554) return { everywhere: false };
+  return null;
 }

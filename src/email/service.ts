@@ -13,10 +13,9 @@ import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
 import { DomainBuckets, HostSemaphores } from './politeness.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
 import { RcptBatches } from './rcpt-batches.ts';
-import { HostRefusals } from './refusals.ts';
+import { OutboundPool, outboundIdentities } from './outbound.ts';
 import { identifyMx, type MxIdentity } from './providers.ts';
 import { MAX_RECHECK_ATTEMPTS, RecheckStore } from './rechecks.ts';
-import { parseSocksUrl } from './smtp-session.ts';
 import { parseAddress } from './syntax.ts';
 import { addressExtensions, NO_EXTENSIONS, type AddressExtensions } from './extensions.ts';
 import { SnsVerifier, type FetchText } from './webhooks/verify.ts';
@@ -76,7 +75,8 @@ export class EmailValidationService {
   private readonly dns: DnsClient;
   private readonly prober: SmtpProber;
   private readonly batches: RcptBatches;
-  private readonly refusals: HostRefusals;
+  /** The outbound identities and their quarantines. */
+  readonly outbound: OutboundPool;
   private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
   private readonly catchAll = new TtlCache<boolean>(50_000);
   private readonly inFlight = new Map<string, Promise<ValidationDetail>>();
@@ -98,14 +98,20 @@ export class EmailValidationService {
       timeoutMs: this.config.dnsTimeoutMs,
       cacheTtlMs: this.config.dnsCacheTtlMs,
     });
-    this.refusals = new HostRefusals(this.config.refusedHostTtlMs);
+    this.outbound = new OutboundPool(outboundIdentities(this.config.outbound, this.config), {
+      quarantineMs: this.config.quarantineMs,
+      temporaryMs: this.config.quarantineTemporaryMs,
+      db: deps.db,
+      onQuarantine: (identity, scope, reply) =>
+        deps.logger?.warn({ identity, scope, code: reply.code, reply: reply.text }, 'outbound identity refused as a sender: quarantined'),
+      onStoreError: (error) => deps.logger?.warn({ err: error }, 'outbound quarantines: the database could not be used'),
+    });
     this.prober = new SmtpProber({
       config: this.config,
       dns: this.dns,
       hostSlots: new HostSemaphores(this.config.maxSessionsPerMxHost),
       domainBuckets: new DomainBuckets(this.config.domainSessionsPerMinute),
-      refusals: this.refusals,
-      socks: this.config.socksProxy ? parseSocksUrl(this.config.socksProxy) : undefined,
+      outbound: this.outbound,
     });
     this.batches = new RcptBatches(this.prober, this.config.rcptsPerTransaction, this.config.maxSessionsPerMxHost);
     if (deps.recheckWorker !== false && this.config.greylistRecheckMs > 0) {
@@ -350,12 +356,12 @@ export class EmailValidationService {
     return done;
   }
 
-  /** Forgets what memory holds (results, catch-all verdicts, DNS, refusing hosts, kept connections): a cold start, for benchmarks and tests. */
+  /** Forgets what memory holds (results, catch-all verdicts, DNS, quarantines, kept connections): a cold start, for benchmarks and tests. */
   clearCaches(): void {
     this.results.clear();
     this.catchAll.clear();
     this.dns.clear();
-    this.refusals.clear();
+    this.outbound.forget();
     this.prober.closeIdle();
   }
 
@@ -363,6 +369,7 @@ export class EmailValidationService {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     await this.recheckRunning;
     this.prober.closeIdle();
+    await this.outbound.flush();
   }
 }
 

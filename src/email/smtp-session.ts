@@ -28,9 +28,16 @@ export interface SocksProxy {
   password?: string;
 }
 
-export function parseSocksUrl(url: string): SocksProxy {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:') throw new Error('EMAIL_SOCKS_PROXY must be a socks5:// URL');
+/** Reads socks5://[user:pass@]host:port; `name` says which setting was wrong. */
+export function parseSocksUrl(url: string, name = 'EMAIL_SOCKS_PROXY'): SocksProxy {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new Error(`${name} must be a socks5:// URL`, { cause: error });
+  }
+  if ((parsed.protocol !== 'socks5:' && parsed.protocol !== 'socks:') || !parsed.hostname)
+    throw new Error(`${name} must be a socks5:// URL`);
   return {
     host: parsed.hostname,
     port: Number(parsed.port || 1080),
@@ -45,6 +52,8 @@ export interface SmtpConnectOptions {
   connectTimeoutMs: number;
   commandTimeoutMs: number;
   socks?: SocksProxy;
+  /** Local address to connect from (direct connections only). */
+  localAddress?: string;
   signal?: AbortSignal;
 }
 
@@ -267,7 +276,7 @@ async function openSocket(options: SmtpConnectOptions): Promise<Socket> {
   }
   return new Promise<Socket>((resolve, reject) => {
     // No Nagle: a command is one small write, and waiting for an ACK before the next costs a delayed-ACK period.
-    const socket = netConnect({ host: options.ip, port: options.port, noDelay: true });
+    const socket = netConnect({ host: options.ip, port: options.port, noDelay: true, localAddress: options.localAddress });
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new SmtpError('timeout', `connect timed out after ${options.connectTimeoutMs} ms`));

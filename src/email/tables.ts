@@ -84,10 +84,22 @@ export interface EmailBulkItemTable {
   charged: number;
 }
 
+/** An outbound identity refused as a sender, not used for `scope` until `until_at` (epoch ms). */
+export interface EmailOutboundQuarantineTable {
+  identity: string;
+  /** '*' for every mail server, else the provider or MX host that refused it. */
+  scope: string;
+  since_at: number;
+  until_at: number;
+  /** The refusing reply, as "code enhanced text". */
+  reply: string;
+}
+
 export interface EmailTables {
   email_bulk_jobs: EmailBulkJobTable;
   email_bulk_items: EmailBulkItemTable;
   email_engagement: EmailEngagementTable;
   email_engagement_events: EmailEngagementEventTable;
   email_rechecks: EmailRecheckTable;
+  email_outbound_quarantines: EmailOutboundQuarantineTable;
 }

@@ -13,6 +13,7 @@ import idempotencyPlugin from './plugins/idempotency.ts';
 import billingPlugin from './plugins/billing.ts';
 import metricsPlugin, { createMetrics } from './plugins/metrics.ts';
 import { registerSourceMetrics } from './plugins/source-metrics.ts';
+import { registerOutboundMetrics } from './plugins/outbound-metrics.ts';
 import docsPlugin from './plugins/docs.ts';
 import handlerPassPlugin from './plugins/handler-pass.ts';
 import adminPlugin from './plugins/admin.ts';
@@ -103,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const metrics = createMetrics();
   registerSourceMetrics(metrics.registry, options.services.sources);
+  registerOutboundMetrics(metrics.registry, options.services.email.outbound);
   await app.register(errorsPlugin);
   await app.register(metricsPlugin, { metrics });
   await app.register(docsPlugin);

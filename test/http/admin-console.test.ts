@@ -278,6 +278,11 @@ for (const target of dbTargets) {
       assert.equal(body.empty, true);
       assert.equal(body.health.database, 'ok');
       assert.equal(body.stores.companies.total, 0);
+      // The email prober's one outbound identity (the server's own address), not quarantined.
+      assert.deepEqual(
+        body.outbound_identities.map((i: { id: string; state: string }) => [i.id, i.state]),
+        [['default', 'active']],
+      );
       // This instance's traffic: 96 buckets of 15 minutes; the refusals of the tests above are in them.
       assert.equal(body.traffic.buckets.length, 96);
       const total = (field: string) => body.traffic.buckets.reduce((n: number, b: Record<string, number>) => n + b[field], 0);

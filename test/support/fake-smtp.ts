@@ -45,6 +45,17 @@ export interface FakeMxOptions {
   /** Microsoft-style: a second RCPT in one session is rejected and the client address is blocked for blockMs. */
   oneRcptPerSession?: boolean;
   blockMs?: number;
+  /**
+   * Refuses some clients as senders, as a blocklisting server does: recognised by their source
+   * address or EHLO name, answered `reply` ("{ip}" in its text becomes their address) at the
+   * banner, MAIL FROM or RCPT. Everyone else is answered normally.
+   */
+  refuseClients?: {
+    addresses?: string[];
+    heloNames?: string[];
+    at: 'connect' | 'mail' | 'rcpt';
+    reply: { code: number; text: string };
+  };
 }
 
 export interface FakeMx {
@@ -58,6 +69,8 @@ export interface FakeMx {
   readonly transactions: () => number;
   /** Whether a client upgraded with STARTTLS. */
   readonly tlsSessions: () => number;
+  /** Source addresses of the connections accepted, in order. */
+  readonly clients: string[];
   close(): Promise<void>;
 }
 
@@ -78,6 +91,17 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   let connections = 0;
   let transactions = 0;
   let tlsSessions = 0;
+  const clients: string[] = [];
+  const clientOf = (session: SMTPServerSession) => session.remoteAddress.replace(/^::ffff:/, '');
+  /** The refusal for this client at this stage, when options.refuseClients names it. */
+  const refusal = (session: SMTPServerSession, at: 'connect' | 'mail' | 'rcpt') => {
+    const refuse = options.refuseClients;
+    if (!refuse || refuse.at !== at) return undefined;
+    const ip = clientOf(session);
+    const helo = typeof session.hostNameAppearsAs === 'string' ? session.hostNameAppearsAs.toLowerCase() : '';
+    const named = refuse.addresses?.includes(ip) || (helo !== '' && refuse.heloNames?.some((h) => h.toLowerCase() === helo));
+    return named ? smtpError(refuse.reply.code, refuse.reply.text.replaceAll('{ip}', ip)) : undefined;
+  };
 
   const server = new SMTPServer({
     banner: 'fake-mx ESMTP ready',
@@ -91,6 +115,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     closeTimeout: 100,
     onConnect(session, callback) {
       connections += 1;
+      clients.push(clientOf(session));
+      const refused = refusal(session, 'connect');
+      if (refused) return callback(refused);
       if (options.banner421) return callback(smtpError(421, '4.7.0 fake-mx Service not available, too many connections'));
       callback();
     },
@@ -98,9 +125,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
       tlsSessions += 1;
       callback();
     },
-    onMailFrom(_address, _session, callback) {
+    onMailFrom(_address, session, callback) {
       transactions += 1;
-      callback();
+      callback(refusal(session, 'mail'));
     },
     onRcptTo(address, session, callback) {
       const rcpt = address.address;
@@ -130,6 +157,8 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   });
 
   function decide(rcpt: string, session: SMTPServerSession): Error | undefined {
+    const refused = refusal(session, 'rcpt');
+    if (refused) return refused;
     const client = session.remoteAddress;
     const blocked = blockedUntil.get(client);
     if (blocked && blocked > Date.now()) {
@@ -183,6 +212,7 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     connections: () => connections,
     transactions: () => transactions,
     tlsSessions: () => tlsSessions,
+    clients,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets.values()) socket.destroy();
@@ -281,7 +311,16 @@ export async function startMailWorld(): Promise<MailWorld> {
         const bound = await bindSomewhere((h) => startSilentServer(h, port));
         host = bound.host;
         closers.push(() => bound.value.close());
-        mx = { host, port, rcpts: [], connections: () => 0, transactions: () => 0, tlsSessions: () => 0, close: () => bound.value.close() };
+        mx = {
+          host,
+          port,
+          rcpts: [],
+          clients: [],
+          connections: () => 0,
+          transactions: () => 0,
+          tlsSessions: () => 0,
+          close: () => bound.value.close(),
+        };
       } else {
         const bound = await bindSomewhere((h) => startFakeMx(options, h, port));
         host = bound.host;

@@ -114,7 +114,7 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
   app.get('/admin/status', adminRoute('adminGetStatus'), async (request) => {
     requireOperator(callerOf(request));
     const [status, health] = await Promise.all([
-      installStatus(app.services.db, app.services.dialect, app.pgBossSchema),
+      installStatus(app.services.db, app.services.dialect, app.pgBossSchema, app.services.email.outbound.identities),
       app.services.health(),
     ]);
     const now = Date.now();
