@@ -68,9 +68,9 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       );
       const read = async () =>
         new Map(
-          (await sql<{ job_id: string; terms: string }>`select job_id, terms::text as terms from job_terms order by job_id`.execute(t.db)).rows.map(
-            (r) => [r.job_id, r.terms],
-          ),
+          (
+            await sql<{ job_id: string; terms: string }>`select job_id, terms::text as terms from job_terms order by job_id`.execute(t.db)
+          ).rows.map((r) => [r.job_id, r.terms]),
         );
       const written = await read();
       assert.equal(written.size, texts.length);

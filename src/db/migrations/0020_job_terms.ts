@@ -20,7 +20,9 @@ export async function up(db: Kysely<any>): Promise<void> {
                             (case when length(w) between 1 and 100 and length(nx) between 1 and 100 then w || ' ' || nx end)) v(t)
       where t is not null), '{}'))
   $$`.execute(db);
-  await sql`insert into job_terms (job_id, terms) select id, pg_temp.listing_terms(description) from jobs where expired = 0 order by id`.execute(db);
+  await sql`insert into job_terms (job_id, terms) select id, pg_temp.listing_terms(description) from jobs where expired = 0 order by id`.execute(
+    db,
+  );
   await sql`drop function pg_temp.listing_terms(text)`.execute(db);
   await sql`create index job_terms_terms on job_terms using gin (terms)`.execute(db);
   await sql`analyze job_terms`.execute(db);
