@@ -7,7 +7,11 @@ import { isPostgres } from './helpers.ts';
 // FTS5 index keeps positions and needs none of this.
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
-  await sql`create table job_terms (job_id bigint primary key references jobs (id) on delete cascade, terms tsvector not null)`.execute(db);
+  // toast_tuple_target: a row whose terms are too long to keep inline moves them out of the row
+  // (compressed) down to 128 bytes, keeping the heap that each match's visibility check reads narrow.
+  await sql`create table job_terms (job_id bigint primary key references jobs (id) on delete cascade, terms tsvector not null) with (toast_tuple_target = 128)`.execute(
+    db,
+  );
   // The terms of listings already stored, cut as the application cuts them: accents stripped
   // (decomposed, marks dropped), lower case, split at anything not a letter or digit, words over
   // 100 characters dropped, each word and each pair of neighbours.
