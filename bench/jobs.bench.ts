@@ -5,7 +5,7 @@
 //   npm run bench -- jobs                        1,000,000 listings over 20,000 company boards
 //   npm run bench -- jobs --listings=200000 --companies=4000
 //   npm run bench -- jobs --quick                50,000 listings over 1,000 boards
-//   --dialects=sqlite,postgres   --queries=200   --keep (keep the SQLite file, print its path)
+//   --dialects=sqlite,postgres   --queries=200   --keep (keep the SQLite file or PostgreSQL schema, print where)
 //   --db=PATH    query phase only, on a SQLite file an earlier --keep run left (add --optimize to
 //                compact its search index first, as `leadbase import jobs` does after a large import)
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -38,7 +38,7 @@ console.log(
 
 const dir = mkdtempSync(join(tmpdir(), 'leadbase-jobs-bench-'));
 
-async function open(dialect: string): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+async function open(dialect: string): Promise<{ handle: DatabaseHandle; where: string; drop: () => Promise<void> }> {
   return openBenchDatabase(dialect, { dir, sqliteFile: reuse || undefined, pgUrl, schemaPrefix: 'bench_jobs', poolSize: 4 });
 }
 
@@ -87,7 +87,7 @@ const MIX: [string, (i: number) => JobsFinderBody][] = [
 const results: string[] = [];
 
 for (const dialect of dialects) {
-  const { handle, drop } = await open(dialect);
+  const { handle, where, drop } = await open(dialect);
   try {
     await migrateToLatest(handle.db);
     const companies = new CompanyService({ db: handle.db });
@@ -216,6 +216,9 @@ for (const dialect of dialects) {
     if ((keep || reuse) && dialect === 'sqlite') {
       await handle.close();
       if (!reuse) console.log(`(kept ${join(dir, 'bench.sqlite')})`);
+    } else if (keep) {
+      await handle.close();
+      console.log(`(kept ${where}; drop it with \`drop schema … cascade\`)`);
     } else {
       await drop();
     }

@@ -22,6 +22,7 @@ import * as consoleTables from './migrations/0018_console.ts';
 import * as queueFairness from './migrations/0019_queue_fairness.ts';
 import * as bulkProducts from './migrations/0020_bulk_products.ts';
 import * as outboundIdentities from './migrations/0021_outbound_identities.ts';
+import * as jobTerms from './migrations/0022_job_terms.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '0019_queue_fairness': queueFairness,
   '0020_bulk_products': bulkProducts,
   '0021_outbound_identities': outboundIdentities,
+  '0022_job_terms': jobTerms,
 };
 
 class StaticProvider implements MigrationProvider {

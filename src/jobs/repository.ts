@@ -13,6 +13,7 @@ import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
+import { descriptionTerms } from './search-terms.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -264,12 +265,13 @@ export class JobRepository {
       await run(trx, `delete from job_live where search_key in (${FTS_KEYS_OF_JSON})`, [keys]);
       await run(trx, `delete from jobs_fts where rowid in (${FTS_KEYS_OF_JSON})`, [keys]);
     } else {
-      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [
-        listParam(
-          this.dialect,
-          listings.map((l) => l.jobId),
-        ),
-      ]);
+      const ids = listParam(
+        this.dialect,
+        listings.map((l) => l.jobId),
+      );
+      await run(trx, `delete from job_live where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [ids]);
+      // A rewritten listing gets its new terms in the same transaction (addText); an expired one has none.
+      await run(trx, `delete from job_terms where ${listMatch(this.dialect, 'job_id', p[0], 'bigint')}`, [ids]);
     }
   }
 
@@ -291,13 +293,25 @@ export class JobRepository {
    * order: FTS5 flushes its pending segment whenever a rowid is not larger than the last one.
    */
   private async addText(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
-    if (this.dialect !== 'sqlite') return; // PostgreSQL: jobs.description_tsv is a generated column.
+    if (this.dialect !== 'sqlite') return this.writeTerms(trx, rows);
     const sorted = [...rows].sort((x, y) => ftsKeyOrder(x.listing, y.listing));
     const values = sorted.map(({ listing: l, description }) => {
       if (l.jobId > MAX_FTS_JOB_ID) throw new Error(`listing id ${l.jobId} exceeds the full-text key's ${MAX_FTS_JOB_ID}`);
       return [l.hasRemote, l.publishedAt, l.jobId, description];
     });
     await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', values, '', `(${ftsKeySql('?', '?', '?')}, ?)`);
+  }
+
+  /** PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had. */
+  private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
+    if (!rows.length) return;
+    await run(
+      trx,
+      `insert into job_terms (job_id, terms)
+      select id, array_to_tsvector(string_to_array(t, E'\\n')) from unnest($1::bigint[], $2::text[]) as u(id, t) order by id
+      on conflict (job_id) do update set terms = excluded.terms`,
+      [rows.map((r) => r.listing.jobId), rows.map((r) => descriptionTerms(r.description))],
+    );
   }
 
   /**
@@ -371,7 +385,12 @@ export class JobRepository {
           returning: ['id', 'source_id'],
         });
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
-        for (const item of fresh) staged.push(indexedListing(item, idOf.get(item.listing.sourceId)!));
+        for (const item of fresh) {
+          const listing = indexedListing(item, idOf.get(item.listing.sourceId)!);
+          staged.push(listing);
+          // SQLite's full-text rows of new listings are written at the merge; PostgreSQL's terms now.
+          if (this.dialect === 'postgres') texts.push({ listing, description: item.listing.description });
+        }
         result.created += fresh.length;
       }
 

@@ -20,7 +20,8 @@ import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
-import { ftsKey, ftsKeyInWindow, toFts5Query } from './fts-query.ts';
+import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query } from './fts-query.ts';
+import { termsQuery } from './search-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
@@ -49,7 +50,10 @@ interface Plan {
   remote: number;
   lo: number;
   hi: number;
+  /** FTS5 MATCH text on SQLite; tsquery text over job_terms on PostgreSQL (search-terms.ts). */
   description: string | null;
+  /** PostgreSQL: the original `job_description`, when the listing's own text must confirm a long phrase. */
+  recheck: string | null;
   locationWords: string[];
   company: RawBuilder<unknown>[];
   empty: boolean;
@@ -111,6 +115,7 @@ export class JobSearch {
       lo: 0,
       hi: FAR_FUTURE,
       description: null,
+      recheck: null,
       locationWords: [],
       company: [],
       empty: false,
@@ -147,7 +152,12 @@ export class JobSearch {
       else plan.locationWords = textKey(filters.location).split(' ').filter(Boolean).slice(0, 8);
     }
     if (filters.job_description?.trim()) {
-      plan.description = this.dialect === 'sqlite' ? toFts5Query(filters.job_description) : filters.job_description.trim();
+      if (this.dialect === 'sqlite') plan.description = toFts5Query(filters.job_description);
+      else {
+        const terms = termsQuery(parseTextQuery(filters.job_description));
+        plan.description = terms.tsquery;
+        if (terms.tsquery && terms.needsRecheck) plan.recheck = filters.job_description.trim();
+      }
     }
     if (filters.min_employees !== undefined) plan.company.push(sql`c.employee_count >= ${filters.min_employees}`);
     if (filters.max_employees !== undefined) plan.company.push(sql`c.employee_count <= ${filters.max_employees}`);
@@ -282,9 +292,10 @@ export class JobSearch {
       out.push(
         this.dialect === 'sqlite'
           ? sql`${ftsKey(r('has_remote'), r('published_at'), r('job_id'))} in (select rowid from jobs_fts where jobs_fts match ${plan.description} and ${ftsKeyInWindow(sql`rowid`, plan.remote, plan.lo, plan.hi)})`
-          : sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.description})`,
+          : sql`${r('job_id')} in (select job_id from job_terms where terms @@ ${plan.description}::tsquery)`,
       );
     }
+    if (plan.recheck) out.push(sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.recheck})`);
     return out;
   }
 
@@ -317,8 +328,7 @@ export class JobSearch {
 
     const others = plan.facets.filter((f) => f !== driver && f !== 'all');
     const conditions = [...this.facetConditions(others, 'f', counts), ...this.residuals(plan, 'f')];
-    const needsJobs =
-      plan.locationWords.length > 0 || plan.company.length > 0 || (plan.description !== null && this.dialect === 'postgres');
+    const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || plan.recheck !== null;
     const from = needsJobs
       ? this.dialect === 'sqlite'
         ? sql`job_facets f cross join jobs j on j.id = f.job_id`
@@ -347,24 +357,24 @@ export class JobSearch {
   ): Promise<{ total: number; ids: number[] }> {
     const facets = plan.facets.filter((f) => f !== 'all');
     const sqlite = this.dialect === 'sqlite';
-    const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0;
+    const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || plan.recheck !== null;
     if (sqlite) {
       const conditions = [...this.facetConditions(facets, 'l', counts), ...this.residuals(plan, null)];
       const q = { match: plan.description!, remote: plan.remote, lo: plan.lo, hi: plan.hi, conditions, withJobs: needsJobs };
       const total = await this.textWindow.count(q);
       return { total, ids: offset < total ? await this.textWindow.page(q, offset, limit) : [] };
     }
-    // PostgreSQL: the GIN index gives the matches (materialized first: with a LIMIT above the
-    // window count, the planner otherwise walks the whole date window newest first and tests each
-    // listing's text, 5x slower for a phrase with thousands of matches); one statement filters,
-    // orders and counts them.
+    // PostgreSQL: the GIN index of job_terms gives the matches without reading any text
+    // (materialized first: with a LIMIT above the window count, the planner otherwise walks the
+    // whole date window newest first and tests each listing's terms); one statement filters, orders
+    // and counts them.
     const conditions = [
       sql`l.has_remote = ${plan.remote}`,
       sql`l.published_at between ${plan.lo} and ${plan.hi}`,
       ...this.facetConditions(facets, 'l', counts),
       ...this.residuals(plan, null),
     ];
-    const matches = sql`with m as materialized (select id from jobs where description_tsv @@ websearch_to_tsquery('simple', ${plan.description}))`;
+    const matches = sql`with m as materialized (select job_id as id from job_terms where terms @@ ${plan.description}::tsquery)`;
     const from = needsJobs
       ? sql`m join job_live l on l.job_id = m.id join jobs j on j.id = m.id`
       : sql`m join job_live l on l.job_id = m.id`;

@@ -68,6 +68,12 @@ export interface JobLiveTable {
   countries: string;
 }
 
+/** PostgreSQL only: a live listing's words and pairs of neighbouring words (search-terms.ts). */
+export interface JobTermsTable {
+  job_id: number;
+  terms: string;
+}
+
 /** Per-day counts of job_facets, so an exact total over a long date window needs few reads. */
 export interface JobFacetDayTable {
   facet: string;
@@ -82,6 +88,7 @@ export interface JobTables {
   job_facets: JobFacetTable;
   job_facet_days: JobFacetDayTable;
   job_live: JobLiveTable;
+  job_terms: JobTermsTable;
 }
 
 export type JobRow = Selectable<JobTable>;

@@ -1,0 +1,66 @@
+// PostgreSQL's search terms of a listing's description (table job_terms): every word and every
+// pair of neighbouring words, without positions. GIN keeps no word positions, so a phrase tested
+// against a positional tsvector re-reads every candidate's text; a pair of words is one term, so
+// a two-word phrase is one index lookup and a longer one the AND of its pairs, with no re-read.
+// Words are cut as the SQLite index and the query parser cut them (textKey): accents stripped,
+// lower case, split at anything that is not a letter or a digit.
+import { textKey } from '../text-key.ts';
+import type { ParsedTextQuery } from './fts-query.ts';
+
+/** Longest term kept: longer runs are not words anyone searches for (and tsvector caps a term's size). */
+const MAX_TERM_LENGTH = 100;
+
+/** Descriptions are indexed up to this many characters, as the full-text column is. */
+const MAX_INDEXED_CHARS = 100_000;
+
+/** The terms of `description`, one per line: `string_to_array(…, E'\n')` reads them in SQL. */
+export function descriptionTerms(description: string): string {
+  const words = textKey(description.slice(0, MAX_INDEXED_CHARS)).split(' ');
+  const terms = new Set<string>();
+  let previous = '';
+  for (const word of words) {
+    if (!word || word.length > MAX_TERM_LENGTH) {
+      previous = '';
+      continue;
+    }
+    terms.add(word);
+    if (previous) terms.add(`${previous} ${word}`);
+    previous = word;
+  }
+  return [...terms].join('\n');
+}
+
+/** A term quoted for tsquery input (terms hold only letters, digits and one space). */
+const quote = (term: string) => `'${term}'`;
+
+/** A phrase as terms: its one word, or the AND of its neighbouring pairs. */
+function phraseQuery(words: string[]): string {
+  if (words.length === 1) return quote(words[0]);
+  const pairs: string[] = [];
+  for (let i = 1; i < words.length; i++) pairs.push(quote(`${words[i - 1]} ${words[i]}`));
+  return pairs.length === 1 ? pairs[0] : `(${pairs.join(' & ')})`;
+}
+
+export interface TermsQuery {
+  /** tsquery text over job_terms.terms, or null when the input has no positive term. */
+  tsquery: string | null;
+  /**
+   * True when a phrase has three words or more: the pairs of "a b c" also match a text holding
+   * "a b" and "b c" apart, so the listing's own text must confirm the phrase.
+   */
+  needsRecheck: boolean;
+}
+
+/**
+ * The job_terms query of a parsed `job_description`. An excluded phrase of three words or more is
+ * left to the recheck: excluding its pairs would drop listings that hold them apart.
+ */
+export function termsQuery({ groups, excluded }: ParsedTextQuery): TermsQuery {
+  const long = (words: string[]) => words.length > 2;
+  const needsRecheck = groups.some((g) => g.some(long)) || excluded.some(long);
+  if (!groups.length) return { tsquery: null, needsRecheck };
+  const positive = groups.map((g) => (g.length > 1 ? `(${g.map(phraseQuery).join(' | ')})` : phraseQuery(g[0]))).join(' & ');
+  const exact = excluded.filter((words) => !long(words));
+  const tsquery = exact.length ? `(${positive}) & !(${exact.map(phraseQuery).join(' | ')})` : positive;
+  return { tsquery, needsRecheck };
+}
