@@ -36,14 +36,23 @@ function duration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)}h`;
 }
 
-/** One step as a few words: rows, rate, parts or boards done, ETA when the total is known. */
-function describeStep(step: StepProgress, now = Date.now()): string {
+function size(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** One step as a few words: rows, rate, parts or boards done, the running part's bytes, ETA when it can be told. */
+export function describeStep(step: StepProgress, now = Date.now()): string {
   const seconds = Math.max(0.001, ((step.finishedAt ?? now) - (step.startedAt ?? now)) / 1000);
   const parts = [`${step.name} ${step.state}`, `${number(step.rows)} rows`];
-  if (step.startedAt) parts.push(`${number(Math.round(step.rows / seconds))} rows/s`);
-  parts.push(step.total !== null ? `${number(step.done)}/${number(step.total)} ${step.unit}` : `${number(step.done)} ${step.unit}`);
-  if (step.state === 'running' && step.total !== null && step.done > 0)
-    parts.push(`ETA ${duration(((step.total - step.done) * seconds) / step.done)}`);
+  if (step.rowsPerSecond !== null) parts.push(`${number(Math.round(step.rowsPerSecond))} rows/s`);
+  else if (step.startedAt) parts.push(`${number(Math.round(step.rows / seconds))} rows/s`);
+  if (step.runParts && step.state === 'running') parts.push(`${number(step.runParts.done)}/${number(step.runParts.total)} parts this run`);
+  else parts.push(step.total !== null ? `${number(step.done)}/${number(step.total)} ${step.unit}` : `${number(step.done)} ${step.unit}`);
+  if (step.state === 'running' && step.part) {
+    const bytes = step.bytes ? (step.totalBytes ? ` ${size(step.bytes)}/${size(step.totalBytes)}` : ` ${size(step.bytes)}`) : '';
+    parts.push(`at ${step.part}${bytes}`);
+  }
+  if (step.state === 'running' && step.etaSeconds !== null) parts.push(`ETA ${duration(step.etaSeconds)}`);
   if (step.failed) parts.push(`${step.failed} failed`);
   return parts.join(', ');
 }

@@ -5015,6 +5015,7 @@ export interface operations {
                      *       "pressReleases": [],
                      *       "keyHighlights": [],
                      *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO.",
+                     *       "relations": [],
                      *       "message": "Funding data found.",
                      *       "credits_consumed": 4
                      *     }
@@ -5132,6 +5133,16 @@ export interface operations {
                             src: string | null;
                         }[] | null;
                         summarySection: (string | null) | null;
+                        relations: {
+                            /** @description The other company is its parent, its subsidiary, or a company it acquired */
+                            relation: "parent" | "subsidiary" | "acquired";
+                            /** @description The other company, as the source names it */
+                            company_name: string;
+                            wikidata_id: string | null;
+                            since: string | null;
+                            /** @description The source that states it (for example wikidata) */
+                            source: string;
+                        }[] | null;
                         /** @description "Funding data found." or "No funding data found for this company." */
                         message: string;
                         credits_consumed: number;
@@ -5446,6 +5457,7 @@ export interface operations {
                      *       ],
                      *       "universal_name": "acme-robotics",
                      *       "url": "https://www.linkedin.com/company/acme-robotics",
+                     *       "relations": [],
                      *       "message": "Company found.",
                      *       "credits_consumed": 1
                      *     }
@@ -5482,6 +5494,16 @@ export interface operations {
                         }[] | null;
                         universal_name: (string | null) | null;
                         url: (string | null) | null;
+                        relations: {
+                            /** @description The other company is its parent, its subsidiary, or a company it acquired */
+                            relation: "parent" | "subsidiary" | "acquired";
+                            /** @description The other company, as the source names it */
+                            company_name: string;
+                            wikidata_id: string | null;
+                            since: string | null;
+                            /** @description The source that states it (for example wikidata) */
+                            source: string;
+                        }[] | null;
                         /** @description "Company found." or "Company not found." */
                         message: string;
                         credits_consumed: number;
@@ -13163,7 +13185,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "universal_name": "acme-robotics",
-                     *       "url": "https://www.linkedin.com/company/acme-robotics"
+                     *       "url": "https://www.linkedin.com/company/acme-robotics",
+                     *       "relations": []
                      *     }
                      */
                     "application/json": {
@@ -13200,6 +13223,18 @@ export interface operations {
                         }[];
                         universal_name?: string | null;
                         url?: string | null;
+                        relations?: {
+                            /** @description The other company is its parent, its subsidiary, or a company it acquired */
+                            relation: "parent" | "subsidiary" | "acquired";
+                            /** @description The other company, as the source names it */
+                            company_name: string;
+                            /** @description The other company's Wikidata item (Q…), when the source gives it */
+                            wikidata_id?: string;
+                            /** @description When the relation began (ISO 8601), when the source says */
+                            since?: string;
+                            /** @description The source that states it (for example wikidata) */
+                            source: string;
+                        }[];
                         /** @description "Company found." or "Company not found." */
                         message: string;
                         credits_consumed: number;
@@ -14234,7 +14269,8 @@ export interface operations {
                      *       "news": [],
                      *       "pressReleases": [],
                      *       "keyHighlights": [],
-                     *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO."
+                     *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO.",
+                     *       "relations": []
                      *     }
                      */
                     "application/json": {
@@ -14355,6 +14391,18 @@ export interface operations {
                             src?: string;
                         }[];
                         summarySection?: string | null;
+                        relations?: {
+                            /** @description The other company is its parent, its subsidiary, or a company it acquired */
+                            relation: "parent" | "subsidiary" | "acquired";
+                            /** @description The other company, as the source names it */
+                            company_name: string;
+                            /** @description The other company's Wikidata item (Q…), when the source gives it */
+                            wikidata_id?: string;
+                            /** @description When the relation began (ISO 8601), when the source says */
+                            since?: string;
+                            /** @description The source that states it (for example wikidata) */
+                            source: string;
+                        }[];
                         /** @description "Funding data found." or "No funding data found for this company." */
                         message: string;
                         credits_consumed: number;

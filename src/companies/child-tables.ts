@@ -14,6 +14,7 @@ type ChildTableName =
   | 'company_leaders'
   | 'company_competitors'
   | 'company_acquisitions'
+  | 'company_relations'
   | 'company_articles'
   | 'company_highlights';
 
@@ -146,6 +147,23 @@ export const CHILD_TABLES: readonly ChildTable[] = [
     update: ['company_name', 'acquired_at', 'description', 'source_url', 'source', 'seen_at'],
   },
   {
+    table: 'company_relations',
+    columns: {
+      company_id: 'int8',
+      relation: 'text',
+      company_name: 'text',
+      normalized_name: 'text',
+      wikidata_id: 'text',
+      since: 'int8',
+      source: 'text',
+      seen_at: 'int8',
+    },
+    rows: (item, id, context) => item.relations.map((r) => ({ ...r, ...stamped(id, context) })),
+    key: ['relation', 'normalized_name'],
+    conflict: ['company_id', 'relation', 'normalized_name'],
+    update: ['company_name', 'wikidata_id', 'since', 'source', 'seen_at'],
+  },
+  {
     table: 'company_articles',
     columns: {
       company_id: 'int8',
@@ -222,6 +240,7 @@ const LIST_OF: Record<ChildTableName, (item: PreparedCompany) => unknown[]> = {
   company_leaders: (item) => item.leaders,
   company_competitors: (item) => item.competitors,
   company_acquisitions: (item) => item.acquisitions,
+  company_relations: (item) => item.relations,
   company_articles: (item) => item.articles,
   company_highlights: (item) => item.highlights,
 };

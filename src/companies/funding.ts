@@ -7,10 +7,12 @@ import type {
   CompanyCompetitorTable,
   CompanyHighlightTable,
   CompanyLeaderTable,
+  CompanyRelationTable,
   CompanyRow,
   FundingRoundTable,
 } from './tables.ts';
 import { formatCurrency, formatMoneyShort } from './format.ts';
+import { relationsOf } from './profile.ts';
 import { JOB_INDUSTRIES } from '../lookups/data.ts';
 
 export interface CompanyFactsBundle {
@@ -18,6 +20,7 @@ export interface CompanyFactsBundle {
   leaders: Selectable<CompanyLeaderTable>[];
   competitors: Selectable<CompanyCompetitorTable>[];
   acquisitions: Selectable<CompanyAcquisitionTable>[];
+  relations: Selectable<CompanyRelationTable>[];
   articles: Selectable<CompanyArticleTable>[];
   highlights: Selectable<CompanyHighlightTable>[];
 }
@@ -158,6 +161,7 @@ export function composeFunding(c: CompanyRow, f: CompanyFactsBundle): FundingRes
       .sort((a, b) => (b.highlighted_at ?? -Infinity) - (a.highlighted_at ?? -Infinity))
       .map((h) => ({ type: h.type, text: h.text, source: h.publisher, date: iso(h.highlighted_at), src: h.src })),
     summarySection: null,
+    relations: relationsOf(f.relations),
   };
   result.summarySection = summarize(c, result, rounds);
   return result;

@@ -2,6 +2,7 @@
 // of our JSONL format, docs/companies.md), and its validation into store rows (PreparedCompany).
 import type {
   CompanyAcquisitionTable,
+  CompanyRelationTable,
   CompanyArticleTable,
   CompanyCompetitorTable,
   CompanyHighlightTable,
@@ -76,6 +77,17 @@ export interface AcquisitionInput {
   source_url?: string | null;
 }
 
+/** How the company relates to another company (stored in company_relations). */
+export interface RelationInput {
+  /** The other company is the company's parent, its subsidiary, or a company it acquired. */
+  relation: 'parent' | 'subsidiary' | 'acquired';
+  company_name: string;
+  /** The other company's Wikidata item (Q…), when known. */
+  wikidata_id?: string | null;
+  /** When the relation began (a date), when known. */
+  since?: string | null;
+}
+
 export interface ArticleInput {
   title: string;
   /** Publisher name. */
@@ -132,6 +144,7 @@ export interface CompanyInput {
   leadership?: LeaderInput[] | null;
   competitors?: CompetitorInput[] | null;
   acquisitions?: AcquisitionInput[] | null;
+  relations?: RelationInput[] | null;
   news?: ArticleInput[] | null;
   press_releases?: ArticleInput[] | null;
   key_highlights?: HighlightInput[] | null;
@@ -172,6 +185,7 @@ export const COMPANY_INPUT_FIELDS = everyKeyOf<CompanyInput>()([
   'leadership',
   'competitors',
   'acquisitions',
+  'relations',
   'news',
   'press_releases',
   'key_highlights',
@@ -188,6 +202,7 @@ export type PreparedRound = Omit<ChildFacts<FundingRoundTable>, 'investors'> & {
 export type PreparedLeader = ChildFacts<CompanyLeaderTable>;
 export type PreparedCompetitor = ChildFacts<CompanyCompetitorTable>;
 export type PreparedAcquisition = ChildFacts<CompanyAcquisitionTable>;
+export type PreparedRelation = ChildFacts<CompanyRelationTable>;
 export type PreparedArticle = Omit<ChildFacts<CompanyArticleTable>, 'kind'> & { kind: 'news' | 'press_release' };
 export type PreparedHighlight = ChildFacts<CompanyHighlightTable>;
 
@@ -202,6 +217,7 @@ export interface PreparedCompany {
   leaders: PreparedLeader[];
   competitors: PreparedCompetitor[];
   acquisitions: PreparedAcquisition[];
+  relations: PreparedRelation[];
   articles: PreparedArticle[];
   highlights: PreparedHighlight[];
   /**
@@ -210,6 +226,8 @@ export interface PreparedCompany {
    */
   nameMatchNeedsPlace?: boolean;
 }
+
+const RELATIONS: readonly RelationInput['relation'][] = ['parent', 'subsidiary', 'acquired'];
 
 /** A CompanyInput that cannot be stored; the message says why (importers report it per row). */
 export class CompanyInputError extends Error {}
@@ -474,6 +492,21 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
     };
   });
 
+  const relations = list(input.relations, 'relations').map((r, i): PreparedRelation => {
+    const rname = text(r?.company_name, 500);
+    if (!rname) throw new CompanyInputError(`relations[${i}].company_name is required`);
+    if (!RELATIONS.includes(r.relation)) throw new CompanyInputError(`relations[${i}].relation must be one of ${RELATIONS.join(', ')}`);
+    const qid = text(r.wikidata_id, 20);
+    if (qid !== null && !/^Q\d+$/.test(qid)) throw new CompanyInputError(`relations[${i}].wikidata_id is a Wikidata item id (Q…)`);
+    return {
+      relation: r.relation,
+      company_name: rname,
+      normalized_name: normalizeCompanyName(rname),
+      wikidata_id: qid,
+      since: parseDate(r.since, `relations[${i}].since`),
+    };
+  });
+
   const articles: PreparedArticle[] = [];
   for (const [kind, field] of [
     ['news', 'news'],
@@ -494,7 +527,7 @@ export function prepareCompany(input: CompanyInput): PreparedCompany {
     };
   });
 
-  return { facts, domains, names, externalIds, rounds, leaders, competitors, acquisitions, articles, highlights };
+  return { facts, domains, names, externalIds, rounds, leaders, competitors, acquisitions, relations, articles, highlights };
 }
 
 export function prepareArticle(a: ArticleInput, kind: 'news' | 'press_release', field: string = kind): PreparedArticle {

@@ -1,7 +1,8 @@
 // A company as company search answers it: the store's facts in the profile shape clients of
 // prospecting APIs know (size range as numbers, founding date as an object, locations as a list).
-import type { CompanyProfile } from '../contract/companies.ts';
-import type { CompanyRow } from './tables.ts';
+import type { Selectable } from 'kysely';
+import type { CompanyProfile, CompanyRelation } from '../contract/companies.ts';
+import type { CompanyRelationTable, CompanyRow } from './tables.ts';
 import { withScheme, withoutScheme } from './input.ts';
 
 /** "51-200" → {start: 51, end: 200}; "10001+" → {start: 10001, end: null}. */
@@ -43,7 +44,27 @@ function coordinates(geo: string | null): { latitude: number; longitude: number 
   return geo && Number.isFinite(lat) && Number.isFinite(lon) ? { latitude: lat, longitude: lon } : null;
 }
 
-export function toCompanyProfile(c: CompanyRow): CompanyProfile {
+const RELATION_ORDER: Record<string, number> = { parent: 0, subsidiary: 1, acquired: 2 };
+
+/** Stored relations as the answer gives them: parent first, then subsidiaries, then acquisitions, the latest first. */
+export function relationsOf(rows: Selectable<CompanyRelationTable>[]): CompanyRelation[] {
+  return [...rows]
+    .sort(
+      (a, b) =>
+        (RELATION_ORDER[a.relation] ?? 9) - (RELATION_ORDER[b.relation] ?? 9) ||
+        (b.since ?? -Infinity) - (a.since ?? -Infinity) ||
+        a.company_name.localeCompare(b.company_name),
+    )
+    .map((r) => ({
+      relation: r.relation as CompanyRelation['relation'],
+      company_name: r.company_name,
+      wikidata_id: r.wikidata_id,
+      since: r.since === null ? null : new Date(Number(r.since)).toISOString(),
+      source: r.source,
+    }));
+}
+
+export function toCompanyProfile(c: CompanyRow, relations: Selectable<CompanyRelationTable>[] = []): CompanyProfile {
   const point = coordinates(c.geo);
   const hasLocation = [c.country_code, c.locality, c.region, c.postal_code, c.street_address].some(Boolean);
   return {
@@ -75,5 +96,6 @@ export function toCompanyProfile(c: CompanyRow): CompanyProfile {
       : [],
     universal_name: universalName(c.prof_url),
     url: withScheme(c.prof_url),
+    relations: relationsOf(relations),
   };
 }

@@ -173,6 +173,9 @@ export class CompanyRepository {
   async acquisitionsOf(companyId: number) {
     return this.db.selectFrom('company_acquisitions').selectAll().where('company_id', '=', companyId).execute();
   }
+  async relationsOf(companyId: number) {
+    return this.db.selectFrom('company_relations').selectAll().where('company_id', '=', companyId).execute();
+  }
   async articlesOf(companyId: number, limit = 50) {
     return this.db
       .selectFrom('company_articles')

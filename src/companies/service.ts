@@ -105,7 +105,7 @@ export class CompanyService {
   /** Company search: the profile of the company `resolve` finds, or null. */
   async profile(query: CompanyQuery): Promise<CompanyProfile | null> {
     const company = await this.resolve(query);
-    return company ? toCompanyProfile(company) : null;
+    return company ? toCompanyProfile(company, await this.repository.relationsOf(company.id)) : null;
   }
 
   /** Every company with a domain, page by page (discovery over the company store). */
@@ -193,15 +193,16 @@ export class CompanyService {
 
   private async loadFacts(id: number) {
     const r = this.repository;
-    const [rounds, leaders, competitors, acquisitions, articles, highlights] = await Promise.all([
+    const [rounds, leaders, competitors, acquisitions, relations, articles, highlights] = await Promise.all([
       r.fundingRoundsOf(id),
       r.leadersOf(id),
       r.competitorsOf(id),
       r.acquisitionsOf(id),
+      r.relationsOf(id),
       r.articlesOf(id, 100),
       r.highlightsOf(id),
     ]);
-    return { rounds, leaders, competitors, acquisitions, articles, highlights };
+    return { rounds, leaders, competitors, acquisitions, relations, articles, highlights };
   }
 }
 

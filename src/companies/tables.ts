@@ -160,6 +160,23 @@ export interface CompanyAcquisitionTable {
   seen_at: number;
 }
 
+/** How a company relates to another: its parent, a subsidiary, a company it acquired (migration 0023). */
+export interface CompanyRelationTable {
+  id: Generated<number>;
+  company_id: number;
+  /** 'parent', 'subsidiary' or 'acquired'. */
+  relation: string;
+  /** The other company, as the source names it. */
+  company_name: string;
+  normalized_name: string;
+  /** The other company's Wikidata item (Q…), when the source gives it. */
+  wikidata_id: string | null;
+  /** When the relation began (epoch ms), when the source says. */
+  since: number | null;
+  source: string;
+  seen_at: number;
+}
+
 /** News items and press releases. */
 export interface CompanyArticleTable {
   id: Generated<number>;
@@ -199,6 +216,7 @@ export interface CompanyTables {
   company_leaders: CompanyLeaderTable;
   company_competitors: CompanyCompetitorTable;
   company_acquisitions: CompanyAcquisitionTable;
+  company_relations: CompanyRelationTable;
   company_articles: CompanyArticleTable;
   company_highlights: CompanyHighlightTable;
 }

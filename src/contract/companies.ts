@@ -24,6 +24,27 @@ export const LeadershipPerson = Type.Object({
   social_b: Nullable(Type.String({ description: 'Social network B profile URL' })),
 });
 
+/** Extension: how the company relates to another company, as a source states it (stored in company_relations). */
+export const CompanyRelation = Type.Object(
+  {
+    relation: Type.Union([Type.Literal('parent'), Type.Literal('subsidiary'), Type.Literal('acquired')], {
+      description: 'The other company is its parent, its subsidiary, or a company it acquired',
+    }),
+    company_name: Type.String({ description: 'The other company, as the source names it' }),
+    wikidata_id: Nullable(Type.String({ description: "The other company's Wikidata item (Q…), when the source gives it" })),
+    since: Nullable(Type.String({ description: 'When the relation began (ISO 8601), when the source says' })),
+    source: Type.String({ description: 'The source that states it (for example wikidata)' }),
+  },
+  { title: 'CompanyRelation' },
+);
+export type CompanyRelation = Static<typeof CompanyRelation>;
+
+const relationsField = () =>
+  Type.Array(CompanyRelation, {
+    description:
+      'Extension (not in the original API): parent, subsidiaries and acquired companies, parent first; empty when no source states any',
+  });
+
 export const FundingResult = Type.Object({
   basicInfo: Type.Object({
     companyName: Str,
@@ -80,6 +101,7 @@ export const FundingResult = Type.Object({
   pressReleases: Type.Array(Type.Object({ title: Str, source: Str, date: Timestamp })),
   keyHighlights: Type.Array(Type.Object({ type: Str, text: Str, source: Str, date: Timestamp, src: Str })),
   summarySection: Str,
+  relations: relationsField(),
 });
 /** What the companies domain service returns when funding data is found. */
 export type FundingResult = Static<typeof FundingResult>;
@@ -139,6 +161,7 @@ export const CompanyProfile = Type.Object(
     ),
     universal_name: Nullable(Type.String({ description: "The last part of the company's professional-network page URL" })),
     url: Nullable(Type.String({ description: "The company's professional-network page URL" })),
+    relations: relationsField(),
   },
   { title: 'CompanyProfile' },
 );

@@ -23,6 +23,7 @@ import * as queueFairness from './migrations/0019_queue_fairness.ts';
 import * as bulkProducts from './migrations/0020_bulk_products.ts';
 import * as outboundIdentities from './migrations/0021_outbound_identities.ts';
 import * as jobTerms from './migrations/0022_job_terms.ts';
+import * as companyRelations from './migrations/0023_company_relations.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0020_bulk_products': bulkProducts,
   '0021_outbound_identities': outboundIdentities,
   '0022_job_terms': jobTerms,
+  '0023_company_relations': companyRelations,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -33,6 +33,8 @@ export interface FetchOptions {
    * origin, a redirect's included, must be public.
    */
   operatorOrigins?: readonly string[];
+  /** Told after each chunk of the body: bytes received so far, and the declared size (Content-Length) or null. */
+  onBytes?: (received: number, declared: number | null) => void;
 }
 
 export interface FetchResult {
@@ -85,7 +87,7 @@ export class HttpClient {
     const { response, answered, headers } = await this.follow(url, options, signal);
     const chunks: Buffer[] = [];
     try {
-      for await (const chunk of this.cappedBody(response, answered, options.maxBytes ?? this.maxBytes)) chunks.push(chunk);
+      for await (const chunk of this.cappedBody(response, answered, options.maxBytes ?? this.maxBytes, options.onBytes)) chunks.push(chunk);
     } catch (error) {
       throw this.failure(error, answered, signal, limitMs);
     }
@@ -118,7 +120,7 @@ export class HttpClient {
         await response.body.dump().catch(() => {});
         return { ...result, bytes: 0 };
       }
-      const bytes = await this.writeBody(response, answered, path, options.maxBytes, signal, touch, limitMs);
+      const bytes = await this.writeBody(response, answered, path, options.maxBytes, signal, touch, limitMs, options.onBytes);
       return { ...result, bytes };
     } finally {
       clearTimeout(timer);
@@ -165,7 +167,12 @@ export class HttpClient {
    * The body's chunks. A body declared larger than the cap is refused at once (nothing read, nothing
    * written); one that grows past it is refused as soon as it does; either way the body is dropped.
    */
-  private cappedBody(response: Dispatcher.ResponseData, url: URL, maxBytes: number): AsyncGenerator<Buffer> {
+  private cappedBody(
+    response: Dispatcher.ResponseData,
+    url: URL,
+    maxBytes: number,
+    onBytes?: FetchOptions['onBytes'],
+  ): AsyncGenerator<Buffer> {
     // Destroying a body we stop reading emits an abort error nobody else would listen to.
     response.body.on('error', () => {});
     const declared = Number(response.headers['content-length']);
@@ -173,14 +180,17 @@ export class HttpClient {
       response.body.destroy();
       throw new FetchError(`${url}: body of ${declared} bytes is larger than the ${maxBytes}-byte cap`, 'too_large');
     }
+    const declaredSize = Number.isFinite(declared) ? declared : null;
     return (async function* () {
       let size = 0;
+      onBytes?.(0, declaredSize);
       for await (const chunk of response.body) {
         size += (chunk as Buffer).length;
         if (size > maxBytes) {
           response.body.destroy();
           throw new FetchError(`${url}: body larger than the ${maxBytes}-byte cap`, 'too_large');
         }
+        onBytes?.(size, declaredSize);
         yield chunk as Buffer;
       }
     })();
@@ -194,9 +204,10 @@ export class HttpClient {
     signal: AbortSignal,
     touch: () => void,
     limitMs: number,
+    onBytes?: FetchOptions['onBytes'],
   ): Promise<number> {
     const declared = Number(response.headers['content-length']);
-    const chunks = this.cappedBody(response, url, maxBytes);
+    const chunks = this.cappedBody(response, url, maxBytes, onBytes);
     const out = createWriteStream(path);
     const closed = once(out, 'close');
     let size = 0;

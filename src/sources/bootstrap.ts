@@ -14,7 +14,7 @@ import type { JobService } from '../jobs/service.ts';
 import { JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
-import { DATA_SET_KINDS } from './kinds/index.ts';
+import { DATA_SET_KINDS, type KindReport } from './kinds/index.ts';
 import { BoardDiscovery } from './discovery.ts';
 import { companiesToDiscover, discoverSites } from './site-discovery.ts';
 import { readSourceList } from './list-file.ts';
@@ -94,8 +94,21 @@ export interface StepProgress {
   /** The data-set kind's type, `boards` or `discovery`. */
   name: string;
   state: 'waiting' | 'running' | 'done' | 'failed' | 'stopped';
-  /** Rows read so far (a data set's rows are counted per stored part, so they move part by part). */
+  /** Rows read so far (a data set's: the rows of its parts stored whole, and what its running part has read). */
   rows: number;
+  /** Rows this run reads a second, when its kind reports them (a data set). */
+  rowsPerSecond: number | null;
+  /**
+   * Seconds left, estimated from how far the run is: boards and sites done of the total; a data
+   * set's parts done of the parts it has to read this run, with the running part's bytes read of its
+   * size when known. Null while nothing is done yet.
+   */
+  etaSeconds: number | null;
+  /** A data set: the part running now, its bytes downloaded or read of how many (when known), and this run's parts done of its total. */
+  part: string | null;
+  bytes: number | null;
+  totalBytes: number | null;
+  runParts: { done: number; total: number } | null;
   /** Boards, sites or parts done, and of how many when that is known (boards, sites). */
   done: number;
   total: number | null;
@@ -145,6 +158,8 @@ const DEFAULT_CONCURRENCY = 8;
 
 interface Step extends StepProgress {
   controllers: Set<AbortController>;
+  /** A data set's run: rows of the parts stored before it, when it started, the rows its kind said it read. */
+  live: { rowsBefore: number; startedAt: number; rows: number; toldAt: number } | null;
 }
 
 function newStep(name: string, unit: StepProgress['unit']): Step {
@@ -152,6 +167,12 @@ function newStep(name: string, unit: StepProgress['unit']): Step {
     name,
     state: 'waiting',
     rows: 0,
+    rowsPerSecond: null,
+    etaSeconds: null,
+    part: null,
+    bytes: null,
+    totalBytes: null,
+    runParts: null,
     done: 0,
     total: null,
     unit,
@@ -161,7 +182,29 @@ function newStep(name: string, unit: StepProgress['unit']): Step {
     failed: 0,
     lastError: null,
     controllers: new Set(),
+    live: null,
   };
+}
+
+/** How often a data set's reports are passed on at most (a download reports every chunk). */
+const REPORT_EVERY_MS = 250;
+
+/** Takes a kind's report into its step: rows, rate, the running part, and the ETA they give. */
+function takeReport(step: Step, report: KindReport, at: number): void {
+  const live = step.live;
+  if (!live) return;
+  if (report.rows !== undefined) live.rows = report.rows;
+  if (report.part !== undefined) step.part = report.part;
+  if (report.bytes !== undefined) step.bytes = report.bytes;
+  if (report.totalBytes !== undefined) step.totalBytes = report.totalBytes;
+  if (report.parts) step.runParts = { ...report.parts };
+  step.rows = Math.max(step.rows, live.rowsBefore + live.rows);
+  const seconds = (at - live.startedAt) / 1000;
+  step.rowsPerSecond = seconds >= 1 ? live.rows / seconds : null;
+  const within = step.totalBytes && step.bytes !== null ? Math.min(1, step.bytes / step.totalBytes) : 0;
+  const parts = step.runParts;
+  const share = parts ? (parts.total > 0 ? (parts.done + (parts.done < parts.total ? within : 0)) / parts.total : 1) : within;
+  step.etaSeconds = share >= 1 ? 0 : share > 0 && seconds > 0 ? (seconds * (1 - share)) / share : null;
 }
 
 /** Why bootstrap stopped a run itself; a stop is not a failure of the source. */
@@ -185,7 +228,14 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   const steps = new Map<string, Step>(kinds.map((kind) => [kind.type, newStep(kind.type, 'parts')]));
   if (wanted(BOARDS)) steps.set(BOARDS, newStep(BOARDS, 'boards'));
   if (wanted(DISCOVERY) && discoverLimit > 0) steps.set(DISCOVERY, newStep(DISCOVERY, 'sites'));
-  const tell = () => options.onProgress?.([...steps.values()].map(({ controllers: _, ...view }) => ({ ...view })));
+  const view = (step: Step): StepProgress => {
+    const { controllers: _, live: __, ...rest } = step;
+    // Boards and sites: the ones left at the pace of the ones done.
+    if (!step.live && step.state === 'running' && step.total !== null && step.done > 0 && step.startedAt !== null)
+      rest.etaSeconds = ((step.total - step.done) * (now() - step.startedAt)) / 1000 / step.done;
+    return { ...rest, runParts: rest.runParts && { ...rest.runParts } };
+  };
+  const tell = () => options.onProgress?.([...steps.values()].map(view));
   const stopAll = () => {
     for (const step of steps.values()) for (const controller of step.controllers) controller.abort('interrupted');
   };
@@ -193,13 +243,18 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   const merge = serialMerge(deps.jobs);
 
   /** Runs one source now through the scheduler (history, next run); a stop by bootstrap is not counted as a failure. */
-  const runSource = async (source: SourceRow, step: Step, watch?: (controller: AbortController) => () => void) => {
+  const runSource = async (
+    source: SourceRow,
+    step: Step,
+    watch?: (controller: AbortController) => () => void,
+    onReport?: (report: KindReport) => void,
+  ) => {
     if (signal?.aborted) return;
     const controller = new AbortController();
     step.controllers.add(controller);
     const unwatch = watch?.(controller);
     try {
-      const result = await deps.scheduler.runNow(Number(source.id), { signal: controller.signal, deferIndexMerge: true });
+      const result = await deps.scheduler.runNow(Number(source.id), { signal: controller.signal, deferIndexMerge: true, onReport });
       if (!result) return; // another instance is running it: it will record its own run
       // A board that finished as the stop came is whole; a data set stopped between parts goes on later.
       const cut = result.outcome === 'failed' || source.type in DATA_SET_KINDS;
@@ -233,6 +288,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   };
   const end = (step: Step) => {
     step.finishedAt = now();
+    step.etaSeconds = null;
     step.state = signal?.aborted ? 'stopped' : step.failed && step.failed >= step.registered ? 'failed' : 'done';
     tell();
   };
@@ -261,11 +317,29 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
       return;
     }
     await run(async () => {
+      step.rows = await partRows(deps.db, Number(source.id));
       begin(step);
-      const result = await runSource(source, step, (controller) => watchParts(deps.db, source, step, limit, controller, tell));
+      step.live = { rowsBefore: step.rows, startedAt: now(), rows: 0, toldAt: 0 };
+      const onReport = (report: KindReport) => {
+        const at = now();
+        const news =
+          (report.part !== undefined && report.part !== step.part) ||
+          (report.totalBytes !== undefined && report.totalBytes !== step.totalBytes) ||
+          report.parts !== undefined;
+        takeReport(step, report, at);
+        // A new part, its size, and a part finished are told at once; bytes and rows at most every REPORT_EVERY_MS.
+        if (news || at - step.live!.toldAt >= REPORT_EVERY_MS) {
+          step.live!.toldAt = at;
+          tell();
+        }
+      };
+      const result = await runSource(source, step, (controller) => watchParts(deps.db, source, step, limit, controller, tell), onReport);
       // The parts held now (this run's and earlier ones'), and their rows.
       step.done = await partCount(deps.db, Number(source.id));
       step.rows = Math.max(await partRows(deps.db, Number(source.id)), result?.counts.read ?? 0);
+      takeReport(step, {}, now());
+      step.etaSeconds = null;
+      step.live = null;
       end(step);
     });
   });
@@ -357,7 +431,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   signal?.removeEventListener('abort', stopAll);
   tell();
   return {
-    steps: [...steps.values()].map(({ controllers: _, ...view }) => view),
+    steps: [...steps.values()].map(view),
     sources: results,
     boardsList,
     interrupted: Boolean(signal?.aborted),
@@ -446,7 +520,8 @@ function watchParts(
       const parts = await partCount(db, id);
       before ??= parts;
       step.done = parts;
-      step.rows = await partRows(db, id);
+      // What the running part has read counts too (its kind's report), once it is more than the stored parts'.
+      step.rows = Math.max(await partRows(db, id), step.live ? step.live.rowsBefore + step.live.rows : 0);
       if (limit !== undefined && parts - before >= Math.max(1, limit) && !controller.signal.aborted) controller.abort('sample');
       tell();
     } catch {

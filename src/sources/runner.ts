@@ -4,7 +4,7 @@
 // live listings at once is held for the operator.
 import type { CompanyService } from '../companies/service.ts';
 import type { PeopleService } from '../people/service.ts';
-import { DATA_SET_KINDS } from './kinds/index.ts';
+import { DATA_SET_KINDS, type KindReport, type OnBytes } from './kinds/index.ts';
 import { sourceParts } from './parts.ts';
 import type { Db } from '../db/database.ts';
 import type { JobService } from '../jobs/service.ts';
@@ -41,6 +41,8 @@ export interface RunOptions {
    * merges once for many runs: concurrent per-run merges contend for the same facet-count rows).
    */
   deferIndexMerge?: boolean;
+  /** Told how far a data set's run is, as its kind reports it. */
+  onReport?: (progress: KindReport) => void;
 }
 
 export interface SourceRunnerDeps {
@@ -133,6 +135,7 @@ export class SourceRunner {
         people: this.deps.people,
         now,
         signal: options.signal,
+        report: options.onReport ?? (() => {}),
       });
     const connector = connectorFor(source.type);
     const listings = await connector.fetchBoard(fetches, {
@@ -202,11 +205,11 @@ class SourceFetches implements HttpGet {
     return out;
   }
 
-  async download(url: string, path: string, accept: string, maxBytes: number): Promise<number> {
+  async download(url: string, path: string, accept: string, maxBytes: number, onBytes?: OnBytes): Promise<number> {
     const first = this.first;
     this.first = false;
     const answer = await this.inHostTurn(url, first, () =>
-      this.deps.http.download(url, path, { accept, signal: this.signal, maxBytes, operatorOrigins: this.operatorOrigins }),
+      this.deps.http.download(url, path, { accept, signal: this.signal, maxBytes, operatorOrigins: this.operatorOrigins, onBytes }),
     );
     return answer.bytes;
   }
@@ -228,7 +231,7 @@ class SourceFetches implements HttpGet {
     return response;
   }
 
-  async get(url: string, accept: string, maxBytes?: number, timeoutMs?: number): Promise<Buffer> {
+  async get(url: string, accept: string, maxBytes?: number, timeoutMs?: number, onBytes?: OnBytes): Promise<Buffer> {
     const first = this.first;
     this.first = false;
     if (ROBOTS_TYPES.has(this.source.type)) {
@@ -246,7 +249,15 @@ class SourceFetches implements HttpGet {
       if (this.source.last_modified) headers['if-modified-since'] = this.source.last_modified;
     }
     const response = await this.inHostTurn(url, first, () =>
-      this.deps.http.get(url, { accept, headers, signal: this.signal, maxBytes, timeoutMs, operatorOrigins: this.operatorOrigins }),
+      this.deps.http.get(url, {
+        accept,
+        headers,
+        signal: this.signal,
+        maxBytes,
+        timeoutMs,
+        operatorOrigins: this.operatorOrigins,
+        onBytes,
+      }),
     );
     if (first) this.validators = { url, etag: response.headers.etag ?? null, lastModified: response.headers['last-modified'] ?? null };
     return response.body;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import type { JobQueue } from '../queue/types.ts';
 import type { SourceRow } from './registry.ts';
-import type { RunResult, SourceRunner } from './runner.ts';
+import type { RunOptions, RunResult, SourceRunner } from './runner.ts';
 import type { SourceStatus } from './tables.ts';
 
 export const CRAWL_QUEUE = 'source-crawl';
@@ -211,20 +211,13 @@ export class CrawlScheduler {
    * Runs a source now, whatever its schedule or status (the operator's `sources run`): the result,
    * or null when another instance is running it.
    */
-  async runNow(
-    id: number,
-    options: { allowMassExpiry?: boolean; signal?: AbortSignal; deferIndexMerge?: boolean } = {},
-  ): Promise<RunResult | null> {
+  async runNow(id: number, options: Omit<RunOptions, 'now'> = {}): Promise<RunResult | null> {
     const token = await this.reserve(id, this.now(), true);
     if (!token) return null;
     return this.runClaimed(id, token, options);
   }
 
-  private async runClaimed(
-    id: number,
-    token: string,
-    options: { allowMassExpiry?: boolean; signal?: AbortSignal; deferIndexMerge?: boolean },
-  ): Promise<RunResult | null> {
+  private async runClaimed(id: number, token: string, options: Omit<RunOptions, 'now'>): Promise<RunResult | null> {
     const source = await this.db.selectFrom('sources').selectAll().where('id', '=', id).executeTakeFirst();
     if (!source || source.claim_token !== token) return null;
     const started = this.now();

@@ -112,3 +112,34 @@ describe('Wikidata Query Service answers', () => {
     assert.ok(encodeURIComponent(query).length < 8000, `a GET address of ${encodeURIComponent(query).length} characters`);
   });
 });
+
+describe('Wikidata relations', () => {
+  it('the detail query asks for subsidiaries; parent, subsidiaries and acquisitions become relations, with their items', () => {
+    assert.match(detailQuery(['Q95']), /wdt:P355 \?subsidiary/);
+    const ours = fileURLToPath(new URL('../fixtures/wikidata/google-relations.json', import.meta.url));
+    const rows = readSparqlResults(readFileSync(ours, 'utf8'), 'google-relations.json');
+    const recorded = real('eurocheck-google.json');
+    // The recorded row names the parent by its label only; our row names its item: the item wins.
+    const merged = { vars: [...new Set([...recorded.vars, ...rows.vars])], rows: [...recorded.rows, ...rows.rows] };
+    const google = inputOf(companiesOf(merged, ['Q95'], 'google'));
+    assert.deepEqual(google.relations, [
+      { relation: 'parent', company_name: 'Alphabet Inc.', wikidata_id: 'Q20800404' },
+      { relation: 'subsidiary', company_name: 'YouTube', wikidata_id: 'Q866' },
+      { relation: 'acquired', company_name: 'YouTube', wikidata_id: 'Q866', since: '2006-11-13' },
+    ]);
+    assert.equal(prepareCompany(google).relations.length, 3);
+  });
+
+  it('a relation of another kind, or without a name, or with an item that is not one, refuses the record', () => {
+    const base = { name: 'Example Co', domain: 'example.com' };
+    assert.throws(
+      () => prepareCompany({ ...base, relations: [{ relation: 'sibling' as 'parent', company_name: 'X' }] }),
+      /relation must be one of/,
+    );
+    assert.throws(() => prepareCompany({ ...base, relations: [{ relation: 'parent', company_name: ' ' }] }), /company_name is required/);
+    assert.throws(
+      () => prepareCompany({ ...base, relations: [{ relation: 'parent', company_name: 'X', wikidata_id: 'P749' }] }),
+      /Wikidata item id/,
+    );
+  });
+});

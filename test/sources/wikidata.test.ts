@@ -120,6 +120,33 @@ for (const target of dbTargets) {
       assert.equal(volvo.ownership, 'subsidiary of Geely');
       const google = (await company({ name: 'Google' }))!;
       assert.equal(google.ownership, 'subsidiary of Alphabet Inc.');
+
+      // Parent, subsidiaries and acquisitions are stored as relations, with their items and start dates.
+      const relations = async (id: number) =>
+        (
+          await database.db
+            .selectFrom('company_relations')
+            .select(['relation', 'company_name', 'wikidata_id', 'since', 'source'])
+            .where('company_id', '=', id)
+            .orderBy('relation')
+            .orderBy('company_name')
+            .execute()
+        ).map((r) => [r.relation, r.company_name, r.wikidata_id, r.since === null ? null : Number(r.since), r.source]);
+      assert.deepEqual(await relations(Number(volvo.id)), [['parent', 'Geely', 'Q739000', null, 'wikidata']]);
+      assert.deepEqual(await relations(Number(google.id)), [
+        ['acquired', 'YouTube', 'Q866', Date.UTC(2006, 10, 13), 'wikidata'],
+        ['parent', 'Alphabet Inc.', 'Q20800404', null, 'wikidata'],
+        ['subsidiary', 'YouTube', 'Q866', null, 'wikidata'],
+      ]);
+      assert.deepEqual(await relations(Number(apple.id)), []);
+      // The company answer gives them (an extension field), parent first.
+      const profile = (await services.companies.profile({ company_name: 'Google' }))!;
+      assert.deepEqual(profile.relations, [
+        { relation: 'parent', company_name: 'Alphabet Inc.', wikidata_id: 'Q20800404', since: null, source: 'wikidata' },
+        { relation: 'subsidiary', company_name: 'YouTube', wikidata_id: 'Q866', since: null, source: 'wikidata' },
+        { relation: 'acquired', company_name: 'YouTube', wikidata_id: 'Q866', since: '2006-11-13T00:00:00.000Z', source: 'wikidata' },
+      ]);
+      assert.deepEqual((await services.companies.profile({ company_domain: 'apple.com' }))!.relations, []);
     });
 
     it('an interrupted run resumes at the first range not done', async () => {

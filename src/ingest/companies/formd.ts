@@ -6,7 +6,7 @@
 // raising money.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { unzipSync } from 'fflate';
+import { unzipEntries } from '../zip-entries.ts';
 import type { CompanyInput, LeaderInput } from '../../companies/input.ts';
 import { lookupUsStateOrProvince } from '../../companies/geography.ts';
 import type { SourceRecord } from './runner.ts';
@@ -46,7 +46,7 @@ export function formDTablesOfZip(zip: Uint8Array, name: string): FormDTables {
   const tableOf = (path: string) => FORM_D_FILES.find((t) => path.split(/[\\/]/).pop()!.toUpperCase() === `${t}.TSV`);
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(zip, { filter: (file) => tableOf(file.name) !== undefined });
+    files = unzipEntries(zip, (name) => tableOf(name) !== undefined);
   } catch (error) {
     throw new FormDInputError(`${name}: not a zip archive (${(error as Error).message})`);
   }

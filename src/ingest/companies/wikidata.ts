@@ -2,7 +2,7 @@
 // answers become company records (docs/data/wikidata.md). A listing query per company class names
 // the items with an official website; a detail query reads a page of them, one UNION branch per
 // property so that a page's rows add up instead of multiplying.
-import type { CompanyInput, LeaderInput } from '../../companies/input.ts';
+import type { CompanyInput, LeaderInput, RelationInput } from '../../companies/input.ts';
 import { normalizeDomain } from '../../companies/normalize.ts';
 import { parsePersonName } from '../../people/names.ts';
 import type { SourceRecord } from './runner.ts';
@@ -68,6 +68,7 @@ const DETAIL_BRANCHES = [
   '?company p:P488 ?chairStatement . ?chairStatement ps:P488 ?chair . FILTER NOT EXISTS { ?chairStatement pq:P582 ?chairEnded . }' +
     ' OPTIONAL { ?chair wdt:P6634 ?chairProfId . }',
   '?company wdt:P749 ?parent .',
+  '?company wdt:P355 ?subsidiary .',
   '?company p:P1830 ?owned . ?owned ps:P1830 ?acquired ; pq:P580 ?acquiredAt .',
 ];
 
@@ -75,7 +76,7 @@ const DETAIL_VARS = [
   '?company ?companyLabel ?website ?profId ?twitter ?facebook ?github ?inception ?hq ?hqLabel ?hqCountry ?hqCountryLabel ?hqCoord',
   '?country ?countryLabel ?coord ?employees ?employeesAt ?industry ?industryLabel ?legalForm ?legalFormLabel ?class ?exchange ?exchangeLabel',
   '?ticker ?revenue ?revenueUnit ?revenueAt ?ceo ?ceoLabel ?ceoProfId ?founder ?founderLabel ?founderProfId ?chair ?chairLabel',
-  '?chairProfId ?parent ?parentLabel ?acquired ?acquiredLabel ?acquiredAt',
+  '?chairProfId ?parent ?parentLabel ?subsidiary ?subsidiaryLabel ?acquired ?acquiredLabel ?acquiredAt',
 ].join(' ');
 
 /** Everything we read about a page of items (their QIDs). */
@@ -156,7 +157,12 @@ function collect(results: SparqlResults, where: string): Map<string, Facts> {
       if (person) add(facts, role, JSON.stringify([person, row[`${role}ProfId`]?.value ?? null]));
     }
     const acquired = label(row, 'acquiredLabel');
-    if (acquired) add(facts, 'acquired', JSON.stringify([acquired, row.acquiredAt?.value ?? null]));
+    if (acquired) add(facts, 'acquired', JSON.stringify([acquired, row.acquiredAt?.value ?? null, qidOf(row.acquired?.value) ?? null]));
+    // Parent and subsidiaries with their items, for company_relations (the parent's label also names the ownership).
+    for (const v of ['parent', 'subsidiary'] as const) {
+      const l = label(row, `${v}Label`);
+      if (l) add(facts, `${v}Item`, JSON.stringify([l, qidOf(row[v]?.value) ?? null]));
+    }
   });
   return items;
 }
@@ -277,7 +283,33 @@ function toCompany(qid: string, facts: Facts): CompanyInput {
           return { company_name, date: at && yearOf(at) ? at.slice(0, 10) : null };
         })
       : null,
+    relations: relationsOf(facts),
   };
+}
+
+/** Parent (P749), subsidiaries (P355) and acquired companies (P1830 with its start time), each with its item. */
+function relationsOf(facts: Facts): RelationInput[] | null {
+  const all = (name: string) => facts.get(name) ?? [];
+  const relations: RelationInput[] = [];
+  for (const [fact, relation] of [
+    ['parentItem', 'parent'],
+    ['subsidiaryItem', 'subsidiary'],
+  ] as const)
+    for (const value of all(fact)) {
+      const [company_name, wikidata_id] = parse<[string, string | null]>(value);
+      relations.push({ relation, company_name, wikidata_id });
+    }
+  for (const value of all('acquired')) {
+    const [company_name, at, wikidata_id] = parse<[string, string | null, string | null]>(value);
+    relations.push({ relation: 'acquired', company_name, wikidata_id, since: at && yearOf(at) ? at.slice(0, 10) : null });
+  }
+  // One relation per other company: the statement that names its item wins over a label alone.
+  const byName = new Map<string, RelationInput>();
+  for (const r of relations) {
+    const key = `${r.relation}\u0000${r.company_name.toLowerCase()}`;
+    if (!byName.get(key)?.wikidata_id) byName.set(key, r);
+  }
+  return byName.size ? [...byName.values()] : null;
 }
 
 /**

@@ -3,7 +3,7 @@
 // release as one zip and in parts; a run reads the newest release it lists (or, when the page lists
 // none, the file named after this month or the last), part by part, each part stored whole before
 // the next, with checkpoints inside a part so an interrupted load resumes where it stopped.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunCounts } from '../registry.ts';
@@ -86,9 +86,10 @@ function resumeAt(done: Map<string, number>, file: string): number {
   return rows;
 }
 
-async function download(context: KindRunContext, url: string, path: string): Promise<void> {
-  if (context.fetch.download) await context.fetch.download(url, path, 'application/zip', MAX_FILE_BYTES);
-  else writeFileSync(path, await context.fetch.get(url, 'application/zip', MAX_FILE_BYTES));
+async function download(context: KindRunContext, url: string, path: string, part: string): Promise<void> {
+  const onBytes = (bytes: number, totalBytes: number | null) => context.report({ part, bytes, totalBytes });
+  if (context.fetch.download) await context.fetch.download(url, path, 'application/zip', MAX_FILE_BYTES, onBytes);
+  else writeFileSync(path, await context.fetch.get(url, 'application/zip', MAX_FILE_BYTES, undefined, onBytes));
 }
 
 async function read(context: KindRunContext): Promise<RunCounts> {
@@ -113,7 +114,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
           const url = new URL(name, page).toString();
           const path = join(dir, name);
           try {
-            await download(context, url, path);
+            await download(context, url, path, name);
           } catch (error) {
             if (isNotFound(error)) continue;
             throw error;
@@ -128,13 +129,16 @@ async function read(context: KindRunContext): Promise<RunCounts> {
     const releasePart = `release ${release.date}`;
     if (await context.progress.isDone(releasePart)) return counts;
     const done = await context.progress.doneParts();
-    for (const file of release.files) {
+    const todo = release.files.filter((file) => !done.has(file.name));
+    context.report({ rows: 0, parts: { done: 0, total: todo.length } });
+    for (const [index, file] of todo.entries()) {
       context.signal?.throwIfAborted();
-      if (done.has(file.name)) continue;
       const url = mirrored(file.url, source.base_url);
       const path = fetched?.name === file.name ? fetched.path : join(dir, file.name);
-      if (fetched?.name !== file.name) await download(context, url, path);
+      if (fetched?.name !== file.name) await download(context, url, path, file.name);
       const skipRows = resumeAt(done, file.name);
+      // While it is stored, the part's progress is how far into the file the reading is.
+      const size = statSync(path).size;
       const run = importCompaniesHouseFile({
         service: context.companies,
         path,
@@ -143,6 +147,8 @@ async function read(context: KindRunContext): Promise<RunCounts> {
         seenAt: context.now,
         signal: context.signal,
         onCheckpoint: (rows) => context.progress.markDone(`${file.name}#rows=${rows}`),
+        onBatch: (summary) =>
+          context.report({ part: file.name, rows: counts.read + summary.read, bytes: run.position(), totalBytes: size }),
       });
       let summary;
       try {
@@ -167,6 +173,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
         resumed_at_row: skipRows,
         rejections: summary.rejected.slice(0, 20),
       });
+      context.report({ rows: counts.read, parts: { done: index + 1, total: todo.length } });
     }
     await context.progress.markDone(releasePart, { files: release.files.map((f) => f.name), found_by: release.foundBy });
     return counts;

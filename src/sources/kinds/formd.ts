@@ -50,10 +50,22 @@ function urlOf(locator: string, baseUrl: string | null, q: Quarter): string {
 
 const statusOf = (error: unknown) => (error as { status?: unknown }).status;
 
-async function importQuarter(context: KindRunContext, zip: Buffer, url: string, amendedOfferings: Map<string, string>) {
+async function importQuarter(
+  context: KindRunContext,
+  zip: Buffer,
+  url: string,
+  amendedOfferings: Map<string, string>,
+  onRows: (rows: number) => void,
+) {
   const tables = formDTablesOfZip(new Uint8Array(zip.buffer, zip.byteOffset, zip.byteLength), url);
   const formD = await readFormD(tables, { amendedOfferings });
-  return runCompanyImport({ service: context.companies, source: 'sec-formd', records: formD.records, seenAt: context.now });
+  return runCompanyImport({
+    service: context.companies,
+    source: 'sec-formd',
+    records: formD.records,
+    seenAt: context.now,
+    onBatch: (summary) => onRows(summary.read),
+  });
 }
 
 const countsOf = (s: ImportSummary): RunCounts => ({
@@ -74,9 +86,14 @@ async function read(context: KindRunContext): Promise<RunCounts> {
   const quarters = formDQuarters(context.now).filter((q) => !done.has(partOf(q)));
   const total: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
   const amendedOfferings = new Map<string, string>();
+  // The quarter the run waits for: its download's bytes are what the run is doing meanwhile.
+  let waitingFor: string | null = null;
   const download = (q: Quarter) => {
     const url = urlOf(context.source.locator, context.source.base_url, q);
-    const get = () => getUnlessBusy(context.fetch, url, 'application/zip', { maxBytes: MAX_ZIP_BYTES, signal: context.signal });
+    const onBytes = (bytes: number, totalBytes: number | null) => {
+      if (waitingFor === partOf(q)) context.report({ part: partOf(q), bytes, totalBytes });
+    };
+    const get = () => getUnlessBusy(context.fetch, url, 'application/zip', { maxBytes: MAX_ZIP_BYTES, signal: context.signal, onBytes });
     // Once more after a dropped connection: a kept-alive connection the host closed while this run
     // was busy storing the previous quarter fails on its next use, and the zip is simply asked again.
     const zip = get()
@@ -95,15 +112,25 @@ async function read(context: KindRunContext): Promise<RunCounts> {
     return zip;
   };
   let next = quarters.length ? download(quarters[0]) : null;
+  context.report({ rows: 0, parts: { done: 0, total: quarters.length } });
   try {
     for (const [i, q] of quarters.entries()) {
       context.signal?.throwIfAborted();
+      waitingFor = partOf(q);
+      context.report({ part: partOf(q), bytes: 0, totalBytes: null });
       const { url, body } = await next!;
+      waitingFor = null;
       next = i + 1 < quarters.length ? download(quarters[i + 1]) : null;
-      if (!body) continue; // not published yet: the next run asks again
-      const counts = countsOf(await importQuarter(context, body, url, amendedOfferings));
-      await context.progress.markDone(partOf(q), { ...counts });
-      for (const key of ['read', 'inserted', 'updated', 'refused'] as const) total[key] += counts[key];
+      if (body) {
+        // Stored now: how far into the quarter is not known in bytes.
+        context.report({ bytes: 0, totalBytes: null });
+        const counts = countsOf(
+          await importQuarter(context, body, url, amendedOfferings, (rows) => context.report({ rows: total.read + rows })),
+        );
+        await context.progress.markDone(partOf(q), { ...counts });
+        for (const key of ['read', 'inserted', 'updated', 'refused'] as const) total[key] += counts[key];
+      } // else not published yet: the next run asks again
+      context.report({ rows: total.read, parts: { done: i + 1, total: quarters.length } });
     }
   } finally {
     // A run that stops leaves no download behind it.

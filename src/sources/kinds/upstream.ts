@@ -1,6 +1,6 @@
 // What every data-set kind does with its upstream: read it at a mirror's address when the source
 // names one, and ride out a busy upstream (429 / 503) for a few attempts.
-import type { KindFetcher } from './index.ts';
+import type { KindFetcher, OnBytes } from './index.ts';
 
 /** Attempts of one request the upstream answered 429 or 503 (the host's turn waits its Retry-After). */
 const BUSY_ATTEMPTS = 4;
@@ -20,12 +20,12 @@ export async function getUnlessBusy(
   fetch: KindFetcher,
   url: string,
   accept: string,
-  options: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal; onBytes?: OnBytes } = {},
 ): Promise<Buffer> {
   for (let attempt = 1; ; attempt++) {
     options.signal?.throwIfAborted();
     try {
-      return await fetch.get(url, accept, options.maxBytes, options.timeoutMs);
+      return await fetch.get(url, accept, options.maxBytes, options.timeoutMs, options.onBytes);
     } catch (error) {
       const { status, retryAfterMs } = error as { status?: number; retryAfterMs?: number | null };
       const busy = status === 429 || status === 503;

@@ -67,15 +67,21 @@ async function read(context: KindRunContext): Promise<RunCounts> {
   const month = monthOf(context.now);
   const done = await context.progress.doneParts();
   const counts: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
-  for (const [range, qids] of ranges) {
-    const part = `${month}:Q${range * RANGE_WIDTH}-Q${(range + 1) * RANGE_WIDTH - 1}`;
-    if (done.has(part)) continue;
+  const partOf = (range: number) => `${month}:Q${range * RANGE_WIDTH}-Q${(range + 1) * RANGE_WIDTH - 1}`;
+  const todo = [...ranges.keys()].filter((range) => !done.has(partOf(range)));
+  let finished = 0;
+  context.report({ rows: 0, parts: { done: 0, total: todo.length } });
+  for (const range of todo) {
+    const qids = ranges.get(range)!;
+    const part = partOf(range);
     context.signal?.throwIfAborted();
+    context.report({ part, bytes: 0, totalBytes: null });
     async function* records(): AsyncIterable<SourceRecord> {
       for (let i = 0; i < qids.length; i += PAGE_ITEMS) {
         const page = qids.slice(i, i + PAGE_ITEMS);
         const where = `${part} items ${page[0]}…${page.at(-1)}`;
         yield* companiesOf(readSparqlResults(await ask(context, detailQuery(page)), where), page, where, i);
+        context.report({ rows: counts.read + i + page.length });
       }
     }
     const summary = await runCompanyImport({ service: context.companies, source: 'wikidata', records: records(), seenAt: context.now });
@@ -88,6 +94,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
     };
     await context.progress.markDone(part, { ...partCounts, refusedReasons: summary.rejected.slice(0, 20) });
     for (const key of ['read', 'inserted', 'updated', 'refused'] as const) counts[key] += partCounts[key];
+    context.report({ rows: counts.read, parts: { done: ++finished, total: todo.length } });
   }
   return counts;
 }
