@@ -138,7 +138,7 @@ function weighted<T>(items: [T, number][]): (u: number) => T {
 export const companyDomain = (c: number) => `co${c}.example`;
 
 /** Bulk-writes `people` people over `companies` companies (company 0 the largest: sizes fall off as 1/sqrt(rank)). */
-export async function generate(db: Kysely<any>, people: number, companies: number, progress: (text: string) => void): Promise<void> {
+async function generate(db: Kysely<any>, people: number, companies: number, progress: (text: string) => void): Promise<void> {
   const rand = seededRandom(11);
   const country = weighted(COUNTRIES);
   const title = weighted(TITLES);
@@ -393,7 +393,7 @@ export async function measurePeopleSearch(
       migrationTableSchema:
         dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0].s : undefined,
     }).migrateToLatest();
-    if (error) throw error;
+    if (error) throw error instanceof Error ? error : new Error(String(error));
     let t0 = Date.now();
     await generate(db, options.people, options.companies, progress);
     const generateSeconds = (Date.now() - t0) / 1000;

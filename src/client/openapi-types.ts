@@ -8020,8 +8020,10 @@ export interface operations {
                     "application/json": {
                         /** @description "People found." or "No people found." */
                         message: string;
-                        /** @description People matching the filters */
+                        /** @description People matching the filters: exact up to 1,000 people (or 2,000 matching roles), above that an estimate, never below 1,001 (docs/people.md) */
                         total_count: number;
+                        /** @description false when total_count is an estimate from a sample of the store */
+                        total_count_exact: boolean;
                         returned_count: number;
                         page: number;
                         per_page: number;

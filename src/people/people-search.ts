@@ -185,14 +185,18 @@ function companiesWithFacts(db: Kysely<Database>, q: PeopleSearchQuery) {
 
 /**
  * Which index a read starts from: the roles of the companies (with their function:
- * person_roles_company_function; a page orders few roles, so it takes them all), of a function or a level (in the answer's order), all roles in that order, the roles of given people
+ * person_roles_company_function; a page orders few roles, so it takes them all), of a function or
+ * a level (in the answer's order), all roles in that order, the roles of given people
  * (person_roles_person), or a sample already read. The other filters are written so that no index
  * can serve them (`col + 0`, `col || ''`): without planner statistics SQLite would otherwise start
  * from an index the filter names and read far more roles than the chosen one does.
  */
 type Drive = 'company' | 'company function' | 'function' | 'level' | 'order' | 'person' | 'sample';
 
-/** The matching roles, read from `drive`. Company facts filter as `company_id in (the companies)` when the read starts from companies, else through an `exists` on the role's company. */
+/**
+ * The matching roles, read from `drive`. Company facts filter as `company_id in (the companies)`
+ * when the read starts from companies, else through an `exists` on the role's company.
+ */
 function filtered(
   db: Kysely<Database>,
   q: PeopleSearchQuery,
