@@ -7977,6 +7977,7 @@ export interface operations {
                      * @example {
                      *       "message": "People found.",
                      *       "total_count": 3,
+                     *       "total_count_exact": true,
                      *       "returned_count": 2,
                      *       "page": 1,
                      *       "per_page": 2,
