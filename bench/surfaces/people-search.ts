@@ -382,7 +382,15 @@ export async function measurePeopleSearch(
   options: { people: number; companies: number; queries: number },
 ): Promise<PeopleSearchFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'leadbase-people-search-'));
-  const bench = await openBenchDatabase(dialect, { dir, pgUrl: process.env.DATABASE_URL, schemaPrefix: 'bench_psearch', poolSize: 4 });
+  const bench = await openBenchDatabase(dialect, {
+    dir,
+    pgUrl: process.env.DATABASE_URL,
+    schemaPrefix: 'bench_psearch',
+    poolSize: 4,
+  }).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   const progress = (text: string) => process.stderr.write(`  people search ${dialect}: ${text}\n`);
   try {
     const db = bench.handle.db;
