@@ -137,15 +137,15 @@ for (const dialect of dialects) {
     const jobChange = summarize(
       await timeCalls(LOOKUPS, () => people.jobChange(profileId(pick(PEOPLE)), { company_domain: companyDomain(pick(COMPANIES)) })),
     );
-    const sales = jobFunctionNamed('Sales')!.words as string[];
+    const sales = [jobFunctionNamed('Sales')!.label];
     const byCompany = summarize(
       await timeCalls(LOOKUPS, async () => {
         const company = await companies.findByDomain(companyDomain(pick(COMPANIES)));
-        await people.search({ companyIds: company ? [company.id] : [], functionWords: sales, offset: 0, limit: 25 });
+        await people.search({ companyIds: company ? [company.id] : [], functions: sales, offset: 0, limit: 25 });
       }),
     );
     const byFunction = summarize(
-      await timeCalls(Math.min(LOOKUPS, 50), (i) => people.search({ functionWords: sales, offset: (i % 5) * 25, limit: 25 })),
+      await timeCalls(Math.min(LOOKUPS, 50), (i) => people.search({ functions: sales, offset: (i % 5) * 25, limit: 25 })),
     );
     const size = dialect === 'sqlite' ? `, database file ${(statSync(join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     console.log(`\n## ${dialect}${size}`);

@@ -9456,6 +9456,7 @@ export interface operations {
                      * @example {
                      *       "message": "People found.",
                      *       "total_count": 3,
+                     *       "total_count_exact": true,
                      *       "returned_count": 2,
                      *       "page": 1,
                      *       "per_page": 2,
@@ -9499,8 +9500,10 @@ export interface operations {
                     "application/json": {
                         /** @description "People found." or "No people found." */
                         message: string;
-                        /** @description People matching the filters */
+                        /** @description People matching the filters: exact up to 1,000 people (or 2,000 matching roles), above that an estimate, never below 1,001 (docs/people.md) */
                         total_count: number;
+                        /** @description false when total_count is an estimate from a sample of the store */
+                        total_count_exact: boolean;
                         returned_count: number;
                         page: number;
                         per_page: number;

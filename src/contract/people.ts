@@ -284,7 +284,11 @@ export type PersonFound = Static<typeof PersonFound>;
 export const PeopleSearchResponse = Type.Object(
   {
     message: Type.String({ description: '"People found." or "No people found."' }),
-    total_count: Type.Integer({ description: 'People matching the filters' }),
+    total_count: Type.Integer({
+      description:
+        'People matching the filters: exact up to 1,000 people (or 2,000 matching roles), above that an estimate, never below 1,001 (docs/people.md)',
+    }),
+    total_count_exact: Type.Boolean({ description: 'false when total_count is an estimate from a sample of the store' }),
     returned_count: Type.Integer(),
     page: Type.Integer(),
     per_page: Type.Integer(),

@@ -24,6 +24,7 @@ import * as bulkProducts from './migrations/0020_bulk_products.ts';
 import * as outboundIdentities from './migrations/0021_outbound_identities.ts';
 import * as jobTerms from './migrations/0022_job_terms.ts';
 import * as companyRelations from './migrations/0023_company_relations.ts';
+import * as peopleSearch from './migrations/0024_people_search.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0021_outbound_identities': outboundIdentities,
   '0022_job_terms': jobTerms,
   '0023_company_relations': companyRelations,
+  '0024_people_search': peopleSearch,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import type { PreparedPerson } from './input.ts';
 import type { PersonEmailRow, PersonPhoneRow, PersonRow } from './tables.ts';
 import { chunk } from '../db/chunks.ts';
+import { searchFieldsOf } from './people-search.ts';
 
 type Executor = Kysely<Database>;
 
@@ -335,6 +336,7 @@ export class PeopleRepository {
         role_key: r.key,
         fn: r.fn,
         rank: r.rank,
+        ...searchFieldsOf(r),
       })),
     );
     for (const part of chunk(roles, CHUNK)) await db.insertInto('person_roles').values(part).execute();

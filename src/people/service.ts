@@ -20,7 +20,7 @@ import { findProfileEmail, type EmailValidator } from './profile-email.ts';
 import { findEmail, type EmailFinderQuery, type EmailFinderResult, type FinderValidator } from './email-finder.ts';
 import { DEFAULT_PROFILE_BASE_URL, normalizeProfileId, profileUrlFor } from './profile.ts';
 import { mobileNumberOf } from './phones.ts';
-import { jobFunctionLabel, searchPeople, type PeopleSearchQuery } from './people-search.ts';
+import { searchPeople, type PeopleSearchQuery } from './people-search.ts';
 import { historyOf, jobChangeOf, personalAddresses, personByEmail, personByProfile, servedPosition } from './profile-lookups.ts';
 
 /** The most employees one read of the employee finder takes (a page of the API). */
@@ -189,19 +189,19 @@ export class PeopleService {
     return { profile_url: this.profileUrl(person.profile_id)!, personal_email: addresses[0], personal_emails: addresses };
   }
 
-  /** People search (src/people/people-search.ts): a page of the people matching, most senior first, and how many match. */
-  async search(query: PeopleSearchQuery): Promise<{ total: number; people: PersonFound[] }> {
-    const { total, rows } = await searchPeople(this.deps.db, query);
+  /** People search (src/people/people-search.ts): a page of the people matching, most senior first, and how many match (exact, or an estimate above a cap). */
+  async search(query: PeopleSearchQuery): Promise<{ total: number; exact: boolean; people: PersonFound[] }> {
+    const { count, rows } = await searchPeople(this.deps.db, query);
     return {
-      total,
+      ...count,
       people: rows.map((r) => ({
         full_name: r.full_name,
         first_name: r.first_name,
         last_name: r.last_name,
         profile_url: this.profileUrl(r.profile_id),
         job_title: r.title,
-        job_function: jobFunctionLabel(r.fn),
-        job_level: r.role_key.split(':')[0].split(' ').at(-1)!,
+        job_function: r.job_function,
+        job_level: r.job_level.split(' ').at(-1)!,
         company_name: r.company_name,
         company_domain: r.company_domain,
         company_website: r.company_website ?? (r.company_domain ? `https://${r.company_domain}` : null),

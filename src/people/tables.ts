@@ -54,6 +54,10 @@ export interface PersonRoleTable {
   /** The role's function words, for queries that name only a function. */
   fn: string;
   rank: number;
+  /** The job function label of `fn` (jobFunctionLabel, src/people/people-search.ts), null when it has none. */
+  job_function: string | null;
+  /** The role key before ':' with its qualifier ("vp", "deputy chief"): what a level filter names. */
+  job_level: string;
 }
 
 export interface PersonEmailTable {

@@ -69,7 +69,7 @@ for (const target of dbTargets) {
 
     const names = async (query: Parameters<PeopleService['search']>[0]) => (await people.search(query)).people.map((p) => p.full_name);
     const page = { offset: 0, limit: 25 };
-    const sales = jobFunctionNamed('Sales')!.words as string[];
+    const sales = [jobFunctionNamed('Sales')!.label];
 
     it('by company: most senior first, with the function label, level and whether we hold a work address', async () => {
       const found = await people.search({ companyIds: [north], ...page });
@@ -87,21 +87,21 @@ for (const target of dbTargets) {
     });
 
     it('by function, level, minimum seniority and has email, across companies', async () => {
-      assert.deepEqual(await names({ functionWords: sales, ...page }), ['Ada Chief', 'Ben Vp', 'Flo Head', 'Di Rep']);
-      assert.deepEqual(await names({ functionWords: sales, levels: [...jobLevelNamed('Director')!, ...jobLevelNamed('VP')!], ...page }), [
+      assert.deepEqual(await names({ functions: sales, ...page }), ['Ada Chief', 'Ben Vp', 'Flo Head', 'Di Rep']);
+      assert.deepEqual(await names({ functions: sales, levels: [...jobLevelNamed('Director')!, ...jobLevelNamed('VP')!], ...page }), [
         'Ben Vp',
         'Flo Head',
       ]);
       assert.deepEqual(await names({ minRank: 60, ...page }), ['Ada Chief', 'Ben Vp', 'Cy Director', 'Flo Head']);
       assert.deepEqual(await names({ hasEmail: true, ...page }), ['Ben Vp', 'Flo Head']);
-      assert.deepEqual(await names({ functionWords: jobFunctionNamed('engineering')!.words as string[], ...page }), ['Ed Engineer']);
+      assert.deepEqual(await names({ functions: [jobFunctionNamed('engineering')!.label], ...page }), ['Ed Engineer']);
       assert.equal(jobFunctionNamed('Advertising & Marketing')?.label, 'Advertising & Marketing');
       assert.equal(jobFunctionNamed('Astrology'), undefined);
     });
 
     it('by industry, country and size band; paged with the total', async () => {
       assert.deepEqual(await names({ industries: ['banking'], ...page }), ['Flo Head', 'Ed Engineer']);
-      assert.deepEqual(await names({ countryCodes: ['US'], functionWords: sales, ...page }), ['Ada Chief', 'Ben Vp', 'Di Rep']);
+      assert.deepEqual(await names({ countryCodes: ['US'], functions: sales, ...page }), ['Ada Chief', 'Ben Vp', 'Di Rep']);
       assert.deepEqual(await names({ sizeLabels: ['1001-5000'], ...page }), ['Flo Head', 'Ed Engineer']);
       const second = await people.search({ companyIds: [north], offset: 2, limit: 2 });
       assert.deepEqual(

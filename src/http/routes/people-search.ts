@@ -46,7 +46,7 @@ export async function searchPeople(
     sizeLabels: readAll('company_filters.company_size', company.company_size, normalizeSizeLabel),
     minEmployees: company.min_employees,
     maxEmployees: company.max_employees,
-    functionWords: functions?.flatMap((f) => f.words),
+    functions: functions?.map((f) => f.label),
     levels: levels?.flat(),
     minRank: minLevel ? Math.min(...minLevel.map((l) => LEVEL_RANK[l])) : undefined,
     hasEmail: person.has_email,
@@ -63,6 +63,7 @@ export async function searchPeople(
   const body = {
     message: found.people.length ? 'People found.' : 'No people found.',
     total_count: found.total,
+    total_count_exact: found.exact,
     returned_count: found.people.length,
     page,
     per_page: perPage,
