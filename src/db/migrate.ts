@@ -19,6 +19,7 @@ import * as bootstrap from './migrations/0016_bootstrap.ts';
 import * as companyPeers from './migrations/0017_company_peers.ts';
 import * as consoleTables from './migrations/0018_console.ts';
 import * as queueFairness from './migrations/0019_queue_fairness.ts';
+import * as probeLeases from './migrations/0023_probe_leases.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0017_company_peers': companyPeers,
   '0018_console': consoleTables,
   '0019_queue_fairness': queueFairness,
+  '0023_probe_leases': probeLeases,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -5,7 +5,8 @@
 import type { EmailConfig } from './config.ts';
 import type { DnsClient } from './dns.ts';
 import { classifyRcptReply, type RcptReason, type RcptVerdict } from './classify.ts';
-import { DeadlineError, type DomainBuckets, type HostSemaphores } from './politeness.ts';
+import { DeadlineError } from './politeness.ts';
+import type { ProbeLimits } from './probe-limits.ts';
 import type { HostRefusals } from './refusals.ts';
 import { isPublicAddress } from '../net/ssrf.ts';
 import { SmtpError, SmtpSession, type SmtpReply, type SocksProxy } from './smtp-session.ts';
@@ -22,8 +23,10 @@ export interface RcptResult {
 export interface ProbeDeps {
   config: EmailConfig;
   dns: DnsClient;
-  hostSlots: HostSemaphores;
-  domainBuckets: DomainBuckets;
+  /** Connection slots per MX host, sessions per domain, RCPTs per host: in this process or shared by every instance. */
+  limits: ProbeLimits;
+  /** The outbound identity probes leave from (source address or proxy); limits are counted per identity. Default: the one identity. */
+  identity?: string;
   refusals: HostRefusals;
   socks?: SocksProxy;
 }
@@ -167,7 +170,7 @@ export class SmtpProber {
         this.deps.refusals.note(host, refused, true);
         return { kind: 'next', failure: { ...classifySessionReply(refused), host } };
       }
-      return await this.transact(state, host, `${host}|${ip}`, conversation);
+      return await this.transact(state, host, `${host}|${ip}`, conversation, signal);
     } catch (error) {
       const next = afterFailure(state, error, signal, host);
       if (next === 'again-without-tls' || next === 'again-on-a-fresh-connection') {
@@ -205,7 +208,7 @@ export class SmtpProber {
         state.kept = true;
       }
     }
-    await this.deps.domainBuckets.take(domain, signal);
+    await this.deps.limits.takeSession(domain, signal, this.deps.identity);
     if (conversation.noReuse) this.prepareSpare(host, ip, poolKey, useTls);
     if (state.session) {
       state.unbind = state.session.bindAbort(signal);
@@ -221,7 +224,13 @@ export class SmtpProber {
   }
 
   /** Stage rcpt: MAIL FROM and the conversation's RCPTs (pipelined when the server allows), then the connection is kept or closed. */
-  private async transact(state: AttemptState, host: string, poolKey: string, conversation: Conversation): Promise<Attempt> {
+  private async transact(
+    state: AttemptState,
+    host: string,
+    poolKey: string,
+    conversation: Conversation,
+    signal: AbortSignal,
+  ): Promise<Attempt> {
     const session = state.session!;
     const initial = conversation.recipients?.() ?? conversation.initial;
     // A UTF-8 local part needs RFC 6531: sent only to a server that offers SMTPUTF8. To one that
@@ -231,6 +240,8 @@ export class SmtpProber {
       this.endTransaction(state, host, poolKey, conversation);
       return { kind: 'done', results: initial.map(() => unknown('utf8_unsupported', host)) };
     }
+    const { limits, identity } = this.deps;
+    await limits.takeRcpts(host, initial.length, signal, identity);
     const reused = session.transactions > 0;
     const toResult = (reply: SmtpReply): RcptResult => {
       const { verdict, reason } = classifyRcptReply(reply);
@@ -259,7 +270,10 @@ export class SmtpProber {
       state.stage = 'rcpt';
       for (const command of rcptCommands) toResult(await session.command(command));
     }
-    const rcpt = async (address: string) => toResult(await session.command(`RCPT TO:<${address}>`));
+    const rcpt = async (address: string) => {
+      await limits.takeRcpts(host, 1, signal, identity);
+      return toResult(await session.command(`RCPT TO:<${address}>`));
+    };
     if (conversation.followUp) await conversation.followUp([...state.results], rcpt);
     this.endTransaction(state, host, poolKey, conversation);
     return { kind: 'done', results: [...state.results] };
@@ -363,11 +377,11 @@ export class SmtpProber {
     this.lastOneShot.set(key, true, sessionIdleMs);
     if (!burst || sessionIdleMs <= 0 || this.sparesOpening.has(key)) return;
     if (this.idle.get(key)?.some((e) => e.session.transactions === 0)) return;
-    const release = this.deps.hostSlots.tryAcquire(host);
-    if (!release) return;
     this.sparesOpening.add(key);
     void (async () => {
       let session: SmtpSession | undefined;
+      const release = await this.deps.limits.tryAcquire(host, this.deps.identity).catch(() => null);
+      if (!release) return;
       try {
         const opened = await SmtpSession.open(this.connectOptions(ip));
         session = opened.session;
@@ -389,9 +403,11 @@ export class SmtpProber {
    */
   private async waitForHost(host: string, key: string, conversation: Conversation, signal: AbortSignal): Promise<Handed> {
     if (signal.aborted) throw new DeadlineError();
-    const slot = this.deps.hostSlots.tryAcquire(host);
+    const { limits, identity } = this.deps;
+    const slot = await limits.tryAcquire(host, identity);
     if (slot) return { release: slot };
-    if (conversation.fresh) return { release: await this.deps.hostSlots.acquire(host, signal) };
+    if (signal.aborted) throw new DeadlineError();
+    if (conversation.fresh) return { release: await limits.acquire(host, signal, identity) };
     return new Promise<Handed>((resolve, reject) => {
       const line = this.waiting.get(host) ?? [];
       this.waiting.set(host, line);
@@ -422,7 +438,7 @@ export class SmtpProber {
       };
       signal.addEventListener('abort', onDeadline, { once: true });
       line.push(waiter);
-      this.deps.hostSlots.acquire(host, stopSlotWait.signal).then(
+      limits.acquire(host, stopSlotWait.signal, identity).then(
         (release) => {
           if (settled) return release();
           leave();

@@ -10,7 +10,7 @@ import { DnsClient } from './dns.ts';
 import { EngagementStore, isEngagedAddress } from './engagement.ts';
 import { isFreeMailDomain } from './free-mail.ts';
 import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
-import { DomainBuckets, HostSemaphores } from './politeness.ts';
+import { limitSettings, LocalProbeLimits, type ProbeLimits } from './probe-limits.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
 import { RcptBatches } from './rcpt-batches.ts';
 import { HostRefusals } from './refusals.ts';
@@ -45,6 +45,8 @@ export interface EmailValidationServiceDeps {
   enrichmentByDomain?: EnrichmentByDomain;
   /** Start the greylist re-check worker (default true). */
   recheckWorker?: boolean;
+  /** Makes the probe limits from the engine's settings (shared by every instance: limits-backend.ts); absent: counted in this process. Closed with the service. */
+  limits?: (config: EmailConfig) => ProbeLimits;
   /** GETs a URL's text: Amazon SNS signing certificates and subscription confirmations (tests serve them locally). */
   fetchText?: FetchText;
 }
@@ -77,6 +79,7 @@ export class EmailValidationService {
   private readonly prober: SmtpProber;
   private readonly batches: RcptBatches;
   private readonly refusals: HostRefusals;
+  private readonly limits: ProbeLimits;
   private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
   private readonly catchAll = new TtlCache<boolean>(50_000);
   private readonly inFlight = new Map<string, Promise<ValidationDetail>>();
@@ -99,11 +102,11 @@ export class EmailValidationService {
       cacheTtlMs: this.config.dnsCacheTtlMs,
     });
     this.refusals = new HostRefusals(this.config.refusedHostTtlMs);
+    this.limits = deps.limits?.(this.config) ?? new LocalProbeLimits(limitSettings(this.config));
     this.prober = new SmtpProber({
       config: this.config,
       dns: this.dns,
-      hostSlots: new HostSemaphores(this.config.maxSessionsPerMxHost),
-      domainBuckets: new DomainBuckets(this.config.domainSessionsPerMinute),
+      limits: this.limits,
       refusals: this.refusals,
       socks: this.config.socksProxy ? parseSocksUrl(this.config.socksProxy) : undefined,
     });
@@ -363,6 +366,7 @@ export class EmailValidationService {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     await this.recheckRunning;
     this.prober.closeIdle();
+    await this.limits.close();
   }
 }
 

@@ -54,6 +54,11 @@ export interface FakeMx {
   readonly rcpts: string[];
   /** Connections accepted. */
   readonly connections: () => number;
+  /** Connections open now, from any client. */
+  readonly concurrent: () => number;
+  /** The most connections that were open at once since the start (or the last resetPeak). */
+  readonly peakConcurrent: () => number;
+  resetPeak(): void;
   /** Transactions begun (MAIL FROM accepted). */
   readonly transactions: () => number;
   /** Whether a client upgraded with STARTTLS. */
@@ -76,6 +81,8 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   const rcpts: string[] = [];
   const sockets = new Map<number, Socket>();
   let connections = 0;
+  let open = 0;
+  let peak = 0;
   let transactions = 0;
   let tlsSessions = 0;
 
@@ -166,7 +173,12 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   const netServer = (server as unknown as { server: import('node:net').Server }).server;
   netServer.on('connection', (socket: Socket) => {
     sockets.set(socket.remotePort!, socket);
-    socket.on('close', () => sockets.delete(socket.remotePort!));
+    open += 1;
+    peak = Math.max(peak, open);
+    socket.on('close', () => {
+      open -= 1;
+      sockets.delete(socket.remotePort!);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     netServer.once('error', reject);
@@ -181,6 +193,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     port: bound.port,
     rcpts,
     connections: () => connections,
+    concurrent: () => open,
+    peakConcurrent: () => peak,
+    resetPeak: () => (peak = open),
     transactions: () => transactions,
     tlsSessions: () => tlsSessions,
     close: () =>
@@ -281,7 +296,18 @@ export async function startMailWorld(): Promise<MailWorld> {
         const bound = await bindSomewhere((h) => startSilentServer(h, port));
         host = bound.host;
         closers.push(() => bound.value.close());
-        mx = { host, port, rcpts: [], connections: () => 0, transactions: () => 0, tlsSessions: () => 0, close: () => bound.value.close() };
+        mx = {
+          host,
+          port,
+          rcpts: [],
+          connections: () => 0,
+          concurrent: () => 0,
+          peakConcurrent: () => 0,
+          resetPeak: () => {},
+          transactions: () => 0,
+          tlsSessions: () => 0,
+          close: () => bound.value.close(),
+        };
       } else {
         const bound = await bindSomewhere((h) => startFakeMx(options, h, port));
         host = bound.host;
