@@ -88,8 +88,7 @@ export class DatabaseLeaseStore implements LeaseStore {
     await this.db.deleteFrom('probe_leases').where('key', '=', key).where('lease', '=', lease).execute();
   }
 
-  async renew(entries: LeaseEntry[], ttlMs: number): Promise<void> {
-    if (!entries.length) return;
+  async renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>> {
     const now = Date.now();
     const leases = entries.map((e) => e.lease);
     const present = new Set<string>();
@@ -98,15 +97,17 @@ export class DatabaseLeaseStore implements LeaseStore {
       await this.db.updateTable('probe_leases').set({ expires_at: now + ttlMs }).where('lease', 'in', chunk).execute();
       for (const row of await this.db.selectFrom('probe_leases').select('lease').where('lease', 'in', chunk).execute()) present.add(row.lease);
     }
-    // Lost (expired while this instance stalled, or the rows were cleared): put back as they are.
+    return new Set(leases.filter((lease) => !present.has(lease)));
+  }
+
+  async restore(entries: LeaseEntry[], ttlMs: number): Promise<void> {
     for (const entry of entries) {
-      if (present.has(entry.lease)) continue;
-      await this.locked(entry.key, async (trx, at) => {
+      await this.locked(entry.key, async (trx, now) => {
         const ticket = entry.waiting ? (await this.counts(trx, entry.key)).lastTicket + 1 : 0;
         await trx
           .insertInto('probe_leases')
-          .values({ key: entry.key, lease: entry.lease, state: entry.waiting ? 'waiting' : 'held', ticket, expires_at: at + ttlMs })
-          .onConflict((oc) => oc.columns(['key', 'lease']).doUpdateSet({ expires_at: at + ttlMs }))
+          .values({ key: entry.key, lease: entry.lease, state: entry.waiting ? 'waiting' : 'held', ticket, expires_at: now + ttlMs })
+          .onConflict((oc) => oc.columns(['key', 'lease']).doUpdateSet({ expires_at: now + ttlMs }))
           .execute();
       });
     }

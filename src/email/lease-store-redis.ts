@@ -55,17 +55,30 @@ end
 if #granted > 0 then keep(ttl) end
 return granted`;
 
-/** KEYS: as ENTER. ARGV: ttl, then lease and kind ("h" held, "w" waiting) pairs. */
+/** KEYS: as ENTER. ARGV: ttl, then lease and kind ("h" held, "w" waiting) pairs. Extends those present; returns the others. */
 const RENEW = `${PRELUDE}
+local ttl = tonumber(ARGV[1])
+local missing = {}
+for i = 2, #ARGV, 2 do
+  local m = ARGV[i]
+  if ARGV[i + 1] == 'h' then
+    if redis.call('ZSCORE', KEYS[1], m) then redis.call('ZADD', KEYS[1], now + ttl, m) else table.insert(missing, m) end
+  else
+    if redis.call('ZSCORE', KEYS[2], m) then redis.call('ZADD', KEYS[3], now + ttl, m) else table.insert(missing, m) end
+  end
+end
+keep(ttl)
+return missing`;
+
+/** KEYS: as ENTER. ARGV: ttl, then lease and kind pairs: each put back (a ticket at the end of the line). */
+const RESTORE = `${PRELUDE}
 local ttl = tonumber(ARGV[1])
 for i = 2, #ARGV, 2 do
   local m = ARGV[i]
   if ARGV[i + 1] == 'h' then
     redis.call('ZADD', KEYS[1], now + ttl, m)
   else
-    if not redis.call('ZSCORE', KEYS[2], m) then
-      redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), m)
-    end
+    if not redis.call('ZSCORE', KEYS[2], m) then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), m) end
     redis.call('ZADD', KEYS[3], now + ttl, m)
   end
 end
@@ -123,14 +136,28 @@ export class RedisLeaseStore implements LeaseStore {
     await this.redis.multi().zrem(held, lease).zrem(line, lease).zrem(lineExp, lease).exec();
   }
 
-  async renew(entries: LeaseEntry[], ttlMs: number): Promise<void> {
+  async renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>> {
+    return this.perKey(RENEW, entries, ttlMs);
+  }
+
+  async restore(entries: LeaseEntry[], ttlMs: number): Promise<void> {
+    await this.perKey(RESTORE, entries, ttlMs);
+  }
+
+  /** Runs `script` once per key of `entries`, in one pipeline; returns what the scripts returned as a set. */
+  private async perKey(script: string, entries: LeaseEntry[], ttlMs: number): Promise<Set<string>> {
     const byKey = new Map<string, LeaseEntry[]>();
     for (const entry of entries) byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), entry]);
-    if (!byKey.size) return;
+    const out = new Set<string>();
+    if (!byKey.size) return out;
     const pipeline = this.redis.pipeline();
     for (const [key, list] of byKey)
-      pipeline.eval(RENEW, 4, ...this.keys(key), ttlMs, ...list.flatMap((e) => [e.lease, e.waiting ? 'w' : 'h']));
-    for (const [, error] of (await pipeline.exec()) ?? []) if (error) throw error;
+      pipeline.eval(script, 4, ...this.keys(key), ttlMs, ...list.flatMap((e) => [e.lease, e.waiting ? 'w' : 'h']));
+    for (const [error, result] of (await pipeline.exec()) ?? []) {
+      if (error) throw error;
+      if (Array.isArray(result)) for (const lease of result) out.add(String(lease));
+    }
+    return out;
   }
 
   async take(key: string, units: number, capacity: number, perMs: number): Promise<number> {

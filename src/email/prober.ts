@@ -408,6 +408,9 @@ export class SmtpProber {
     if (slot) return { release: slot };
     if (signal.aborted) throw new DeadlineError();
     if (conversation.fresh) return { release: await limits.acquire(host, signal, identity) };
+    // A connection kept while the slot was asked for (the limits may answer later): taken instead of a wait.
+    const kept = this.takeIdle(key, conversation.noReuse === true);
+    if (kept) return kept;
     return new Promise<Handed>((resolve, reject) => {
       const line = this.waiting.get(host) ?? [];
       this.waiting.set(host, line);

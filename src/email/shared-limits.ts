@@ -35,8 +35,10 @@ export interface LeaseStore {
   grant(key: string, leases: string[], limit: number, ttlMs: number): Promise<string[]>;
   /** Gives up a slot or a ticket. */
   leave(key: string, lease: string): Promise<void>;
-  /** Extends every slot and ticket listed by `ttlMs`, putting back any the store lost (a ticket at the end of its line). */
-  renew(entries: LeaseEntry[], ttlMs: number): Promise<void>;
+  /** Extends every slot and ticket listed that the store has by `ttlMs`; returns the leases it does not have. */
+  renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>>;
+  /** Puts back slots and tickets the store lost (a ticket at the end of its line). */
+  restore(entries: LeaseEntry[], ttlMs: number): Promise<void>;
   /** Takes `units` from `key`'s token bucket: 0 when taken, else how long until there are enough (nothing taken). */
   take(key: string, units: number, capacity: number, perMs: number): Promise<number>;
   /** Says `instance` is alive for `ttlMs`; returns how many instances are. */
@@ -219,6 +221,10 @@ export class SharedProbeLimits implements ProbeLimits {
   }
 
   private wait(key: string, lease: string, signal?: AbortSignal): Promise<SlotRelease> {
+    if (signal?.aborted) {
+      if (!this.degraded) void this.track(this.store.leave(key, lease)).catch(() => {});
+      return Promise.reject(new DeadlineError());
+    }
     return new Promise<SlotRelease>((resolve, reject) => {
       const line = this.lines.get(key) ?? [];
       this.lines.set(key, line);
@@ -304,7 +310,11 @@ export class SharedProbeLimits implements ProbeLimits {
         this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
         const entries: LeaseEntry[] = [...this.held].map(([lease, key]) => ({ key, lease, waiting: false }));
         for (const [key, line] of this.lines) for (const w of line) entries.push({ key, lease: w.lease, waiting: true });
-        await this.track(this.store.renew(entries, this.options.leaseTtlMs));
+        const missing = await this.track(this.store.renew(entries, this.options.leaseTtlMs));
+        // Lost by the store (it restarted empty, or this instance stalled past the time to live): put
+        // back, unless given back or served meanwhile (never resurrect a slot released during the renewal).
+        const lost = entries.filter((e) => missing.has(e.lease) && this.stillCurrent(e));
+        if (lost.length) await this.track(this.store.restore(lost, this.options.leaseTtlMs));
         for (const { key, lease } of this.unsentLeaves.splice(0)) await this.track(this.store.leave(key, lease));
         if (this.degraded) {
           this.degraded = false;
@@ -318,6 +328,11 @@ export class SharedProbeLimits implements ProbeLimits {
       }
     })();
     return this.beating;
+  }
+
+  private stillCurrent(entry: LeaseEntry): boolean {
+    if (!entry.waiting) return this.held.has(entry.lease);
+    return this.lines.get(entry.key)?.some((w) => w.lease === entry.lease) ?? false;
   }
 
   private failed(error: unknown): void {
