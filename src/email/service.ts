@@ -45,7 +45,7 @@ export interface EmailValidationServiceDeps {
   enrichmentByDomain?: EnrichmentByDomain;
   /** Start the greylist re-check worker (default true). */
   recheckWorker?: boolean;
-  /** Makes the probe limits from the engine's settings (shared by every instance: limits-backend.ts); absent: counted in this process. Closed with the service. */
+  /** Makes the probe limits from the engine's settings (shared by instances: limits-backend.ts); absent: counted in this process. Closed with the service. */
   limits?: (config: EmailConfig) => ProbeLimits;
   /** GETs a URL's text: Amazon SNS signing certificates and subscription confirmations (tests serve them locally). */
   fetchText?: FetchText;

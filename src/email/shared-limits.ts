@@ -54,10 +54,10 @@ export interface SharedLimitsOptions extends LimitSettings {
 
 interface Waiter {
   lease: string;
-  resolve(release: SlotRelease): void;
-  reject(error: Error): void;
+  resolve: (release: SlotRelease) => void;
+  reject: (error: Error) => void;
   signal?: AbortSignal;
-  onAbort(): void;
+  onAbort: () => void;
 }
 
 export class SharedProbeLimits implements ProbeLimits {
@@ -250,7 +250,7 @@ export class SharedProbeLimits implements ProbeLimits {
   /** Serves a key's waiters of this instance, in order, for as long as any wait. */
   private async poll(key: string, line: Waiter[]): Promise<void> {
     let wake = () => {};
-    let woken = false;
+    let woken: boolean;
     this.pollers.set(key, () => {
       woken = true;
       wake();
@@ -307,7 +307,7 @@ export class SharedProbeLimits implements ProbeLimits {
     if (this.beating || this.closed) return this.beating ?? Promise.resolve();
     this.beating = (async () => {
       try {
-        this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
+        // Renewed first: of a slow heartbeat, the slots' expiry matters most.
         const entries: LeaseEntry[] = [...this.held].map(([lease, key]) => ({ key, lease, waiting: false }));
         for (const [key, line] of this.lines) for (const w of line) entries.push({ key, lease: w.lease, waiting: true });
         const missing = await this.track(this.store.renew(entries, this.options.leaseTtlMs));
@@ -316,6 +316,7 @@ export class SharedProbeLimits implements ProbeLimits {
         const lost = entries.filter((e) => missing.has(e.lease) && this.stillCurrent(e));
         if (lost.length) await this.track(this.store.restore(lost, this.options.leaseTtlMs));
         for (const { key, lease } of this.unsentLeaves.splice(0)) await this.track(this.store.leave(key, lease));
+        this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
         if (this.degraded) {
           this.degraded = false;
           this.options.logger?.info({ instances: this.instances }, 'probe limits: the shared store answers again; limits are shared');

@@ -81,8 +81,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   const rcpts: string[] = [];
   const sockets = new Map<number, Socket>();
   let connections = 0;
-  let open = 0;
   let peak = 0;
+  // The connections open now: smtp-server's own set (a socket upgraded by STARTTLS never says it closed).
+  const open = (): number => (server as unknown as { connections: Set<unknown> }).connections.size;
   let transactions = 0;
   let tlsSessions = 0;
 
@@ -98,6 +99,7 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     closeTimeout: 100,
     onConnect(session, callback) {
       connections += 1;
+      peak = Math.max(peak, open());
       if (options.banner421) return callback(smtpError(421, '4.7.0 fake-mx Service not available, too many connections'));
       callback();
     },
@@ -172,13 +174,10 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   // smtp-server keeps its net.Server here; we need the raw sockets to simulate a dropped connection.
   const netServer = (server as unknown as { server: import('node:net').Server }).server;
   netServer.on('connection', (socket: Socket) => {
+    // smtp-server's listener came first: the new connection is in its set already.
+    peak = Math.max(peak, open());
     sockets.set(socket.remotePort!, socket);
-    open += 1;
-    peak = Math.max(peak, open);
-    socket.on('close', () => {
-      open -= 1;
-      sockets.delete(socket.remotePort!);
-    });
+    socket.on('close', () => sockets.delete(socket.remotePort!));
   });
   await new Promise<void>((resolve, reject) => {
     netServer.once('error', reject);
@@ -193,9 +192,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     port: bound.port,
     rcpts,
     connections: () => connections,
-    concurrent: () => open,
+    concurrent: open,
     peakConcurrent: () => peak,
-    resetPeak: () => (peak = open),
+    resetPeak: () => (peak = open()),
     transactions: () => transactions,
     tlsSessions: () => tlsSessions,
     close: () =>
