@@ -63,7 +63,8 @@ const BACKENDS: readonly ProbeLimitsBackend[] = ['auto', 'redis', 'database', 'l
 
 function backend(raw: string | undefined): ProbeLimitsBackend {
   if (raw === undefined || raw === '') return 'auto';
-  if (!BACKENDS.includes(raw as ProbeLimitsBackend)) throw new Error(`EMAIL_PROBE_LIMITS must be one of ${BACKENDS.join(', ')}, got "${raw}"`);
+  if (!BACKENDS.includes(raw as ProbeLimitsBackend))
+    throw new Error(`EMAIL_PROBE_LIMITS must be one of ${BACKENDS.join(', ')}, got "${raw}"`);
   return raw as ProbeLimitsBackend;
 }
 

@@ -47,7 +47,10 @@ export class DatabaseLeaseStore implements LeaseStore {
     return this.locked(key, async (trx, now) => {
       const { held, waiting, lastTicket } = await this.counts(trx, key);
       if (waiting === 0 && held < limit) {
-        await trx.insertInto('probe_leases').values({ key, lease, state: 'held', ticket: 0, expires_at: now + ttlMs }).execute();
+        await trx
+          .insertInto('probe_leases')
+          .values({ key, lease, state: 'held', ticket: 0, expires_at: now + ttlMs })
+          .execute();
         return true;
       }
       if (queue)
@@ -94,8 +97,13 @@ export class DatabaseLeaseStore implements LeaseStore {
     const present = new Set<string>();
     for (let i = 0; i < leases.length; i += 500) {
       const chunk = leases.slice(i, i + 500);
-      await this.db.updateTable('probe_leases').set({ expires_at: now + ttlMs }).where('lease', 'in', chunk).execute();
-      for (const row of await this.db.selectFrom('probe_leases').select('lease').where('lease', 'in', chunk).execute()) present.add(row.lease);
+      await this.db
+        .updateTable('probe_leases')
+        .set({ expires_at: now + ttlMs })
+        .where('lease', 'in', chunk)
+        .execute();
+      for (const row of await this.db.selectFrom('probe_leases').select('lease').where('lease', 'in', chunk).execute())
+        present.add(row.lease);
     }
     return new Set(leases.filter((lease) => !present.has(lease)));
   }
@@ -141,7 +149,10 @@ export class DatabaseLeaseStore implements LeaseStore {
       await trx.deleteFrom('probe_leases').where('expires_at', '<', now).execute();
       if (now - this.lastSweep > 60_000) {
         this.lastSweep = now;
-        await trx.deleteFrom('probe_buckets').where('at', '<', now - 120_000).execute();
+        await trx
+          .deleteFrom('probe_buckets')
+          .where('at', '<', now - 120_000)
+          .execute();
       }
       const row = await trx
         .selectFrom('probe_leases')

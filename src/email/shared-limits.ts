@@ -91,11 +91,6 @@ export class SharedProbeLimits implements ProbeLimits {
     void this.beat();
   }
 
-  /** True while limits are counted in this process because the store cannot be reached. */
-  get isDegraded(): boolean {
-    return this.degraded;
-  }
-
   async acquire(host: string, signal?: AbortSignal, identity?: string): Promise<SlotRelease> {
     if (signal?.aborted) throw new DeadlineError();
     const key = limitKey.connections(host, identity);
@@ -261,7 +256,14 @@ export class SharedProbeLimits implements ProbeLimits {
         woken = false;
         if (!this.degraded) {
           try {
-            const granted = await this.track(this.store.grant(key, line.map((w) => w.lease), limit, this.options.leaseTtlMs));
+            const granted = await this.track(
+              this.store.grant(
+                key,
+                line.map((w) => w.lease),
+                limit,
+                this.options.leaseTtlMs,
+              ),
+            );
             for (const lease of granted) {
               const waiter = line.find((w) => w.lease === lease);
               // Its deadline passed while the store granted it: given straight back.

@@ -34,7 +34,8 @@ export async function strictHost(world: MailWorld, name: string, domains: number
   const mxHost = `mx.${name}.test`;
   const mx = await world.domain(names[0], { mxHost, tarpitMs, mailboxes: Array.from({ length: 2000 }, (_, i) => `v${i}`) });
   for (const domain of names.slice(1)) world.dns.mx(domain, [{ exchange: mxHost, priority: 10 }]);
-  const list = (n: number, offset = 0) => Array.from({ length: n }, (_, i) => `${(offset + i) % 2 ? 'x' : 'v'}${offset + i}@${names[i % domains]}`);
+  const list = (n: number, offset = 0) =>
+    Array.from({ length: n }, (_, i) => `${(offset + i) % 2 ? 'x' : 'v'}${offset + i}@${names[i % domains]}`);
   return { mx, mxHost, list };
 }
 
@@ -87,4 +88,3 @@ export const baseEnv = (world: MailWorld, databaseUrl: string, limit: number, tt
   STARTER_CREDITS: '1000',
   CRAWL_ENABLED: '0',
 });
-

@@ -10,7 +10,12 @@ export async function startOwnRedis(port: number, dir: string): Promise<ChildPro
     stdio: 'ignore',
   });
   for (let i = 0; i < 200; i++) {
-    if (spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG')) return child;
+    if (
+      spawnSync('redis-cli', ['-p', String(port), 'ping'])
+        .stdout?.toString()
+        .includes('PONG')
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill('SIGKILL');
