@@ -78,8 +78,11 @@ for i = 2, #ARGV, 2 do
   if ARGV[i + 1] == 'h' then
     redis.call('ZADD', KEYS[1], now + ttl, m)
   else
-    if not redis.call('ZSCORE', KEYS[2], m) then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), m) end
-    redis.call('ZADD', KEYS[3], now + ttl, m)
+    -- A ticket granted meanwhile holds a slot: never put back in line.
+    if not redis.call('ZSCORE', KEYS[1], m) then
+      if not redis.call('ZSCORE', KEYS[2], m) then redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[4]), m) end
+      redis.call('ZADD', KEYS[3], now + ttl, m)
+    end
   end
 end
 keep(ttl)
