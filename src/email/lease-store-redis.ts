@@ -113,7 +113,7 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
 return redis.call('ZCARD', KEYS[1])`;
 
 export class RedisLeaseStore implements LeaseStore {
-  readonly pollMs = 25;
+  readonly pollMs = 10;
 
   /** `namespace`: prefix of every key (deployments or test suites sharing one Redis keep apart). */
   constructor(
