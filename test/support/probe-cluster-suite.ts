@@ -1,4 +1,4 @@
-// Probe limits shared by a cluster (docs/email.md, "Safety"): real `leadbase serve` processes on
+// Probe limits shared by a cluster (docs/email.md, "Safety"), run by probe-limits-cluster-*.test.ts: real `leadbase serve` processes on
 // one PostgreSQL database validate lists whose addresses all live on one strict mail host, and that
 // host (a local fake that counts its open connections) never sees more connections at once than its
 // limit, with the limits shared through Redis and through the database. The slots of a killed
@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
-import { until } from '../support/until.ts';
-import { PG_SKIP, REDIS_SKIP, REDIS_URL } from '../support/db.ts';
-import { baseEnv, Cluster, ownDatabase, strictHost } from '../support/probe-cluster.ts';
+import { startMailWorld, type MailWorld } from './fake-smtp.ts';
+import { until } from './until.ts';
+import { PG_SKIP, REDIS_SKIP, REDIS_URL } from './db.ts';
+import { baseEnv, Cluster, ownDatabase, strictHost } from './probe-cluster.ts';
 
 const LIMIT = 2;
 // Short enough for the test to wait it out, long beside a heartbeat on a busy machine.
@@ -23,7 +23,9 @@ const backends = [
   { name: 'database', skip: false as const, env: () => ({ REDIS_URL: '' }) },
 ];
 
-for (const backend of backends) {
+/** The suite on one back end (one file each, so each stays within the runner's time per file). */
+export function describeProbeCluster(name: 'redis' | 'database'): void {
+  const backend = backends.find((b) => b.name === name)!;
   describe(
     `probe limits shared by serve processes on PostgreSQL, through ${backend.name}`,
     { skip: PG_SKIP || backend.skip, timeout: 400_000 },
