@@ -83,6 +83,8 @@ export const baseEnv = (world: MailWorld, databaseUrl: string, limit: number, tt
   ...mailWorldEnv(world),
   EMAIL_MAX_SESSIONS_PER_MX_HOST: String(limit),
   EMAIL_PROBE_LEASE_TTL_MS: String(ttlMs),
+  // Waiting for a slot counts against the deadline: generous, so a busy machine's slowness is not answered unknown.
+  EMAIL_DEADLINE_MS: '120000',
   EMAIL_DOMAIN_SESSIONS_PER_MINUTE: '100000',
   EMAIL_RECHECK_POLL_MS: '600000',
   STARTER_CREDITS: '1000',
