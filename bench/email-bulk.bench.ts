@@ -2,6 +2,9 @@
 // the engine, against the lower bound the mail hosts' politeness limits and reply times set.
 //   npm run bench -- email-bulk                      100,000 addresses
 //   npm run bench -- email-bulk --addresses=N
+//   npm run bench -- email-bulk --instances=2        the list split over two instances sharing the
+//                                                    mail hosts' limits (needs DATABASE_URL=postgres://…;
+//                                                    limits through Redis when REDIS_URL is set, else the database)
 // The list: 60% on three big providers' hosts (a Google-like host taking 100 recipients per
 // transaction, a Microsoft-like host answering one recipient per session, a Proofpoint-fronted
 // host), 100 domains each; 40% over 2,000 small domains on shared hosting (10 ordinary hosts, 2
@@ -15,12 +18,18 @@
 // host. The list's bound is the slowest host's, plus the greylist retry delay on the greylisting
 // hosts. DNS, HTTP, the database and the other SMTP replies are not in the bound.
 import { loadConfig } from '../src/config.ts';
-import { startTestApp } from '../test/support/app.ts';
+import { startTestApp, type TestApp } from '../test/support/app.ts';
+import { dbTargets } from '../test/support/db.ts';
 import { startMailWorld, type FakeMx, type MailDomainOptions } from '../test/support/fake-smtp.ts';
 import { fmt, ratio } from './support/stats.ts';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const N = arg('addresses', 100_000);
+const INSTANCES = Math.max(1, arg('instances', 1));
+if (INSTANCES > 1 && !process.env.DATABASE_URL?.startsWith('postgres')) {
+  console.error('--instances needs DATABASE_URL=postgres://…: instances share one database (and Redis when REDIS_URL is set)');
+  process.exit(2);
+}
 const CONNECTIONS = 5;
 const REPLY_MS = 20;
 const GREYLIST_MS = 1000;
@@ -142,30 +151,52 @@ for (const plan of plans) {
   for (const domain of rest) world.dns.mx(domain, [{ exchange: plan.mxHost, priority: 10 }]);
 }
 
-const t = await startTestApp(undefined, {
-  credits: N,
-  deps: {
-    config: loadConfig({ BULK_GREYLIST_RETRY_MS: String(GREYLIST_RETRY_MS) }),
-    email: {
-      ...world.emailConfig,
-      maxSessionsPerMxHost: CONNECTIONS,
-      domainSessionsPerMinute: 1_000_000,
-      rcptsPerTransaction: 100,
-      recheckPollMs: 3_600_000,
-    },
-  },
-});
+// One instance: SQLite and limits in the process, as a single deployment runs. Several: each its
+// own services (queue workers, engine, limits) on one PostgreSQL database, limits shared through
+// Redis when REDIS_URL is set, else through the database.
+const shared = INSTANCES > 1;
+const limitsBackend = !shared ? 'local' : process.env.REDIS_URL ? 'redis' : 'database';
+const instanceDeps = {
+  config: loadConfig({ BULK_GREYLIST_RETRY_MS: String(GREYLIST_RETRY_MS), REDIS_URL: process.env.REDIS_URL }),
+  email: {
+    ...world.emailConfig,
+    maxSessionsPerMxHost: CONNECTIONS,
+    domainSessionsPerMinute: 1_000_000,
+    rcptsPerTransaction: 100,
+    recheckPollMs: 3_600_000,
+    probeLimits: limitsBackend,
+    probeLimitsNamespace: `bench-${process.pid}`,
+  } as const,
+};
+const t = await startTestApp(shared ? dbTargets[1] : undefined, { credits: N, redisUrl: process.env.REDIS_URL, deps: instanceDeps });
+const others: TestApp[] = [];
+for (let i = 1; i < INSTANCES; i++)
+  others.push(
+    await startTestApp(undefined, {
+      database: t.database,
+      existingKey: { key: t.key, id: t.keyId },
+      redisUrl: process.env.REDIS_URL,
+      deps: instanceDeps,
+    }),
+  );
+const instances = [t, ...others];
 
 console.log(
   `email bulk: ${N} addresses (${plans.length} mail hosts, ${plans.reduce((s, p) => s + p.domains.length, 0) + DEAD_DOMAINS.length} domains), ` +
-    `${CONNECTIONS} connections per host, RCPT answered ${REPLY_MS} ms late; lower bound ${fmt(bound)} ms (${slowest})`,
+    `${CONNECTIONS} connections per host, RCPT answered ${REPLY_MS} ms late; lower bound ${fmt(bound)} ms (${slowest}); ` +
+    `${INSTANCES} instance(s), limits ${limitsBackend}`,
 );
 try {
   const started = performance.now();
   const cpuAtStart = process.cpuUsage();
-  const created = await t.post('/email-validate/bulk', { emails: list });
-  if (created.statusCode !== 202) throw new Error(`POST answered ${created.statusCode}: ${created.body}`);
-  const { id } = created.json<{ id: string }>();
+  // Several instances: the list in as many parts, each posted to its own instance.
+  const parts = instances.map((_, i) => list.filter((_, j) => j % INSTANCES === i));
+  const ids: string[] = [];
+  for (const [i, part] of parts.entries()) {
+    const created = await instances[i].post('/email-validate/bulk', { emails: part });
+    if (created.statusCode !== 202) throw new Error(`POST answered ${created.statusCode}: ${created.body}`);
+    ids.push(created.json<{ id: string }>().id);
+  }
   console.log(`list accepted (202) after ${fmt(performance.now() - started)} ms`);
   const timeline: string[] = [];
   const sampler = setInterval(() => {
@@ -176,12 +207,14 @@ try {
         .join(' '),
     );
   }, 5000);
-  let status: { status: string; processed: number; credits_consumed: number };
+  type Status = { status: string; processed: number; credits_consumed: number };
+  let statuses: Status[];
   for (;;) {
-    status = (await t.get(`/email-validate/bulk/${id}`)).json();
-    if (status.status === 'done' || status.status === 'failed') break;
+    statuses = await Promise.all(ids.map(async (id, i) => (await instances[i].get(`/email-validate/bulk/${id}`)).json<Status>()));
+    if (statuses.every((s) => s.status === 'done' || s.status === 'failed')) break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  const status = { credits_consumed: statuses.reduce((sum, s) => sum + s.credits_consumed, 0) };
   const ms = performance.now() - started;
   clearInterval(sampler);
   if (process.env.BENCH_TIMELINE) console.log(timeline.join('\n'));
@@ -189,7 +222,8 @@ try {
   console.log(
     `benchmark process CPU ${fmt((cpu.user + cpu.system) / 1000)} ms (${fmt(((cpu.user + cpu.system) / 1000 / ms) * 100)}% of one core)`,
   );
-  const rows = (await t.get(`/email-validate/bulk/${id}/results`)).body.trim().split('\n');
+  const rows: string[] = [];
+  for (const [i, id] of ids.entries()) rows.push(...(await instances[i].get(`/email-validate/bulk/${id}/results`)).body.trim().split('\n'));
   let correct = 0;
   const wrong = new Map<string, number>();
   for (const line of rows) {
@@ -209,7 +243,10 @@ try {
       `  ${plan.name.padEnd(20)} bound ${fmt(hostBound)} ms, ${servers.get(plan)!.transactions()} transactions, ${servers.get(plan)!.connections()} connections`,
     );
   }
+  const peak = Math.max(...[...servers.values()].map((mx) => mx.peakConcurrent()));
+  console.log(`most connections open at once on any host: ${peak} (limit ${CONNECTIONS})`);
 } finally {
+  for (const other of others) await other.close();
   await t.close();
   await world.close();
 }

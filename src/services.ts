@@ -11,6 +11,7 @@ import { PeopleService } from './people/service.ts';
 import { JobService } from './jobs/service.ts';
 import { createEmailValidationService, type EmailValidationService } from './email/service.ts';
 import type { EmailOverrides } from './email/config.ts';
+import { createProbeLimits } from './email/limits-backend.ts';
 import { IdempotencyStore } from './billing/idempotency.ts';
 import { checkHealth, type Health } from './health.ts';
 import { DatabaseQueue } from './queue/database-queue.ts';
@@ -97,6 +98,8 @@ export function createServices(deps: ServiceDeps): Services {
     fetchText: deps.email?.fetchText,
     logger: deps.logger,
     recheckWorker: deps.background,
+    // Counted with every instance sharing this Redis or database (docs/email.md, "Safety").
+    limits: (settings) => createProbeLimits(settings, { db: deps.db, dialect: deps.dialect, redis: deps.redis, logger: deps.logger }),
     enrichmentByDomain: (domain) => companies.enrichmentByDomain(domain),
   });
   const outages = deps.outages ?? new OutageLog({ logger: deps.logger, intervalMs: deps.config.timeouts.outageLogIntervalMs });

@@ -25,6 +25,7 @@ import * as outboundIdentities from './migrations/0021_outbound_identities.ts';
 import * as jobTerms from './migrations/0022_job_terms.ts';
 import * as companyRelations from './migrations/0023_company_relations.ts';
 import * as peopleSearch from './migrations/0024_people_search.ts';
+import * as probeLeases from './migrations/0025_probe_leases.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0022_job_terms': jobTerms,
   '0023_company_relations': companyRelations,
   '0024_people_search': peopleSearch,
+  '0025_probe_leases': probeLeases,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -29,10 +29,18 @@ export interface EmailConfig {
   catchAllTtlMs: number;
   /** How long MX lookups are remembered. */
   dnsCacheTtlMs: number;
-  /** Concurrent SMTP sessions per MX host (per instance). */
+  /** Concurrent SMTP sessions per MX host and outbound identity, for all instances together. */
   maxSessionsPerMxHost: number;
   /** New SMTP sessions per recipient domain per minute (token bucket, burst = a tenth, at least 5). */
   domainSessionsPerMinute: number;
+  /** RCPT commands per MX host and outbound identity per minute (token bucket like the domains'); 0: not limited. */
+  hostRcptsPerMinute: number;
+  /** Where the limits are counted: auto (Redis when configured, else PostgreSQL, else this process), redis, database, or local (this process only). */
+  probeLimits: ProbeLimitsBackend;
+  /** How long a connection slot or a place in line outlives the last heartbeat of the instance holding it. */
+  probeLeaseTtlMs: number;
+  /** Prefix of the Redis keys of the shared limits (deployments sharing one Redis keep apart). */
+  probeLimitsNamespace: string;
   /** Transactions one SMTP connection may carry before it is closed (1: never reuse a connection). */
   sessionReuseMax: number;
   /** Recipients asked in one transaction at the most (addresses of one domain waiting together). */
@@ -53,6 +61,16 @@ export interface EmailConfig {
   mailgunSigningKey: string | undefined;
   /** SendGrid signed event webhook verification key (base64): when set, SendGrid calls must be signed. */
   sendgridVerificationKey: string | undefined;
+}
+
+export type ProbeLimitsBackend = 'auto' | 'redis' | 'database' | 'local';
+const BACKENDS: readonly ProbeLimitsBackend[] = ['auto', 'redis', 'database', 'local'];
+
+function backend(raw: string | undefined): ProbeLimitsBackend {
+  if (raw === undefined || raw === '') return 'auto';
+  if (!BACKENDS.includes(raw as ProbeLimitsBackend))
+    throw new Error(`EMAIL_PROBE_LIMITS must be one of ${BACKENDS.join(', ')}, got "${raw}"`);
+  return raw as ProbeLimitsBackend;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -86,6 +104,10 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
     dnsCacheTtlMs: int(env, 'EMAIL_DNS_CACHE_TTL_MS', 300_000),
     maxSessionsPerMxHost: Math.max(1, int(env, 'EMAIL_MAX_SESSIONS_PER_MX_HOST', 5)),
     domainSessionsPerMinute: Math.max(1, int(env, 'EMAIL_DOMAIN_SESSIONS_PER_MINUTE', 300)),
+    hostRcptsPerMinute: int(env, 'EMAIL_HOST_RCPTS_PER_MINUTE', 0),
+    probeLimits: backend(env.EMAIL_PROBE_LIMITS),
+    probeLeaseTtlMs: Math.max(1000, int(env, 'EMAIL_PROBE_LEASE_TTL_MS', 15_000)),
+    probeLimitsNamespace: env.EMAIL_PROBE_LIMITS_NAMESPACE || 'leadbase',
     sessionReuseMax: Math.max(1, int(env, 'EMAIL_SESSION_REUSE_MAX', 20)),
     sessionIdleMs: int(env, 'EMAIL_SESSION_IDLE_MS', 5000),
     rcptsPerTransaction: Math.min(100, Math.max(1, int(env, 'EMAIL_RCPTS_PER_TRANSACTION', 50))),

@@ -1,6 +1,7 @@
-// Limits that keep one customer's burst from getting our address blocked: at most N concurrent
-// sessions per MX host, and a token bucket of new sessions per recipient domain. Per instance.
-// Each outbound identity (outbound.ts) has budgets of its own: a mail server counts per sending address.
+// Limits that keep one customer's burst from getting our address blocked, counted in this process:
+// at most N concurrent sessions per key (an MX host), and token buckets per key (new sessions per
+// recipient domain, RCPTs per MX host). probe-limits.ts builds on them; shared-limits.ts counts the
+// same limits for every instance.
 
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -11,7 +12,7 @@ export class DeadlineError extends Error {
 }
 
 /** Waits until `signal` aborts or `ms` pass; rejects with DeadlineError on abort. */
-async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   try {
     await delay(ms, undefined, { signal });
   } catch (error) {
@@ -26,9 +27,8 @@ export class HostSemaphores {
 
   constructor(private readonly perHost: number) {}
 
-  /** Resolves with a release function once a slot for `host` is free (`identity`: whose budget, absent: the default one's). */
-  async acquire(host: string, signal?: AbortSignal, identity?: string): Promise<() => void> {
-    if (identity) host = `${identity}|${host}`;
+  /** Resolves with a release function once a slot for `host` is free. */
+  async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) throw new DeadlineError();
     if ((this.active.get(host) ?? 0) < this.perHost) {
       this.active.set(host, (this.active.get(host) ?? 0) + 1);
@@ -54,8 +54,7 @@ export class HostSemaphores {
   }
 
   /** A release function when a slot for `host` is free right now, else null (never waits). */
-  tryAcquire(host: string, identity?: string): (() => void) | null {
-    if (identity) host = `${identity}|${host}`;
+  tryAcquire(host: string): (() => void) | null {
     const count = this.active.get(host) ?? 0;
     if (count >= this.perHost) return null;
     this.active.set(host, count + 1);
@@ -77,31 +76,35 @@ export class HostSemaphores {
   }
 }
 
+/** A token bucket's size for a rate: a tenth of a minute's worth, at least 5 (or the whole rate when below 5). */
+export function bucketShape(perMinute: number): { capacity: number; perMs: number } {
+  return { capacity: Math.max(Math.min(5, perMinute), Math.ceil(perMinute / 10)), perMs: perMinute / 60_000 };
+}
+
 export class DomainBuckets {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly capacity: number;
   private readonly perMs: number;
 
   constructor(perMinute: number) {
-    this.capacity = Math.max(5, Math.ceil(perMinute / 10));
-    this.perMs = perMinute / 60_000;
+    ({ capacity: this.capacity, perMs: this.perMs } = bucketShape(perMinute));
   }
 
-  /** Takes a token for `domain`, waiting for one when the bucket is empty. */
-  async take(domain: string, signal?: AbortSignal, identity?: string): Promise<void> {
-    if (identity) domain = `${identity}|${domain}`;
+  /** Takes `count` tokens (at most a full bucket) for `domain`, waiting for them when the bucket has fewer. */
+  async take(domain: string, signal?: AbortSignal, count = 1): Promise<void> {
+    const need = Math.min(this.capacity, Math.max(1, count));
     for (;;) {
       const now = Date.now();
       const bucket = this.buckets.get(domain) ?? { tokens: this.capacity, at: now };
       bucket.tokens = Math.min(this.capacity, bucket.tokens + (now - bucket.at) * this.perMs);
       bucket.at = now;
       this.buckets.set(domain, bucket);
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
+      if (bucket.tokens >= need) {
+        bucket.tokens -= need;
         if (this.buckets.size > 100_000) this.buckets.delete(this.buckets.keys().next().value!);
         return;
       }
-      await sleep(Math.ceil((1 - bucket.tokens) / this.perMs), signal);
+      await sleep(Math.ceil((need - bucket.tokens) / this.perMs), signal);
     }
   }
 }

@@ -6,7 +6,8 @@
 import type { EmailConfig } from './config.ts';
 import type { DnsClient } from './dns.ts';
 import { classifyRcptReply, type RcptReason, type RcptVerdict } from './classify.ts';
-import { DeadlineError, type DomainBuckets, type HostSemaphores } from './politeness.ts';
+import { DeadlineError } from './politeness.ts';
+import type { ProbeLimits } from './probe-limits.ts';
 import { blockOf, type Block } from './refusals.ts';
 import type { OutboundIdentity, OutboundPool } from './outbound.ts';
 import { identifyMx } from './providers.ts';
@@ -25,8 +26,11 @@ export interface RcptResult {
 export interface ProbeDeps {
   config: EmailConfig;
   dns: DnsClient;
-  hostSlots: HostSemaphores;
-  domainBuckets: DomainBuckets;
+  /**
+   * Connection slots per MX host, sessions per domain, RCPTs per host: in this process or shared by
+   * every instance; each outbound identity has budgets of its own (a mail server counts per sending address).
+   */
+  limits: ProbeLimits;
   /** The outbound identities and their quarantines. */
   outbound: OutboundPool;
 }
@@ -203,7 +207,7 @@ export class SmtpProber {
         if (block) return { kind: 'blocked', refusal: { reply: stopped.reply, block } };
         return { kind: 'next', failure: { ...classifySessionReply(stopped.reply), host } };
       }
-      return await this.transact(state, identity, host, poolKeyOf(identity, host, ip), conversation);
+      return await this.transact(state, identity, host, poolKeyOf(identity, host, ip), conversation, signal);
     } catch (error) {
       const next = afterFailure(state, error, signal, host);
       if (next === 'again-without-tls' || next === 'again-on-a-fresh-connection') {
@@ -242,7 +246,7 @@ export class SmtpProber {
         state.kept = true;
       }
     }
-    await this.deps.domainBuckets.take(domain, signal, identity.id);
+    await this.deps.limits.takeSession(domain, signal, identity.id);
     if (conversation.noReuse) this.prepareSpare(identity, host, ip, poolKey, useTls);
     if (state.session) {
       state.unbind = state.session.bindAbort(signal);
@@ -265,6 +269,7 @@ export class SmtpProber {
     host: string,
     poolKey: string,
     conversation: Conversation,
+    signal: AbortSignal,
   ): Promise<Attempt> {
     const session = state.session!;
     const initial = conversation.recipients?.() ?? conversation.initial;
@@ -275,6 +280,8 @@ export class SmtpProber {
       this.endTransaction(state, identity, host, poolKey, conversation);
       return { kind: 'done', results: initial.map(() => unknown('utf8_unsupported', host)) };
     }
+    const { limits } = this.deps;
+    await limits.takeRcpts(host, initial.length, signal, identity.id);
     const reused = session.transactions > 0;
     const toResult = (reply: SmtpReply): RcptResult => {
       const { verdict, reason } = classifyRcptReply(reply);
@@ -304,7 +311,10 @@ export class SmtpProber {
     }
     let refused = this.refusalAmong(state);
     if (!refused && conversation.followUp) {
-      const rcpt = async (address: string) => toResult(await session.command(`RCPT TO:<${address}>`));
+      const rcpt = async (address: string) => {
+        await limits.takeRcpts(host, 1, signal, identity.id);
+        return toResult(await session.command(`RCPT TO:<${address}>`));
+      };
       await conversation.followUp([...state.results], rcpt);
       refused = this.refusalAmong(state);
     }
@@ -436,11 +446,11 @@ export class SmtpProber {
     this.lastOneShot.set(key, true, sessionIdleMs);
     if (!burst || sessionIdleMs <= 0 || this.sparesOpening.has(key)) return;
     if (this.idle.get(key)?.some((e) => e.session.transactions === 0)) return;
-    const release = this.deps.hostSlots.tryAcquire(host, identity.id);
-    if (!release) return;
     this.sparesOpening.add(key);
     void (async () => {
       let session: SmtpSession | undefined;
+      const release = await this.deps.limits.tryAcquire(host, identity.id).catch(() => null);
+      if (!release) return;
       try {
         const opened = await SmtpSession.open(this.connectOptions(identity, ip));
         session = opened.session;
@@ -468,10 +478,15 @@ export class SmtpProber {
     signal: AbortSignal,
   ): Promise<Handed> {
     if (signal.aborted) throw new DeadlineError();
-    const slot = this.deps.hostSlots.tryAcquire(host, identity.id);
+    const { limits } = this.deps;
+    const slot = await limits.tryAcquire(host, identity.id);
     if (slot) return { release: slot };
-    if (conversation.fresh) return { release: await this.deps.hostSlots.acquire(host, signal, identity.id) };
+    if (signal.aborted) throw new DeadlineError();
+    if (conversation.fresh) return { release: await limits.acquire(host, signal, identity.id) };
     const lineKey = lineKeyOf(identity, host);
+    // A connection kept while the slot was asked for (the limits may answer later): taken instead of a wait.
+    const kept = this.takeIdle(key, conversation.noReuse === true);
+    if (kept) return kept;
     return new Promise<Handed>((resolve, reject) => {
       const line = this.waiting.get(lineKey) ?? [];
       this.waiting.set(lineKey, line);
@@ -502,7 +517,7 @@ export class SmtpProber {
       };
       signal.addEventListener('abort', onDeadline, { once: true });
       line.push(waiter);
-      this.deps.hostSlots.acquire(host, stopSlotWait.signal, identity.id).then(
+      limits.acquire(host, stopSlotWait.signal, identity.id).then(
         (release) => {
           if (settled) return release();
           leave();

@@ -10,7 +10,7 @@ import { DnsClient } from './dns.ts';
 import { EngagementStore, isEngagedAddress } from './engagement.ts';
 import { isFreeMailDomain } from './free-mail.ts';
 import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
-import { DomainBuckets, HostSemaphores } from './politeness.ts';
+import { limitSettings, LocalProbeLimits, type ProbeLimits } from './probe-limits.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
 import { RcptBatches } from './rcpt-batches.ts';
 import { OutboundPool, outboundIdentities } from './outbound.ts';
@@ -44,6 +44,8 @@ export interface EmailValidationServiceDeps {
   enrichmentByDomain?: EnrichmentByDomain;
   /** Start the greylist re-check worker (default true). */
   recheckWorker?: boolean;
+  /** Makes the probe limits from the engine's settings (shared by instances: limits-backend.ts); absent: counted in this process. Closed with the service. */
+  limits?: (config: EmailConfig) => ProbeLimits;
   /** GETs a URL's text: Amazon SNS signing certificates and subscription confirmations (tests serve them locally). */
   fetchText?: FetchText;
 }
@@ -77,6 +79,7 @@ export class EmailValidationService {
   private readonly batches: RcptBatches;
   /** The outbound identities and their quarantines. */
   readonly outbound: OutboundPool;
+  private readonly limits: ProbeLimits;
   private readonly results = new TtlCache<{ validation: EmailValidation; reason: string }>(200_000);
   private readonly catchAll = new TtlCache<boolean>(50_000);
   private readonly inFlight = new Map<string, Promise<ValidationDetail>>();
@@ -106,11 +109,11 @@ export class EmailValidationService {
         deps.logger?.warn({ identity, scope, code: reply.code, reply: reply.text }, 'outbound identity refused as a sender: quarantined'),
       onStoreError: (error) => deps.logger?.warn({ err: error }, 'outbound quarantines: the database could not be used'),
     });
+    this.limits = deps.limits?.(this.config) ?? new LocalProbeLimits(limitSettings(this.config));
     this.prober = new SmtpProber({
       config: this.config,
       dns: this.dns,
-      hostSlots: new HostSemaphores(this.config.maxSessionsPerMxHost),
-      domainBuckets: new DomainBuckets(this.config.domainSessionsPerMinute),
+      limits: this.limits,
       outbound: this.outbound,
     });
     this.batches = new RcptBatches(this.prober, this.config.rcptsPerTransaction, this.config.maxSessionsPerMxHost);
@@ -370,6 +373,7 @@ export class EmailValidationService {
     await this.recheckRunning;
     this.prober.closeIdle();
     await this.outbound.flush();
+    await this.limits.close();
   }
 }
 

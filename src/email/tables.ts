@@ -95,7 +95,28 @@ export interface EmailOutboundQuarantineTable {
   reply: string;
 }
 
+/** A connection slot held, a ticket in line for one, or an instance alive (shared probe limits without Redis). */
+export interface ProbeLeaseTable {
+  key: string;
+  lease: string;
+  /** held | waiting | alive */
+  state: string;
+  ticket: number;
+  /** Epoch ms; renewed by its instance's heartbeat. */
+  expires_at: number;
+}
+
+/** A token bucket of a per-minute probe budget. */
+export interface ProbeBucketTable {
+  key: string;
+  tokens: number;
+  /** When `tokens` was worked out (epoch ms). */
+  at: number;
+}
+
 export interface EmailTables {
+  probe_leases: ProbeLeaseTable;
+  probe_buckets: ProbeBucketTable;
   email_bulk_jobs: EmailBulkJobTable;
   email_bulk_items: EmailBulkItemTable;
   email_engagement: EmailEngagementTable;

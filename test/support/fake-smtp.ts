@@ -65,6 +65,11 @@ export interface FakeMx {
   readonly rcpts: string[];
   /** Connections accepted. */
   readonly connections: () => number;
+  /** Connections open now, from any client. */
+  readonly concurrent: () => number;
+  /** The most connections that were open at once since the start (or the last resetPeak). */
+  readonly peakConcurrent: () => number;
+  resetPeak(): void;
   /** Transactions begun (MAIL FROM accepted). */
   readonly transactions: () => number;
   /** Whether a client upgraded with STARTTLS. */
@@ -89,6 +94,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   const rcpts: string[] = [];
   const sockets = new Map<number, Socket>();
   let connections = 0;
+  let peak = 0;
+  // The connections open now: smtp-server's own set (a socket upgraded by STARTTLS never says it closed).
+  const open = (): number => (server as unknown as { connections: Set<unknown> }).connections.size;
   let transactions = 0;
   let tlsSessions = 0;
   const clients: string[] = [];
@@ -116,6 +124,7 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     onConnect(session, callback) {
       connections += 1;
       clients.push(clientOf(session));
+      peak = Math.max(peak, open());
       const refused = refusal(session, 'connect');
       if (refused) return callback(refused);
       if (options.banner421) return callback(smtpError(421, '4.7.0 fake-mx Service not available, too many connections'));
@@ -194,6 +203,8 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
   // smtp-server keeps its net.Server here; we need the raw sockets to simulate a dropped connection.
   const netServer = (server as unknown as { server: import('node:net').Server }).server;
   netServer.on('connection', (socket: Socket) => {
+    // smtp-server's listener came first: the new connection is in its set already.
+    peak = Math.max(peak, open());
     sockets.set(socket.remotePort!, socket);
     socket.on('close', () => sockets.delete(socket.remotePort!));
   });
@@ -210,6 +221,9 @@ export async function startFakeMx(options: FakeMxOptions = {}, host = '127.0.0.1
     port: bound.port,
     rcpts,
     connections: () => connections,
+    concurrent: open,
+    peakConcurrent: () => peak,
+    resetPeak: () => (peak = open()),
     transactions: () => transactions,
     tlsSessions: () => tlsSessions,
     clients,
@@ -317,6 +331,9 @@ export async function startMailWorld(): Promise<MailWorld> {
           rcpts: [],
           clients: [],
           connections: () => 0,
+          concurrent: () => 0,
+          peakConcurrent: () => 0,
+          resetPeak: () => {},
           transactions: () => 0,
           tlsSessions: () => 0,
           close: () => bound.value.close(),

@@ -1,0 +1,356 @@
+// Probe limits counted for every instance (docs/email.md, "Safety"): a connection slot is a lease
+// in a shared store (Redis, or the database), held with a time to live that this instance renews
+// every heartbeat, so the slots of an instance that died come free within that time. A validation
+// that finds no free slot takes a ticket in the key's line; the store hands free slots to the
+// earliest tickets, whichever instance holds them, so waiters are served in arrival order across
+// the cluster. Budgets (sessions per domain, RCPTs per host) are token buckets in the store.
+//
+// While the store cannot be reached, limits are counted in this process with a conservative share:
+// the limit divided by the instances last seen alive (at least 1), and the slots this instance
+// still holds count against it. The heartbeat keeps trying; once the store answers, it is told of
+// every slot held and every ticket waiting (re-created when the store lost them) and counting there
+// resumes.
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import { bucketShape, DeadlineError, DomainBuckets, sleep } from './politeness.ts';
+import { limitKey, type LimitSettings, type ProbeLimits, type SlotRelease } from './probe-limits.ts';
+
+/** What one entry of a renewal says: a slot held, or a ticket in line. */
+export interface LeaseEntry {
+  key: string;
+  lease: string;
+  waiting: boolean;
+}
+
+/** A store of slots, lines and token buckets several instances share. Every method may throw when the store is unreachable. */
+export interface LeaseStore {
+  /** How often a waiter asks the store whether its turn came (ms). */
+  readonly pollMs: number;
+  /**
+   * Holds `lease` on `key` when fewer than `limit` hold it and nobody waits (true). Otherwise,
+   * when `queue`, gives it the next ticket in the key's line (false).
+   */
+  enter(key: string, lease: string, limit: number, ttlMs: number, queue: boolean): Promise<boolean>;
+  /** Of `leases` in `key`'s line, those whose turn it is now: they hold the key from now on. */
+  grant(key: string, leases: string[], limit: number, ttlMs: number): Promise<string[]>;
+  /** Gives up a slot or a ticket. */
+  leave(key: string, lease: string): Promise<void>;
+  /** Extends every slot and ticket listed that the store has by `ttlMs`; returns the leases it does not have. */
+  renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>>;
+  /** Puts back slots and tickets the store lost (a ticket at the end of its line). */
+  restore(entries: LeaseEntry[], ttlMs: number): Promise<void>;
+  /** Takes `units` from `key`'s token bucket: 0 when taken, else how long until there are enough (nothing taken). */
+  take(key: string, units: number, capacity: number, perMs: number): Promise<number>;
+  /** Says `instance` is alive for `ttlMs`; returns how many instances are. */
+  beat(instance: string, ttlMs: number): Promise<number>;
+}
+
+export interface SharedLimitsOptions extends LimitSettings {
+  store: LeaseStore;
+  /** How long a slot or ticket outlives the last heartbeat of its instance. */
+  leaseTtlMs: number;
+  logger?: Logger;
+}
+
+interface Waiter {
+  lease: string;
+  resolve: (release: SlotRelease) => void;
+  reject: (error: Error) => void;
+  signal?: AbortSignal;
+  onAbort: () => void;
+}
+
+export class SharedProbeLimits implements ProbeLimits {
+  private readonly store: LeaseStore;
+  private readonly instance = randomBytes(6).toString('hex');
+  private sequence = 0;
+  /** Slots this instance holds: lease → key. */
+  private readonly held = new Map<string, string>();
+  private readonly heldPerKey = new Map<string, number>();
+  /** This instance's waiters per key, in arrival order. */
+  private readonly lines = new Map<string, Waiter[]>();
+  /** A wake-up for the loop that polls a key's line. */
+  private readonly pollers = new Map<string, () => void>();
+  /** Slots given back while the store was unreachable: told to it once it answers. */
+  private readonly unsentLeaves: { key: string; lease: string }[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
+  private instances = 1;
+  private degraded = false;
+  private closed = false;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly heartbeatMs: number;
+  private beating: Promise<void> | undefined;
+  private fallback: { instances: number; sessions: DomainBuckets; rcpts: DomainBuckets | null } | undefined;
+
+  constructor(private readonly options: SharedLimitsOptions) {
+    this.store = options.store;
+    // Several beats within one time to live: a slow beat or two never lets a live instance's slots expire.
+    this.heartbeatMs = Math.max(50, Math.min(1000, Math.floor(options.leaseTtlMs / 4)));
+    this.heartbeat = setInterval(() => void this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+    void this.beat();
+  }
+
+  async acquire(host: string, signal?: AbortSignal, identity?: string): Promise<SlotRelease> {
+    if (signal?.aborted) throw new DeadlineError();
+    const key = limitKey.connections(host, identity);
+    const lease = this.newLease();
+    if (!this.degraded) {
+      try {
+        if (await this.track(this.store.enter(key, lease, this.options.hostConnections, this.options.leaseTtlMs, true)))
+          return this.hold(key, lease, signal);
+      } catch (error) {
+        this.failed(error);
+      }
+    } else if (!this.lines.get(key)?.length && this.heldOf(key) < this.share(this.options.hostConnections)) {
+      return this.hold(key, lease);
+    }
+    return this.wait(key, lease, signal);
+  }
+
+  async tryAcquire(host: string, identity?: string): Promise<SlotRelease | null> {
+    const key = limitKey.connections(host, identity);
+    if (!this.degraded) {
+      const lease = this.newLease();
+      try {
+        const held = await this.track(this.store.enter(key, lease, this.options.hostConnections, this.options.leaseTtlMs, false));
+        return held ? this.hold(key, lease) : null;
+      } catch (error) {
+        this.failed(error);
+      }
+    }
+    if (this.lines.get(key)?.length || this.heldOf(key) >= this.share(this.options.hostConnections)) return null;
+    return this.hold(key, this.newLease());
+  }
+
+  takeSession(domain: string, signal?: AbortSignal, identity?: string): Promise<void> {
+    return this.take(limitKey.sessions(domain, identity), 1, this.options.domainSessionsPerMinute, signal, 'sessions');
+  }
+
+  async takeRcpts(host: string, count: number, signal?: AbortSignal, identity?: string): Promise<void> {
+    if (this.options.hostRcptsPerMinute <= 0) return;
+    await this.take(limitKey.rcpts(host, identity), count, this.options.hostRcptsPerMinute, signal, 'rcpts');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const wake of this.pollers.values()) wake();
+    await this.beating;
+    await Promise.allSettled([...this.pending]);
+  }
+
+  private async take(key: string, units: number, perMinute: number, signal: AbortSignal | undefined, kind: 'sessions' | 'rcpts') {
+    const { capacity, perMs } = bucketShape(perMinute);
+    const need = Math.min(capacity, Math.max(1, units));
+    while (!this.degraded) {
+      if (signal?.aborted) throw new DeadlineError();
+      let waitMs: number;
+      try {
+        waitMs = await this.track(this.store.take(key, need, capacity, perMs));
+      } catch (error) {
+        this.failed(error);
+        break;
+      }
+      if (waitMs <= 0) return;
+      await sleep(Math.min(waitMs, 1000), signal);
+    }
+    const buckets = this.fallbackBuckets()[kind];
+    await buckets?.take(key, signal, need);
+  }
+
+  /** This instance's share of `limit` while the store is away: never more than the limit, at least one. */
+  private share(limit: number): number {
+    return Math.max(1, Math.floor(limit / Math.max(1, this.instances)));
+  }
+
+  private fallbackBuckets() {
+    if (this.fallback?.instances !== this.instances) {
+      const rcpts = this.options.hostRcptsPerMinute;
+      this.fallback = {
+        instances: this.instances,
+        sessions: new DomainBuckets(Math.max(1, Math.floor(this.options.domainSessionsPerMinute / this.instances))),
+        rcpts: rcpts > 0 ? new DomainBuckets(Math.max(1, Math.floor(rcpts / this.instances))) : null,
+      };
+    }
+    return this.fallback;
+  }
+
+  private newLease(): string {
+    return `${this.instance}:${(this.sequence += 1)}`;
+  }
+
+  private heldOf(key: string): number {
+    return this.heldPerKey.get(key) ?? 0;
+  }
+
+  /** Records a slot held; the release gives it back to the store (or later, when the store is away). */
+  private hold(key: string, lease: string, signal?: AbortSignal): SlotRelease {
+    this.held.set(lease, key);
+    this.heldPerKey.set(key, this.heldOf(key) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.held.delete(lease);
+      const left = this.heldOf(key) - 1;
+      if (left <= 0) this.heldPerKey.delete(key);
+      else this.heldPerKey.set(key, left);
+      if (this.degraded) this.unsentLeaves.push({ key, lease });
+      else
+        void this.track(this.store.leave(key, lease)).then(
+          () => this.pollers.get(key)?.(),
+          (error) => {
+            this.unsentLeaves.push({ key, lease });
+            this.failed(error);
+          },
+        );
+      this.pollers.get(key)?.();
+    };
+    // Granted just as the deadline passed: given straight back.
+    if (signal?.aborted) {
+      release();
+      throw new DeadlineError();
+    }
+    return release;
+  }
+
+  private wait(key: string, lease: string, signal?: AbortSignal): Promise<SlotRelease> {
+    if (signal?.aborted) {
+      if (!this.degraded) void this.track(this.store.leave(key, lease)).catch(() => {});
+      return Promise.reject(new DeadlineError());
+    }
+    return new Promise<SlotRelease>((resolve, reject) => {
+      const line = this.lines.get(key) ?? [];
+      this.lines.set(key, line);
+      const waiter: Waiter = {
+        lease,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const i = line.indexOf(waiter);
+          if (i < 0) return;
+          line.splice(i, 1);
+          if (!this.degraded) void this.track(this.store.leave(key, lease)).catch(() => {});
+          reject(new DeadlineError());
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      line.push(waiter);
+      if (!this.pollers.has(key)) void this.poll(key, line);
+    });
+  }
+
+  /** Serves a key's waiters of this instance, in order, for as long as any wait. */
+  private async poll(key: string, line: Waiter[]): Promise<void> {
+    let wake = () => {};
+    let woken: boolean;
+    this.pollers.set(key, () => {
+      woken = true;
+      wake();
+    });
+    const limit = this.options.hostConnections;
+    try {
+      while (line.length && !this.closed) {
+        woken = false;
+        if (!this.degraded) {
+          try {
+            const granted = await this.track(
+              this.store.grant(
+                key,
+                line.map((w) => w.lease),
+                limit,
+                this.options.leaseTtlMs,
+              ),
+            );
+            for (const lease of granted) {
+              const waiter = line.find((w) => w.lease === lease);
+              // Its deadline passed while the store granted it: given straight back.
+              if (!waiter) void this.track(this.store.leave(key, lease)).catch(() => {});
+              else this.serve(line, waiter, key);
+            }
+          } catch (error) {
+            this.failed(error);
+          }
+        }
+        if (this.degraded) {
+          while (line.length && this.heldOf(key) < this.share(limit)) this.serve(line, line[0], key);
+        }
+        if (!line.length || woken) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.degraded ? this.heartbeatMs : this.store.pollMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = () => {};
+      }
+    } finally {
+      this.pollers.delete(key);
+      if (this.lines.get(key) === line && !line.length) this.lines.delete(key);
+      if (this.closed) for (const waiter of line.splice(0)) waiter.reject(new DeadlineError());
+    }
+  }
+
+  private serve(line: Waiter[], waiter: Waiter, key: string): void {
+    line.splice(line.indexOf(waiter), 1);
+    waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    try {
+      waiter.resolve(this.hold(key, waiter.lease, waiter.signal));
+    } catch (error) {
+      waiter.reject(error as Error);
+    }
+  }
+
+  /** Says this instance is alive, renews what it holds and waits for, and notices the store's loss and return. */
+  private beat(): Promise<void> {
+    if (this.beating || this.closed) return this.beating ?? Promise.resolve();
+    this.beating = (async () => {
+      try {
+        // Renewed first: of a slow heartbeat, the slots' expiry matters most.
+        const entries: LeaseEntry[] = [...this.held].map(([lease, key]) => ({ key, lease, waiting: false }));
+        for (const [key, line] of this.lines) for (const w of line) entries.push({ key, lease: w.lease, waiting: true });
+        const missing = await this.track(this.store.renew(entries, this.options.leaseTtlMs));
+        // Lost by the store (it restarted empty, or this instance stalled past the time to live): put
+        // back, unless given back or served meanwhile (never resurrect a slot released during the renewal).
+        const lost = entries.filter((e) => missing.has(e.lease) && this.stillCurrent(e));
+        if (lost.length) await this.track(this.store.restore(lost, this.options.leaseTtlMs));
+        for (const { key, lease } of this.unsentLeaves.splice(0)) await this.track(this.store.leave(key, lease));
+        this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
+        if (this.degraded) {
+          this.degraded = false;
+          this.options.logger?.info({ instances: this.instances }, 'probe limits: the shared store answers again; limits are shared');
+          for (const wake of this.pollers.values()) wake();
+        }
+      } catch (error) {
+        this.failed(error);
+      } finally {
+        this.beating = undefined;
+      }
+    })();
+    return this.beating;
+  }
+
+  private stillCurrent(entry: LeaseEntry): boolean {
+    if (!entry.waiting) return this.held.has(entry.lease);
+    return this.lines.get(entry.key)?.some((w) => w.lease === entry.lease) ?? false;
+  }
+
+  private failed(error: unknown): void {
+    if (this.degraded || this.closed) return;
+    this.degraded = true;
+    this.options.logger?.warn(
+      { err: { message: (error as Error)?.message }, instances: this.instances },
+      'probe limits: the shared store is unreachable; counting a share of each limit in this instance',
+    );
+    for (const wake of this.pollers.values()) wake();
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    void promise.finally(() => this.pending.delete(promise)).catch(() => {});
+    return promise;
+  }
+}
