@@ -6,44 +6,16 @@
 // CONSOLE_SCREENSHOTS_DIR when set (docs/console/ is made that way).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
+import { buildConsole, checkAccessibility, CHROMIUM_SKIP, launchChromium, screenshot, signIn } from '../support/console-browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : 'skipped: chromium not installed (apt-get install chromium)';
 const ADMIN_TOKEN = 'console-explore-admin-token-0123456789';
-const root = join(import.meta.dirname, '..', '..');
-const shots = process.env.CONSOLE_SCREENSHOTS_DIR;
-
-/** axe-core on the page as it stands: no serious or critical violation. */
-async function checkAccessibility(page: Page, screen: string): Promise<void> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v: { id: string; impact: string; nodes: { target: string[] }[] }) =>
-          `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-  });
-  assert.deepEqual(violations, [], `${screen}: ${violations.join('\n')}`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!shots) return;
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
 
 for (const target of dbTargets) {
-  describe(`console Explore in Chromium (${target.name})`, { skip: SKIP || target.skip }, () => {
+  describe(`console Explore in Chromium (${target.name})`, { skip: CHROMIUM_SKIP || target.skip }, () => {
     let sample: SampleWorld;
     let browser: Browser;
     let base: string;
@@ -59,30 +31,12 @@ for (const target of dbTargets) {
         .executeTakeFirst();
       return row && [Number(row.amount), row.operation];
     };
-    const signIn = async (page: Page, token: string) => {
-      await page.getByLabel('Admin token or API key').fill(token);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-    };
 
     before(async () => {
-      const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { encoding: 'utf8' });
-      assert.equal(built.status, 0, built.stderr);
+      buildConsole();
       sample = await startSampleWorld(target, 100, { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }) });
       base = await sample.t.app.listen({ host: '127.0.0.1', port: 0 });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        timeout: 60_000,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();

@@ -6,44 +6,26 @@
 // Screenshots go to CONSOLE_SCREENSHOTS_DIR when set (docs/console/ is made that way).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
+import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import {
+  buildConsole,
+  checkAccessibility,
+  CHROMIUM_SKIP,
+  launchChromium,
+  screenshot as saveScreenshot,
+  signIn,
+} from '../support/console-browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : 'skipped: chromium not installed (apt-get install chromium)';
 const ADMIN_TOKEN = 'console-lists-admin-token-0123456789';
-const root = join(import.meta.dirname, '..', '..');
-const shots = process.env.CONSOLE_SCREENSHOTS_DIR;
-
-/** axe-core on the page as it stands: no serious or critical violation. */
-async function checkAccessibility(page: Page, screen: string): Promise<void> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v: { id: string; impact: string; nodes: { target: string[] }[] }) =>
-          `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-  });
-  assert.deepEqual(violations, [], `${screen}: ${violations.join('\n')}`);
-}
 
 /** The Lists screen alone (the rest of the key's page is shown by the console's other tests). */
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!shots) return;
-  mkdirSync(shots, { recursive: true });
-  await page.locator('section[aria-labelledby="lists-title"]').screenshot({ path: join(shots, `${name}.png`) });
-}
+const screenshot = (page: Page, name: string) => saveScreenshot(page.locator('section[aria-labelledby="lists-title"]'), name);
 
 /** The downloaded results, as rows of fields (the header first). */
 async function downloadResults(page: Page, open: () => Promise<void>): Promise<string[][]> {
@@ -65,7 +47,7 @@ const valid = Array.from({ length: 25 }, (_, i) => `user${i}@acme.test`);
 const invalid = Array.from({ length: 25 }, (_, i) => `nobody${i}@acme.test`);
 
 for (const target of dbTargets) {
-  describe(`console Lists in Chromium (${target.name})`, { skip: SKIP || target.skip }, () => {
+  describe(`console Lists in Chromium (${target.name})`, { skip: CHROMIUM_SKIP || target.skip }, () => {
     let t: TestApp;
     let browser: Browser;
     let base: string;
@@ -73,36 +55,21 @@ for (const target of dbTargets) {
 
     const openLists = async (page: Page, keyId: number) => {
       await page.goto(`${base}/console#/keys/${keyId}`);
-      await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, ADMIN_TOKEN);
       await page.getByRole('heading', { name: 'Lists', exact: true }).waitFor();
     };
     const price = (page: Page) => page.getByTestId('list-price');
     const finished = (page: Page) => page.getByRole('heading', { name: /— done/ }).waitFor({ timeout: 150_000 });
 
     before(async () => {
-      const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { encoding: 'utf8' });
-      assert.equal(built.status, 0, built.stderr);
+      buildConsole();
       world = await startMailWorld();
       await world.domain('acme.test', { mailboxes: Array.from({ length: 25 }, (_, i) => `user${i}`) });
       t = await startTestApp(target, {
         deps: { config: loadConfig({ CRAWL_ENABLED: '0', ADMIN_TOKEN }), email: { ...world.emailConfig, recheckPollMs: 60_000 } },
       });
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        timeout: 60_000,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();

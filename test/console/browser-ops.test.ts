@@ -7,53 +7,24 @@
 // CONSOLE_SCREENSHOTS_DIR when set (docs/console/ is made that way).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { loadConfig } from '../../src/config.ts';
+import type { Browser, Page } from 'playwright-core';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { startEveryMirror, type Mirror } from '../support/bootstrap.ts';
-import { BOARDS_CSV, startMirror as startBoardsMirror } from '../support/upstreams/boards.ts';
-import { startCrawlWorld, type CrawlWorld } from '../sources/crawl-world.ts';
+import { bootstrapConfig, startEveryMirror, type Mirror } from '../support/bootstrap.ts';
+import { startMirror as startBoardsMirror } from '../support/upstreams/boards.ts';
+import { startCareersSite, type CrawlWorld } from '../sources/crawl-world.ts';
+import { buildConsole, checkAccessibility, CHROMIUM_SKIP, launchChromium, screenshot, signIn } from '../support/console-browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : 'skipped: chromium not installed (apt-get install chromium)';
 const ADMIN_TOKEN = 'console-ops-admin-token-0123456789';
-const root = join(import.meta.dirname, '..', '..');
-const shots = process.env.CONSOLE_SCREENSHOTS_DIR;
 
-/** axe-core on the page as it stands: no serious or critical violation. */
-async function checkAccessibility(page: Page, screen: string): Promise<void> {
-  await page.evaluate(axe.source);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v: { id: string; impact: string; nodes: { target: string[] }[] }) =>
-          `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-  });
-  assert.deepEqual(violations, [], `${screen}: ${violations.join('\n')}`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!shots) return;
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
-
-async function signIn(page: Page, url: string): Promise<void> {
+/** Opens the console at `url` and signs the operator in. */
+async function openAsOperator(page: Page, url: string): Promise<void> {
   await page.goto(url);
-  await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, ADMIN_TOKEN);
 }
 
 for (const target of dbTargets) {
-  describe(`console bootstrap and discovery in Chromium (${target.name})`, { skip: SKIP || target.skip, timeout: 600_000 }, () => {
+  describe(`console bootstrap and discovery in Chromium (${target.name})`, { skip: CHROMIUM_SKIP || target.skip, timeout: 600_000 }, () => {
     let t: TestApp;
     let browser: Browser;
     let base: string;
@@ -61,45 +32,17 @@ for (const target of dbTargets) {
     let site: CrawlWorld;
 
     before(async () => {
-      const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { encoding: 'utf8' });
-      assert.equal(built.status, 0, built.stderr);
+      buildConsole();
       // Every upstream's fake; the boards' one answers after a second, so the run is seen going on.
       mirrors = await startEveryMirror();
       await mirrors.find((m) => m.name === 'greenhouse')!.close();
       mirrors = [...mirrors.filter((m) => m.name !== 'greenhouse'), await startBoardsMirror({ delayMs: 1500 })];
       // A company's site whose careers page links a Greenhouse board the boards list does not name.
-      site = await startCrawlWorld();
-      const html = (body: string) => (_request: unknown, response: import('node:http').ServerResponse) => {
-        response.setHeader('content-type', 'text/html');
-        response.end(body);
-      };
-      site.route('/robots.txt', (_q, r) => void r.end('User-agent: *\nAllow: /\n'));
-      site.route('/', html('<html><body><a href="/careers">Careers</a></body></html>'));
-      site.route('/careers', html('<html><body><a href="https://job-boards.greenhouse.io/northwindtraders">Open roles</a></body></html>'));
-      const config = loadConfig({
-        CRAWL_ENABLED: '0',
-        ADMIN_TOKEN,
-        CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)',
-        CRAWL_HOST_INTERVAL_MS: '20',
-        BOOTSTRAP_MIRRORS: mirrors.map((m) => `${m.name}=${m.url}`).join(','),
-        BOOTSTRAP_BOARDS: BOARDS_CSV,
-      });
+      site = await startCareersSite('https://job-boards.greenhouse.io/northwindtraders');
+      const config = bootstrapConfig(ADMIN_TOKEN, mirrors);
       t = await startTestApp(target, { deps: { config, crawlAllowPrivateHosts: [site.host] } });
       base = await t.app.listen({ host: '127.0.0.1', port: 0 });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        timeout: 60_000,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();
@@ -109,7 +52,7 @@ for (const target of dbTargets) {
 
     it('starts the bootstrap from the Overview of an empty service, shows its progress, then what the service answers', async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await signIn(page, `${base}/console`);
+      await openAsOperator(page, `${base}/console`);
       await page.getByRole('heading', { name: 'This service holds no data yet' }).waitFor();
       await page.getByText("Read from the operator's mirrors").waitFor();
       assert.equal(await page.getByLabel('Quick sample').isChecked(), true);
@@ -149,7 +92,7 @@ for (const target of dbTargets) {
 
     it("finds a company's board from Sources and registers it", async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await signIn(page, `${base}/console#/sources`);
+      await openAsOperator(page, `${base}/console#/sources`);
       await page.getByRole('heading', { name: 'Sources' }).waitFor();
       await page.getByLabel('Company domain or site address').fill('no-such-host.invalid');
       await page.getByRole('button', { name: 'Find boards' }).click();

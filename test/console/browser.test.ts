@@ -4,47 +4,18 @@
 // Screenshots go to CONSOLE_SCREENSHOTS_DIR when set (docs/console/ is made that way).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
+import { buildConsole, checkAccessibility, CHROMIUM_SKIP, launchChromium, screenshot, signIn } from '../support/console-browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = existsSync(CHROMIUM) ? false : 'skipped: chromium not installed (apt-get install chromium)';
 const ADMIN_TOKEN = 'console-browser-admin-token-0123456789';
-const root = join(import.meta.dirname, '..', '..');
-const axeSource = axe.source;
-const shots = process.env.CONSOLE_SCREENSHOTS_DIR;
-
-/** axe-core on the page as it stands: no serious or critical violation. */
-async function checkAccessibility(page: Page, screen: string): Promise<void> {
-  // Through the DevTools protocol, which the page's content security policy does not govern.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v: { id: string; impact: string; nodes: { target: string[] }[] }) =>
-          `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-  });
-  assert.deepEqual(violations, [], `${screen}: ${violations.join('\n')}`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!shots) return;
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
 
 for (const target of dbTargets) {
-  describe(`console in Chromium (${target.name})`, { skip: SKIP || target.skip }, () => {
+  describe(`console in Chromium (${target.name})`, { skip: CHROMIUM_SKIP || target.skip }, () => {
     let t: TestApp;
     let browser: Browser;
     let base: string;
@@ -52,8 +23,7 @@ for (const target of dbTargets) {
     let world: MailWorld;
 
     before(async () => {
-      const built = spawnSync(process.execPath, [join(root, 'scripts', 'build-console.js')], { encoding: 'utf8' });
-      assert.equal(built.status, 0, built.stderr);
+      buildConsole();
       // The local mail fakes: half of the list's addresses exist.
       world = await startMailWorld();
       await world.domain('acme.test', { mailboxes: Array.from({ length: 500 }, (_, i) => `user${i}`) });
@@ -71,21 +41,7 @@ for (const target of dbTargets) {
           cost: 1000,
           requestId: `r${i}`,
         });
-      // playwright gives each launch a fresh profile (its own --user-data-dir, removed on close).
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        timeout: 60_000,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium();
     });
     after(async () => {
       await browser?.close();
@@ -96,13 +52,11 @@ for (const target of dbTargets) {
     it('refuses a wrong token, then signs the operator in to the overview', { timeout: 120_000 }, async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`${base}/console`);
-      await page.getByLabel('Admin token or API key').fill('not-the-token');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, 'not-the-token');
       await page.getByRole('alert').filter({ hasText: 'Sign-in refused' }).waitFor();
       await checkAccessibility(page, 'sign-in');
       await screenshot(page, 'sign-in');
-      await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, ADMIN_TOKEN);
       await page.getByRole('heading', { name: 'Overview' }).waitFor();
       await page.getByRole('heading', { name: 'This service holds no data yet' }).waitFor();
       assert.equal(await page.getByText('northwind').count(), 1);
@@ -116,8 +70,7 @@ for (const target of dbTargets) {
     it('creates a key, shows its secret once, and the key works on the API; grants credits', { timeout: 120_000 }, async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`${base}/console`);
-      await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, ADMIN_TOKEN);
       await page.getByRole('link', { name: 'Keys' }).click();
       await page.getByRole('heading', { name: 'Keys' }).waitFor();
       await page.getByLabel('Name').fill('Acme Corp');
@@ -154,8 +107,7 @@ for (const target of dbTargets) {
     it('pauses and resumes a source; the audit log shows what the operator did', { timeout: 120_000 }, async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`${base}/console#/sources`);
-      await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, ADMIN_TOKEN);
       await page.getByRole('heading', { name: 'Sources' }).waitFor();
       const [first] = await t.services.sources.registry.list({});
       await page.getByRole('button', { name: `Pause source ${first.id}` }).click();
@@ -180,8 +132,7 @@ for (const target of dbTargets) {
       const listKey = await t.services.keys.create('lists', 100_000);
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
       await page.goto(`${base}/console#/keys/${listKey.id}`);
-      await page.getByLabel('Admin token or API key').fill(ADMIN_TOKEN);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, ADMIN_TOKEN);
       await page.getByRole('heading', { name: 'Lists', exact: true }).waitFor();
       const csv = ['First Name,Work Email', ...Array.from({ length: 1000 }, (_, i) => `Person ${i},user${i}@acme.test`)].join('\n');
       await page.getByLabel('CSV file').setInputFiles({ name: 'list.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -210,8 +161,7 @@ for (const target of dbTargets) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark' });
       const page = await context.newPage();
       await page.goto(`${base}/console`);
-      await page.getByLabel('Admin token or API key').fill(t.key);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, t.key);
       await page.getByRole('heading', { name: /Key test/ }).waitFor();
       assert.equal(await page.getByRole('link', { name: 'Keys' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Grant credits' }).count(), 0);

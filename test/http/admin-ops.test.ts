@@ -8,9 +8,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { startEveryMirror, type Mirror } from '../support/bootstrap.ts';
+import { bootstrapConfig, startEveryMirror, type Mirror } from '../support/bootstrap.ts';
 import { BOARDS_CSV, startMirror as startBoardsMirror } from '../support/upstreams/boards.ts';
-import { startCrawlWorld, type CrawlWorld } from '../sources/crawl-world.ts';
+import { startCareersSite, startCrawlWorld, type CrawlWorld } from '../sources/crawl-world.ts';
 
 const ADMIN_TOKEN = 'ops-test-admin-token-0123456789';
 
@@ -60,25 +60,11 @@ for (const target of dbTargets) {
     before(async () => {
       mirrors = await startEveryMirror();
       // The company's site: its careers page links its Greenhouse board, which the mirror holds.
-      site = await startCrawlWorld();
-      const html = (body: string) => (_request: unknown, response: import('node:http').ServerResponse) => {
-        response.setHeader('content-type', 'text/html');
-        response.end(body);
-      };
-      site.route('/robots.txt', (_q, r) => void r.end('User-agent: *\nAllow: /\n'));
-      site.route('/', html('<html><body><a href="/careers">Careers</a></body></html>'));
-      site.route('/careers', html('<html><body><a href="https://boards.greenhouse.io/stripe">Open roles</a></body></html>'));
+      site = await startCareersSite('https://boards.greenhouse.io/stripe');
       // A site whose robots.txt allows nothing.
       closed = await startCrawlWorld();
       closed.route('/robots.txt', (_q, r) => void r.end('User-agent: *\nDisallow: /\n'));
-      const config = loadConfig({
-        CRAWL_ENABLED: '0',
-        ADMIN_TOKEN,
-        CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)',
-        CRAWL_HOST_INTERVAL_MS: '20',
-        BOOTSTRAP_MIRRORS: mirrors.map((m) => `${m.name}=${m.url}`).join(','),
-        BOOTSTRAP_BOARDS: BOARDS_CSV,
-      });
+      const config = bootstrapConfig(ADMIN_TOKEN, mirrors);
       t = await startTestApp(target, { deps: { config, crawlAllowPrivateHosts: [site.host, closed.host] } });
       operator = await signIn(ADMIN_TOKEN);
       customer = await signIn(t.key);

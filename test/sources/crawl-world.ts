@@ -87,3 +87,18 @@ export function greenhouseBoard(world: CrawlWorld, token: string, body: () => st
     response.end(payload);
   });
 }
+
+/** A company's site open to crawlers, whose home page links /careers, which links the job board at `boardUrl`. */
+export async function startCareersSite(boardUrl: string): Promise<CrawlWorld> {
+  const site = await startCrawlWorld();
+  const html =
+    (body: string): Route =>
+    (_request, response) => {
+      response.setHeader('content-type', 'text/html');
+      response.end(body);
+    };
+  site.route('/robots.txt', (_request, response) => void response.end('User-agent: *\nAllow: /\n'));
+  site.route('/', html('<html><body><a href="/careers">Careers</a></body></html>'));
+  site.route('/careers', html(`<html><body><a href="${boardUrl}">Open roles</a></body></html>`));
+  return site;
+}

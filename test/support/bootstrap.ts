@@ -3,6 +3,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { BOARDS_CSV } from './upstreams/boards.ts';
 
 export interface Mirror {
   name: string;
@@ -30,6 +32,21 @@ export async function startEveryMirror(): Promise<Mirror[]> {
     if (module.startMirror) mirrors.push(await module.startMirror());
   }
   return mirrors;
+}
+
+/**
+ * A service whose operator (signing in with `adminToken`) bootstraps from `mirrors` and the boards
+ * list of test/fixtures/bootstrap; no crawl runs on its own, and one host is asked every 20 ms at most.
+ */
+export function bootstrapConfig(adminToken: string, mirrors: Mirror[]): Config {
+  return loadConfig({
+    CRAWL_ENABLED: '0',
+    ADMIN_TOKEN: adminToken,
+    CRAWL_USER_AGENT: 'leadbase-test (ops@example.com)',
+    CRAWL_HOST_INTERVAL_MS: '20',
+    BOOTSTRAP_MIRRORS: mirrors.map((m) => `${m.name}=${m.url}`).join(','),
+    BOOTSTRAP_BOARDS: BOARDS_CSV,
+  });
 }
 
 export function envFor(dir: string): NodeJS.ProcessEnv {
