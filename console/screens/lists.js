@@ -259,10 +259,13 @@ export function Lists({ keyId, onFinished }) {
   };
   const chooseProduct = (next) => {
     setProduct(next);
-    // A list read for one product is not priced for another: it is dropped, to be chosen again.
+    // A list read for one product is not priced for another: it is dropped, to be given again.
+    clearTimeout(typing.current);
     void ask(null);
-    const file = document.getElementById('list-file');
-    if (file) file.value = '';
+    for (const id of ['list-file', 'list-paste']) {
+      const field = document.getElementById(id);
+      if (field) field.value = '';
+    }
   };
   const start = async () => {
     setError(null);

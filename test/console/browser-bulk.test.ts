@@ -112,6 +112,8 @@ for (const target of dbTargets) {
         const before = await balanceOf(t.keyId);
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
         await signIn(page, t.key, '/key');
+        // Email validation stays the default; its own flow is browser-lists' part.
+        assert.equal(await page.getByLabel('Product').inputValue(), 'email_validation');
         await page.getByLabel('Product').selectOption('company_search');
         await dropCsv(page, companyCsv, 'companies.csv');
         await page.getByText('20 rows read from companies.csv').waitFor();
@@ -162,6 +164,10 @@ for (const target of dbTargets) {
       const jobs = await t.services.bulkJobs.list(other.id);
       assert.equal(jobs.length, 1);
       assert.ok(!(await t.services.bulkJobs.list(t.keyId)).some((j) => j.id === jobs[0].id));
+      // The operator spent the key's credits: the audit log names the call and the key.
+      const audit = await t.inject({ method: 'GET', url: '/admin/audit', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const entry = audit.json().entries.find((e: { action: string }) => e.action === 'POST /bulk');
+      assert.equal(entry?.target, String(other.id), audit.body);
       await page.close();
     });
   });
