@@ -56,12 +56,15 @@ export function formatWhen(iso) {
   return ms < 0 ? 'just now' : 'in under a minute';
 }
 
+/** The header an operator's console call names its key in (the server's CALL_AS_HEADER; /admin/explore says it too). */
+const CALL_AS_HEADER = 'x-leadbase-call-as';
+
 /**
  * An API call made from the console (the Explore screen): the API's own route, with the session's
  * CSRF token in place of a key; `callAs` names the key an operator calls as. Any answer is returned,
  * with its status and the charge headers, since a refusal is something to show too.
  */
-export async function callApi(path, { method = 'POST', body, callAs, callAsHeader } = {}) {
+export async function callApi(path, { method = 'POST', body, callAs, callAsHeader = CALL_AS_HEADER } = {}) {
   const headers = { accept: 'application/json', 'x-csrf-token': csrfToken ?? '' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (callAs != null) headers[callAsHeader] = String(callAs);
@@ -84,4 +87,24 @@ export async function callApi(path, { method = 'POST', body, callAs, callAsHeade
     cost: response.headers.get('x-credits-cost'),
     remaining: response.headers.get('x-credits-remaining'),
   };
+}
+
+/**
+ * A CSV file of the API (a bulk job's results) saved by the browser: fetched as a console call (a
+ * plain link cannot carry the CSRF token and the key called as), then handed over as a download.
+ */
+export async function downloadApi(path, { callAs, filename }) {
+  const headers = { accept: 'text/csv', 'x-csrf-token': csrfToken ?? '' };
+  if (callAs != null) headers[CALL_AS_HEADER] = String(callAs);
+  const response = await fetch(path, { headers, credentials: 'same-origin' });
+  if (!response.ok) {
+    const data = await response.json().catch(() => null);
+    throw new ApiError(response.status, data?.error ?? 'error', data?.message ?? `HTTP ${response.status}`);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = Object.assign(document.createElement('a'), { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

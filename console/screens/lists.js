@@ -1,8 +1,56 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
-import { api, formatNumber } from '../api.js';
+import { api, callApi, downloadApi, formatNumber } from '../api.js';
 
 const STATUSES = ['valid', 'invalid', 'valid_catch_all', 'catch_all', 'unknown'];
+const FINISHED = ['done', 'cancelled', 'failed'];
+
+/** The products of a list: email validation (its own flow, below) and the other bulk products of POST /bulk. */
+const PRODUCTS = [
+  ['email_validation', 'Email validation'],
+  ['email_finder', 'Email finder'],
+  ['mobile_finder', 'Mobile finder'],
+  ['company_search', 'Company search'],
+  ['profile_search', 'Profile search'],
+];
+const productName = (id) => PRODUCTS.find(([p]) => p === id)?.[1] ?? id;
+
+/** A bulk job of another product: every call goes to the API's own /bulk routes, as the key. */
+const bulkCall = (keyId, path, method = 'GET', body) => callApi(path, { method, body, callAs: keyId });
+async function bulkJob(keyId, path, method, body) {
+  const r = await bulkCall(keyId, path, method, body);
+  if (r.status >= 400) throw new Error(r.data?.message ?? `HTTP ${r.status}`);
+  return r.data;
+}
+const downloadRows = (keyId, id) => downloadApi(`/bulk/${id}/download`, { callAs: keyId, filename: `${id}.csv` });
+
+/** A product job in progress: its rows answered, found and refused, what it was charged. */
+function RowsProgress({ keyId, job, onChange, onError, headingRef }) {
+  const cancel = async () => bulkJob(keyId, `/bulk/${job.id}`, 'DELETE').then(onChange, (e) => onError(e.message));
+  const download = () => downloadRows(keyId, job.id).catch((e) => onError(e.message));
+  return html`<section class="card list-job" aria-label="List in progress">
+    <h3 tabindex="-1" ref=${headingRef}>${productName(job.product)} <code>${job.id}</code> — ${job.status}</h3>
+    <progress max=${job.total} value=${job.processed} aria-label="Rows answered">${job.processed} of ${job.total}</progress>
+    <p role="status">
+      ${formatNumber(job.processed)} of ${formatNumber(job.total)} rows answered · ${formatNumber(job.found)} found ·
+      ${formatNumber(job.refused)} refused · ${formatNumber(job.credits_consumed)} credits charged
+    </p>
+    ${
+      job.refusals?.length > 0 &&
+      html`<ul class="refusals" aria-label="Why rows were refused">
+        ${job.refusals.map((r) => html`<li>${r.reason}: ${formatNumber(r.rows)}</li>`)}
+      </ul>`
+    }
+    <p>
+      ${!FINISHED.includes(job.status) && html`<button type="button" class="danger" onClick=${cancel}>Cancel</button>`}
+      <button type="button" class="ghost" onClick=${download}>Download results (CSV)</button>
+    </p>
+  </section>`;
+}
+
+/** "20 rows: at most 20 credits (1 credit a row found; …)". */
+const rowsPriceText = (p) =>
+  `${formatNumber(p.rows)} rows: at most ${formatNumber(p.max_credits)} credits (${formatNumber(p.price_per_row)} a row at most: ${p.rule}; rows not found and refused rows are free).`;
 
 function StatusBars({ counts }) {
   const max = Math.max(1, ...STATUSES.map((s) => counts[s] ?? 0));
@@ -84,7 +132,11 @@ export function Lists({ keyId, onFinished }) {
   const [source, setSource] = useState(null);
   const [preview, setPreview] = useState(null);
   const [column, setColumn] = useState(null);
+  const [product, setProduct] = useState('email_validation');
+  const validation = product === 'email_validation';
   const [job, setJob] = useState(null);
+  // A job of another product (POST /bulk), followed beside the validation list.
+  const [rowsJob, setRowsJob] = useState(null);
   const [past, setPast] = useState([]);
   const [error, setError] = useState(null);
   const [dragging, setDragging] = useState(false);
@@ -95,9 +147,13 @@ export function Lists({ keyId, onFinished }) {
   const asked = useRef(0);
   const progressHeading = useRef(null);
 
+  // The key's validation lists and its jobs of the other products, newest first.
   const loadPast = () =>
-    api(`/admin/keys/${keyId}/lists`).then(
-      (r) => setPast(r.lists),
+    Promise.all([
+      api(`/admin/keys/${keyId}/lists`).then((r) => r.lists.map((l) => ({ ...l, product: 'email_validation', kind: 'list' }))),
+      bulkCall(keyId, '/bulk').then((r) => (r.status === 200 ? r.data.jobs.map((j) => ({ ...j, kind: 'rows' })) : [])),
+    ]).then(
+      ([lists, jobs]) => setPast([...lists, ...jobs].sort((a, b) => b.created_at.localeCompare(a.created_at))),
       () => {},
     );
   useEffect(() => {
@@ -127,6 +183,19 @@ export function Lists({ keyId, onFinished }) {
     timer.current = setTimeout(() => api(`/admin/keys/${keyId}/lists/${job.id}`).then(setJob, (e) => setError(e.message)), 1000);
   }, [job]);
 
+  // The same for a job of another product.
+  useEffect(() => {
+    if (!rowsJob || FINISHED.includes(rowsJob.status)) {
+      if (rowsJob) {
+        void loadPast();
+        onFinished?.();
+      }
+      return;
+    }
+    const next = setTimeout(() => bulkJob(keyId, `/bulk/${rowsJob.id}`).then(setRowsJob, (e) => setError(e.message)), 1000);
+    return () => clearTimeout(next);
+  }, [rowsJob]);
+
   /** Asks the server what the list holds and costs; an answer overtaken by a newer question is dropped. */
   const ask = async (next, chosen) => {
     const n = ++asked.current;
@@ -139,7 +208,9 @@ export function Lists({ keyId, onFinished }) {
     }
     try {
       const { from: _from, ...list } = next;
-      const p = await api(`/admin/keys/${keyId}/lists/preview`, { method: 'POST', body: { ...list, email_column: chosen ?? undefined } });
+      const p = next.product
+        ? await api(`/admin/keys/${keyId}/bulk/preview`, { method: 'POST', body: list })
+        : await api(`/admin/keys/${keyId}/lists/preview`, { method: 'POST', body: { ...list, email_column: chosen ?? undefined } });
       if (n !== asked.current) return;
       setPreview(p);
       setColumn(p.email_column);
@@ -152,9 +223,10 @@ export function Lists({ keyId, onFinished }) {
   const readText = (text) => {
     clearTimeout(typing.current);
     if (!text.trim()) return ask(null);
+    if (!validation) return ask({ product, csv: text, from: 'the pasted CSV' });
     return ask(looksLikeAddresses(text) ? { addresses: text, from: 'the pasted addresses' } : { csv: text, from: 'the pasted CSV' });
   };
-  const readFile = async (file) => ask({ csv: await file.text(), from: file.name });
+  const readFile = async (file) => ask({ ...(validation ? {} : { product }), csv: await file.text(), from: file.name });
   const onDrop = async (event) => {
     event.preventDefault();
     setDragging(false);
@@ -170,6 +242,30 @@ export function Lists({ keyId, onFinished }) {
     const text = event.currentTarget.value;
     clearTimeout(typing.current);
     typing.current = setTimeout(() => readText(text), 400);
+  };
+  const startRows = async () => {
+    setError(null);
+    setStarting(true);
+    try {
+      const { from: _from, ...list } = source;
+      setRowsJob(await bulkJob(keyId, '/bulk', 'POST', list));
+      setPreview(null);
+      setTimeout(() => progressHeading.current?.focus(), 0);
+    } catch (e) {
+      setError(e.message);
+    } finally {
+      setStarting(false);
+    }
+  };
+  const chooseProduct = (next) => {
+    setProduct(next);
+    // A list read for one product is not priced for another: it is dropped, to be given again.
+    clearTimeout(typing.current);
+    void ask(null);
+    for (const id of ['list-file', 'list-paste']) {
+      const field = document.getElementById(id);
+      if (field) field.value = '';
+    }
   };
   const start = async () => {
     setError(null);
@@ -189,6 +285,12 @@ export function Lists({ keyId, onFinished }) {
 
   return html`<section aria-labelledby="lists-title">
     <h2 id="lists-title">Lists</h2>
+    <p>
+      <label for="list-product">Product</label>
+      <select id="list-product" value=${product} onChange=${(e) => chooseProduct(e.currentTarget.value)}>
+        ${PRODUCTS.map(([id, name]) => html`<option value=${id}>${name}</option>`)}
+      </select>
+    </p>
     <div
       class=${`drop ${dragging ? 'over' : ''}`}
       data-testid="list-drop"
@@ -203,13 +305,29 @@ export function Lists({ keyId, onFinished }) {
         <input id="list-file" type="file" accept=".csv,text/csv,text/plain" onChange=${onFile} />
       </p>
       <p>
-        <label for="list-paste">Or paste addresses (one a line, or separated by commas or semicolons) or CSV text</label>
+        <label for="list-paste"
+          >${validation ? 'Or paste addresses (one a line, or separated by commas or semicolons) or CSV text' : 'Or paste CSV text'}</label
+        >
         <textarea id="list-paste" rows="4" onInput=${onType} onChange=${(e) => readText(e.currentTarget.value)}></textarea>
       </p>
     </div>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${
       preview &&
+      !validation &&
+      html`<div class="card list-preview" role="region" aria-label="List preview">
+        <p>
+          ${formatNumber(preview.rows)} rows read from ${source.from}. A row's columns are the request's fields:
+          ${preview.fields.join(', ')}.
+        </p>
+        <${Sample} preview=${preview} column=${null} />
+        <p data-testid="list-price" role="status">${rowsPriceText(preview)}</p>
+        <button type="button" disabled=${starting} onClick=${startRows}>Start ${productName(product).toLowerCase()}</button>
+      </div>`
+    }
+    ${
+      preview &&
+      validation &&
       html`<div class="card list-preview" role="region" aria-label="List preview">
         <p>${formatNumber(preview.rows)} rows read from ${source.from}.</p>
         <label for="list-column">Address column</label>
@@ -228,6 +346,10 @@ export function Lists({ keyId, onFinished }) {
     }
     ${job && html`<${Progress} keyId=${keyId} job=${job} onChange=${setJob} headingRef=${progressHeading} />`}
     ${
+      rowsJob &&
+      html`<${RowsProgress} keyId=${keyId} job=${rowsJob} onChange=${setRowsJob} onError=${setError} headingRef=${progressHeading} />`
+    }
+    ${
       past.length > 0 &&
       html`<h3>Past lists</h3>
         <div class="table-wrap" tabindex="0" role="region" aria-label="Past lists">
@@ -235,8 +357,9 @@ export function Lists({ keyId, onFinished }) {
             <thead>
               <tr>
                 <th scope="col">Started</th>
+                <th scope="col">Product</th>
                 <th scope="col">Status</th>
-                <th scope="col" class="num">Addresses</th>
+                <th scope="col" class="num">Rows</th>
                 <th scope="col" class="num">Credits</th>
                 <th scope="col"><span class="sr-only">Results</span></th>
               </tr>
@@ -246,10 +369,23 @@ export function Lists({ keyId, onFinished }) {
                 (l) =>
                   html`<tr>
                     <td><time datetime=${l.created_at}>${l.created_at.replace('T', ' ').slice(0, 16)}</time></td>
+                    <td>${productName(l.product)}</td>
                     <td>${l.status}</td>
                     <td class="num">${formatNumber(l.processed)} / ${formatNumber(l.total)}</td>
                     <td class="num">${formatNumber(l.credits_consumed)}</td>
-                    <td><a href=${`/admin/keys/${keyId}/lists/${l.id}/results.csv`} download>Results CSV</a></td>
+                    <td>
+                      ${
+                        l.kind === 'list'
+                          ? html`<a href=${`/admin/keys/${keyId}/lists/${l.id}/results.csv`} download>Results CSV</a>`
+                          : html`<button
+                              type="button"
+                              class="ghost"
+                              onClick=${() => downloadRows(keyId, l.id).catch((e) => setError(e.message))}
+                            >
+                              Results CSV
+                            </button>`
+                      }
+                    </td>
                   </tr>`,
               )}
             </tbody>

@@ -5,6 +5,7 @@
 // The typed client leaves /admin out: it is for API keys (scripts/client-types.mjs).
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ErrorResponse, Nullable } from './common.ts';
+import { BULK_PRODUCTS } from './bulk.ts';
 
 /** The cookie a console session lives in, and the header a change made with one carries. */
 export const ADMIN_SECURITY_SCHEMES = {
@@ -400,6 +401,30 @@ const ADMIN_ROUTES = {
       unique_addresses: Nullable(Type.Integer()),
       price_per_result: Credits,
       max_credits: Nullable(Credits),
+    }),
+    errors: { 400: ID_400, 404: KEY_404 },
+  },
+  adminPreviewBulk: {
+    summary: "What a CSV list of a bulk product's rows holds and may cost at most, before POST /bulk queues it",
+    who: 'caller',
+    params: Id,
+    body: Type.Object({
+      product: Type.Union(
+        BULK_PRODUCTS.map((p) => Type.Literal(p)),
+        { description: 'The product of POST /bulk' },
+      ),
+      csv: Type.String({ description: 'The rows, with a header row naming the request fields' }),
+    }),
+    response: Type.Object({
+      product: Type.String(),
+      operation: Type.String({ description: 'The operation whose price rule charges each row' }),
+      header: Type.Array(Type.String()),
+      fields: Type.Array(Type.String(), { description: "The request fields a row of the product reads (the operation's body)" }),
+      sample: Type.Array(Type.Array(Type.String())),
+      rows: Type.Integer(),
+      price_per_row: Credits,
+      max_credits: Credits,
+      rule: Type.String(),
     }),
     errors: { 400: ID_400, 404: KEY_404 },
   },

@@ -18,18 +18,21 @@ import { companySearch } from './routes/company-search.ts';
 import { profileSearch } from './routes/profile-search.ts';
 
 type ProductName = (typeof BULK_PRODUCTS)[number];
+/** The operations whose single calls bulk rows are. */
+export type BulkOperationId = Extract<
+  ChargedOperationId,
+  'email-finder' | 'email-validate' | 'mobile-finder' | 'company-search' | 'profile-search'
+>;
 
 /** Each product's operation and its single call's answer. */
-const PRODUCTS: Record<
-  ProductName,
-  { operation: ChargedOperationId; answer: (services: Services, body: never) => Promise<Answer<object>> }
-> = {
-  email_finder: { operation: 'email-finder', answer: findEmail },
-  email_validation: { operation: 'email-validate', answer: validateEmail },
-  mobile_finder: { operation: 'mobile-finder', answer: findMobile },
-  company_search: { operation: 'company-search', answer: companySearch },
-  profile_search: { operation: 'profile-search', answer: profileSearch },
-};
+const PRODUCTS: Record<ProductName, { operation: BulkOperationId; answer: (services: Services, body: never) => Promise<Answer<object>> }> =
+  {
+    email_finder: { operation: 'email-finder', answer: findEmail },
+    email_validation: { operation: 'email-validate', answer: validateEmail },
+    mobile_finder: { operation: 'mobile-finder', answer: findMobile },
+    company_search: { operation: 'company-search', answer: companySearch },
+    profile_search: { operation: 'profile-search', answer: profileSearch },
+  };
 
 // The same validation options as the app's routes (http/app.ts).
 const ajv = new Ajv({ coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: true, strict: false });
@@ -38,6 +41,9 @@ const refusal = (error: unknown): RowError | null =>
   error instanceof AppError && error.statusCode === 400
     ? { message: error.message, ...(error.details ? { details: error.details } : {}) }
     : null;
+
+/** The operation whose single call a row of the product is. */
+export const bulkOperationOf = (name: ProductName): BulkOperationId => PRODUCTS[name].operation;
 
 function product(services: Services, name: ProductName): BulkProduct {
   const { operation, answer } = PRODUCTS[name];

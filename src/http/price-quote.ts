@@ -6,6 +6,7 @@ import { JobsFinderBody } from '../contract/jobs.ts';
 import { EmployeeFinderBody, PeopleSearchBody } from '../contract/people.ts';
 import { employeePageSizeOf } from './routes/employee-finder.ts';
 import { OPERATIONS, PRICE_OF } from './operations.ts';
+import type { BulkOperationId } from './bulk-products.ts';
 
 /** The operations the Explore screen makes: searches and finders of companies, jobs and people. */
 export const EXPLORE_OPERATIONS = [
@@ -62,6 +63,23 @@ export function quoteOf(id: ExploreOperationId, body: Record<string, unknown>): 
     case 'employee-finder':
       // The route's own reading of limit and per_page (it refuses the two disagreeing, as the call would).
       return perItem(employeePageSizeOf(employeeSizes(body)), (n) => PRICE_OF[id]({ data: itemsOf(n) }));
+    case 'email-finder':
+      return { most: PRICE_OF[id]({ status: 'valid' }), rule };
+    default:
+      return { most: PRICE_OF[id](true), rule };
+  }
+}
+
+/**
+ * The most one row of a bulk job can cost (the console's Lists screen, docs/console.md): its
+ * operation's price rule applied to a found answer. Rows not found and refused rows are free, so a
+ * list's rows times this is an upper bound of what the list is charged.
+ */
+export function rowQuoteOf(id: BulkOperationId): PriceQuote {
+  const rule = OPERATIONS[id].charge.rule;
+  switch (id) {
+    case 'email-validate':
+      return { most: PRICE_OF[id]({ email_status: 'valid' }), rule };
     case 'email-finder':
       return { most: PRICE_OF[id]({ status: 'valid' }), rule };
     default:

@@ -1,5 +1,7 @@
 // Lists in the console (docs/console.md, "Lists"): a key's bulk validation jobs, run through the same
 // service as POST /email-validate/bulk. The operator may run a list on any key; a customer on its own.
+// Lists of the other bulk products are sent to POST /bulk itself (as the Explore screen calls the
+// API); here they are only read and priced before they are sent.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -11,6 +13,10 @@ import { CSV_READ_OPTIONS, csvLine, emailColumnOf } from '../../email/list-csv.t
 import { PRICES } from '../../billing/prices.ts';
 import { unitsToCredits } from '../../billing/units.ts';
 import { listFromCsv, RESULT_FIELDS } from './email-bulk.ts';
+import { BULK_PRODUCTS } from '../../contract/bulk.ts';
+import { OPERATIONS } from '../operations.ts';
+import { bulkOperationOf } from '../bulk-products.ts';
+import { rowQuoteOf } from '../price-quote.ts';
 
 /** A list pasted or dropped in a browser: tens of thousands of rows at most. */
 const LIST_BODY_LIMIT = 16 * 1024 * 1024;
@@ -116,6 +122,40 @@ export default async function adminListsRoutes(app: FastifyInstance): Promise<vo
       price_per_result: unitsToCredits(perResult),
       // Charged per result that is valid, invalid or a catch-all; unknowns are free.
       max_credits: column >= 0 ? unitsToCredits(perResult * addresses.size) : null,
+    };
+  });
+
+  // A list of another bulk product: its rows read as POST /bulk reads a csv, and the most it can
+  // cost (every row found, at its operation's price rule), before the console sends it there.
+  app.post('/admin/keys/:id/bulk/preview', { ...adminRoute('adminPreviewBulk'), bodyLimit: LIST_BODY_LIMIT }, async (request) => {
+    keyIdOf(request);
+    const { product, csv } = (request.body ?? {}) as { product?: unknown; csv?: unknown };
+    if (typeof product !== 'string' || !(BULK_PRODUCTS as readonly string[]).includes(product))
+      throw new InvalidRequestError(`product must be one of ${BULK_PRODUCTS.join(', ')}.`, [
+        { field: '/product', message: 'unknown product' },
+      ]);
+    if (typeof csv !== 'string' || !csv.trim())
+      throw new InvalidRequestError('Send {"product", "csv": "<the rows, with a header row>"}.', [{ field: '/csv', message: 'is empty' }]);
+    const operation = bulkOperationOf(product as (typeof BULK_PRODUCTS)[number]);
+    // Read as POST /bulk reads its csv: a header, then one row a line (empty lines skipped).
+    let lines: string[][];
+    try {
+      lines = parseCsv(csv, CSV_READ_OPTIONS);
+    } catch (error) {
+      throw new InvalidRequestError(`The CSV cannot be read: ${(error as Error).message}`, [{ field: '/csv', message: 'is not CSV' }]);
+    }
+    const [header = [], ...data] = lines;
+    const quote = rowQuoteOf(operation);
+    return {
+      product,
+      operation,
+      header,
+      fields: Object.keys((OPERATIONS[operation].body as { properties?: object } | undefined)?.properties ?? {}),
+      sample: data.slice(0, SAMPLE_ROWS),
+      rows: data.length,
+      price_per_row: unitsToCredits(quote.most),
+      max_credits: unitsToCredits(quote.most * data.length),
+      rule: quote.rule,
     };
   });
 
