@@ -156,11 +156,14 @@ describe('migration 0007 on SQLite keeps every company, id counter and foreign k
       await migrateToLatest(handle.db);
       const indexes = await sql<{ name: string }>`select name from pragma_index_list('companies')`.execute(handle.db);
       assert.deepEqual(indexes.rows.map((r) => r.name).sort(), [
+        'companies_country_code',
         'companies_domainless_name',
+        'companies_industry',
         'companies_industry_id',
         'companies_normalized_name',
         'companies_peers',
         'companies_prof_url_lower',
+        'companies_size_label',
       ]);
       const row = await companies.findByDomain('kept.example');
       assert.equal(row?.id, kept.id);
