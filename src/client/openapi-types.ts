@@ -13188,8 +13188,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "universal_name": "acme-robotics",
-                     *       "url": "https://www.linkedin.com/company/acme-robotics",
-                     *       "relations": []
+                     *       "url": "https://www.linkedin.com/company/acme-robotics"
                      *     }
                      */
                     "application/json": {
@@ -13226,18 +13225,6 @@ export interface operations {
                         }[];
                         universal_name?: string | null;
                         url?: string | null;
-                        relations?: {
-                            /** @description The other company is its parent, its subsidiary, or a company it acquired */
-                            relation: "parent" | "subsidiary" | "acquired";
-                            /** @description The other company, as the source names it */
-                            company_name: string;
-                            /** @description The other company's Wikidata item (Q…), when the source gives it */
-                            wikidata_id?: string;
-                            /** @description When the relation began (ISO 8601), when the source says */
-                            since?: string;
-                            /** @description The source that states it (for example wikidata) */
-                            source: string;
-                        }[];
                         /** @description "Company found." or "Company not found." */
                         message: string;
                         credits_consumed: number;
@@ -14272,8 +14259,7 @@ export interface operations {
                      *       "news": [],
                      *       "pressReleases": [],
                      *       "keyHighlights": [],
-                     *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO.",
-                     *       "relations": []
+                     *       "summarySection": "Acme Robotics, Inc. is a private company founded in 2015, headquartered in Austin, Texas, United States. It operates in industrial automation with about 140 employees. It has raised $12M in total funding across 1 round. The latest round was Series A ($12M) in May 2021, with Sequoia. Its annual revenue is about $25.4M. Maria de la Cruz is the CEO."
                      *     }
                      */
                     "application/json": {
@@ -14394,18 +14380,6 @@ export interface operations {
                             src?: string;
                         }[];
                         summarySection?: string | null;
-                        relations?: {
-                            /** @description The other company is its parent, its subsidiary, or a company it acquired */
-                            relation: "parent" | "subsidiary" | "acquired";
-                            /** @description The other company, as the source names it */
-                            company_name: string;
-                            /** @description The other company's Wikidata item (Q…), when the source gives it */
-                            wikidata_id?: string;
-                            /** @description When the relation began (ISO 8601), when the source says */
-                            since?: string;
-                            /** @description The source that states it (for example wikidata) */
-                            source: string;
-                        }[];
                         /** @description "Funding data found." or "No funding data found for this company." */
                         message: string;
                         credits_consumed: number;

@@ -56,6 +56,9 @@ const V1_NULLABLE = new Set([
   'day',
 ]);
 
+/** Our extensions that LeadMagic's v1 answers do not have: left out of the v1 shapes. */
+const V1_OMITTED = new Set(['relations']);
+
 /** The non-null member of a Nullable schema, else undefined. */
 const isNullable = (schema: TSchema): TSchema | undefined => {
   if (!KindGuard.IsUnion(schema)) return undefined;
@@ -72,6 +75,7 @@ export function v1Schema(schema: TSchema): TSchema {
   const object = schema;
   const properties: Record<string, TSchema> = {};
   for (const [name, property] of Object.entries(object.properties)) {
+    if (V1_OMITTED.has(name)) continue;
     const v1Name = V1_NAMES[name] ?? name;
     const nonNull = isNullable(property);
     if (nonNull && V1_NULLABLE.has(v1Name)) properties[v1Name] = Nullable(v1Schema(nonNull));
@@ -91,6 +95,7 @@ export function toV1(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(value)) {
+    if (V1_OMITTED.has(name)) continue;
     const v1Name = V1_NAMES[name] ?? name;
     if (field === null && !V1_NULLABLE.has(v1Name)) continue;
     out[v1Name] = toV1(field);

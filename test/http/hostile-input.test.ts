@@ -122,7 +122,15 @@ for (const target of dbTargets) {
               });
               sent += 1;
               assertEnveloped(res.statusCode, res.body, `${method.toUpperCase()} ${path} ${field}=${JSON.stringify(value).slice(0, 40)}`);
-              if (typeof value === 'string' && /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value) && value.length < 100) {
+              // The console's /admin calls need a session this key does not hold, and sign-in refuses any
+              // wrong token alike (401): only "never a 5xx, always the envelope" applies to them here.
+              const admin = path.startsWith('/admin');
+              if (
+                !admin &&
+                typeof value === 'string' &&
+                /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value) &&
+                value.length < 100
+              ) {
                 assert.equal(res.statusCode, 400, `${path} ${field}: a control character is refused`);
                 assert.match(res.json<{ message: string }>().message, new RegExp(field), 'the message names the field');
               }
