@@ -132,7 +132,7 @@ for (const target of dbTargets) {
           const base = 60_000 * 2 ** (i - 1);
           const next = Number(row.next_run_at);
           assert.ok(
-            next - after >= base * 0.75 - 100 && next - before <= base * 1.25 + 100,
+            next - before >= base * 0.75 - 100 && next - after <= base * 1.25 + 100,
             `backoff ${next - before} (run took ${after - before} ms)`,
           );
           assert.equal(row.status, 'active');
