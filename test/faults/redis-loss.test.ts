@@ -3,40 +3,16 @@
 // the instance is degraded, and everything returns by itself when Redis does.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { freePort } from '../support/pg-cluster.ts';
 import { startStallingProxy, type StallingProxy } from '../support/stalling-proxy.ts';
+import { killOwnRedis, OWN_REDIS_SKIP, startOwnRedis } from '../support/redis-server.ts';
 
-const REDIS_SERVER_SKIP =
-  spawnSync('redis-server', ['--version']).status === 0 ? false : 'redis-server not installed: Redis fault test skipped';
-
-async function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 100; i++) {
-    if (
-      spawnSync('redis-cli', ['-p', String(port), 'ping'])
-        .stdout?.toString()
-        .includes('PONG')
-    )
-      return child;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('redis-server did not start');
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout: 120_000 }, () => {
+describe('Redis lost under a running server', { skip: OWN_REDIS_SKIP, timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'leadbase-redis-fault-'));
   let port: number;
   let redis: ChildProcess;
@@ -44,12 +20,12 @@ describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout
 
   before(async () => {
     port = await freePort();
-    redis = await startRedis(port, dir);
+    redis = await startOwnRedis(port, dir);
     server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, REDIS_URL: `redis://127.0.0.1:${port}` });
   });
   after(async () => {
     await server?.stop();
-    if (redis?.exitCode === null) await stopRedis(redis);
+    if (redis?.exitCode === null) await killOwnRedis(redis);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -60,7 +36,7 @@ describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout
     let ready = (await (await get('/readyz')).json()) as { status: string; checks: { redis: string } };
     assert.deepEqual([ready.status, ready.checks.redis], ['ready', 'ok']);
 
-    await stopRedis(redis);
+    await killOwnRedis(redis);
     for (let i = 0; i < 20; i++) {
       const res = await get('/job-types');
       assert.equal(res.status, 200, await res.text());
@@ -72,7 +48,7 @@ describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout
     assert.deepEqual([ready.status, ready.checks.redis], ['degraded', 'unavailable']);
     assert.equal(server.child.exitCode, null);
 
-    redis = await startRedis(port, dir);
+    redis = await startOwnRedis(port, dir);
     const start = Date.now();
     for (;;) {
       ready = (await (await get('/readyz')).json()) as typeof ready;
@@ -87,7 +63,7 @@ describe('Redis lost under a running server', { skip: REDIS_SERVER_SKIP, timeout
   });
 });
 
-describe('Redis stalled under a running server', { skip: REDIS_SERVER_SKIP, timeout: 120_000 }, () => {
+describe('Redis stalled under a running server', { skip: OWN_REDIS_SKIP, timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'leadbase-redis-stall-'));
   let redis: ChildProcess;
   let proxy: StallingProxy;
@@ -95,7 +71,7 @@ describe('Redis stalled under a running server', { skip: REDIS_SERVER_SKIP, time
 
   before(async () => {
     const port = await freePort();
-    redis = await startRedis(port, dir);
+    redis = await startOwnRedis(port, dir);
     proxy = await startStallingProxy({ host: '127.0.0.1', port });
     server = await startServerProcess({
       DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`,
@@ -107,7 +83,7 @@ describe('Redis stalled under a running server', { skip: REDIS_SERVER_SKIP, time
     proxy?.heal();
     await server?.stop();
     await proxy?.close();
-    if (redis?.exitCode === null) await stopRedis(redis);
+    if (redis?.exitCode === null) await killOwnRedis(redis);
     rmSync(dir, { recursive: true, force: true });
   });
 
