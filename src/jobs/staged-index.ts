@@ -70,7 +70,7 @@ export async function hasStagedEntries(db: Kysely<any>): Promise<boolean> {
 /** Live rows, and on SQLite full-text rows (where the live row is still missing), of the staged listings `s` matching `where`. */
 async function writeListingRows(db: Kysely<any>, dialect: DialectName, where: string, params: unknown[]): Promise<void> {
   if (dialect === 'postgres') {
-    // The full-text index is the generated jobs.description_tsv column.
+    // Full text: a listing's search terms (job_terms) were written with the listing itself.
     await run(
       db,
       `insert into job_live (job_id, has_remote, published_at, attrs, countries)

@@ -1,14 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './helpers.ts';
 
-// PostgreSQL's phrase index (docs/jobs.md, "Search on PostgreSQL"): each live listing's words and
-// pairs of neighbouring words as a tsvector without positions, in a narrow table of its own, so a
-// phrase is found from the GIN index alone instead of re-reading every candidate's text. SQLite's
-// FTS5 index keeps positions and needs none of this.
+// PostgreSQL's phrase index (docs/jobs.md, "Search design"): each live listing's words and pairs
+// of neighbouring words as a tsvector without positions, in a table of its own, so a phrase is found
+// from the GIN index alone instead of re-reading every candidate's text. Searches no longer use the
+// GIN index over jobs.description_tsv (the column stays, to confirm phrases of three words or more),
+// so it is dropped rather than kept up to date on every write. SQLite's FTS5 index keeps positions
+// and needs none of this.
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
-  // toast_tuple_target: a row whose terms are too long to keep inline moves them out of the row
-  // (compressed) down to 128 bytes, keeping the heap that each match's visibility check reads narrow.
+  // toast_tuple_target: a row that passes PostgreSQL's 2 kB threshold has its terms moved out of the
+  // row (compressed) down to 128 bytes, keeping the heap that each match's visibility check reads
+  // narrow. Shorter rows stay inline.
   await sql`create table job_terms (job_id bigint primary key references jobs (id) on delete cascade, terms tsvector not null) with (toast_tuple_target = 128)`.execute(
     db,
   );
@@ -30,9 +33,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop function pg_temp.listing_terms(text)`.execute(db);
   await sql`create index job_terms_terms on job_terms using gin (terms)`.execute(db);
   await sql`analyze job_terms`.execute(db);
+  await sql`drop index jobs_description_tsv`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
+  await sql`create index jobs_description_tsv on jobs using gin (description_tsv)`.execute(db);
   await sql`drop table job_terms`.execute(db);
 }
