@@ -15,6 +15,7 @@ import type { TestApp } from '../support/app.ts';
 import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { until } from '../support/until.ts';
+import { readField as read, withSampleValues } from '../support/leadmagic-replay.ts';
 import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
@@ -45,37 +46,6 @@ const CLIENTS = readdirSync(FIXTURES_DIR).map((name) => ({
   name,
   fixture: JSON.parse(readFileSync(new URL(`${name}/requests.json`, FIXTURES_DIR), 'utf8')) as ClientFixture,
 }));
-
-/** The placeholder values of the clients' examples, as the sample world's company, people and addresses. */
-const SAMPLE_VALUES: Record<string, string> = {
-  'acme.com': 'acme-robotics.com',
-  'leadmagic.io': 'acme-robotics.com',
-  Acme: 'Acme Robotics, Inc.',
-  LeadMagic: 'Acme Robotics, Inc.',
-  'jane@acme.com': 'jane@acme-robotics.com',
-  'john@acme.com': 'john.smith@acme-robotics.com',
-  'jesse@leadmagic.io': 'john.smith@acme-robotics.com',
-  'https://www.linkedin.com/in/janedoe': 'https://www.linkedin.com/in/maria-de-la-cruz',
-  'https://example.com/in/janedoe': 'https://www.linkedin.com/in/maria-de-la-cruz',
-  'https://linkedin.com/in/johndoe': 'https://www.linkedin.com/in/maria-de-la-cruz',
-  'https://profiles.example.com/test-user': 'https://www.linkedin.com/in/maria-de-la-cruz',
-  'https://www.linkedin.com/company/acme': 'https://www.linkedin.com/company/acme-robotics',
-};
-
-function withSampleValues(value: unknown): unknown {
-  if (typeof value === 'string') return SAMPLE_VALUES[value] ?? value;
-  if (Array.isArray(value)) return value.map(withSampleValues);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSampleValues(v)]));
-  return value;
-}
-
-/** A field the client reads ("basicInfo.companyName"; "length" of a list answer). */
-function read(answer: unknown, path: string): unknown {
-  if (path === 'length') return Array.isArray(answer) ? answer.length : undefined;
-  return path
-    .split('.')
-    .reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), answer);
-}
 
 const isCharged = (id: OperationId): id is ChargedOperationId => 'charge' in OPERATIONS[id];
 
