@@ -13839,6 +13839,47 @@ export interface operations {
                      * @example {
                      *       "message": "Technologies found.",
                      *       "credits_consumed": 1,
+                     *       "data": [
+                     *         {
+                     *           "name": "Amazon Web Services",
+                     *           "categories": [
+                     *             "PaaS"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1",
+                     *           "description": "Amazon Web Services (AWS) is a comprehensive cloud services platform offering compute power, database storage, content delivery and other functionality."
+                     *         },
+                     *         {
+                     *           "name": "PostgreSQL",
+                     *           "categories": [
+                     *             "Databases"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1",
+                     *           "description": "PostgreSQL, also known as Postgres, is a free and open-source relational database management system emphasizing extensibility and SQL compliance."
+                     *         },
+                     *         {
+                     *           "name": "Python",
+                     *           "categories": [
+                     *             "Programming languages"
+                     *           ],
+                     *           "sub_technologies": [],
+                     *           "postings": 1,
+                     *           "first_seen": "2026-01-15T09:30:00.000Z",
+                     *           "last_seen": "2026-01-15T09:30:00.000Z",
+                     *           "posting_title": "Robotics Engineer",
+                     *           "posting_url": "https://jobs.example/j1",
+                     *           "description": "Python is an interpreted and general-purpose programming language."
+                     *         }
+                     *       ],
                      *       "company_name": "Acme Robotics, Inc.",
                      *       "company_domain": "acme-robotics.com",
                      *       "company_website": "https://acme-robotics.com",
@@ -13912,6 +13953,24 @@ export interface operations {
                         /** @description "Technologies found." or "No technologies found for this company." */
                         message: string;
                         credits_consumed: number;
+                        /** @description The same list as technologies (empty when none): the name the n8n templates of LeadMagic read */
+                        data: {
+                            /** @description As the technology dictionary names it */
+                            name: string;
+                            description?: string;
+                            categories: string[];
+                            sub_technologies: string[];
+                            /** @description How many of the company's listings read name it */
+                            postings: number;
+                            /** @description When the earliest of those listings was published (ISO 8601 UTC) */
+                            first_seen: string;
+                            /** @description When the latest of those listings was published (ISO 8601 UTC) */
+                            last_seen: string;
+                            /** @description The latest of those listings: its title */
+                            posting_title: string;
+                            /** @description The latest of those listings: its link */
+                            posting_url: string;
+                        }[];
                     };
                 };
             };

@@ -8,7 +8,13 @@
 import { Type, KindGuard, type TSchema, type TObject } from '@sinclair/typebox';
 import { Nullable } from './common.ts';
 import { EmailFinderResponse, EmailValidateResponse } from './email.ts';
-import { CompanyFundingResponse, CompanySearchResponse, CompetitorsResponse, TechnographicsResponse } from './companies.ts';
+import {
+  CompanyFundingResponse,
+  CompanySearchResponse,
+  CompetitorsResponse,
+  TechnographicsResponse,
+  TechnologyEntry,
+} from './companies.ts';
 import { JobsFinderBody, JobsFinderResponse } from './jobs.ts';
 import {
   EmailToProfileResponse,
@@ -158,7 +164,15 @@ export const V1ProfileEmailResponse = withFields(
 );
 
 export const V1CompetitorsResponse = v1Schema(CompetitorsResponse);
-export const V1TechnographicsResponse = v1Schema(TechnographicsResponse);
+export const V1TechnographicsResponse = withFields(
+  v1Schema(TechnographicsResponse),
+  {
+    data: Type.Array(v1Schema(TechnologyEntry), {
+      description: 'The same list as technologies (empty when none): the name the n8n templates of LeadMagic read',
+    }),
+  },
+  'V1TechnographicsResult',
+);
 export const V1EmailToProfileResponse = v1Schema(EmailToProfileResponse);
 export const V1JobChangeResponse = v1Schema(JobChangeResponse);
 export const V1PersonalEmailResponse = withFields(

@@ -281,15 +281,17 @@ for (const target of dbTargets) {
       const res = await t.post('/v1/companies/technographics', { company_url: 'https://acme-robotics.com/about' });
       const answer = res.json<{
         technologies: { name: string; postings: number; posting_url: string; last_seen: string }[];
+        data: unknown[];
         credits_consumed: number;
       }>();
+      assert.deepEqual(answer.data, answer.technologies, 'the same list as data (the n8n templates read it there)');
       assert.deepEqual(
         answer.technologies.map((tech) => [tech.name, tech.postings, tech.posting_url, tech.last_seen]),
         ['Amazon Web Services', 'PostgreSQL', 'Python'].map((name) => [name, 1, 'https://jobs.example/j1', '2026-01-15T09:30:00.000Z']),
       );
       assert.equal(answer.credits_consumed, 1);
       const none = await t.post('/v1/companies/technographics', { company_domain: 'nowhere.example' });
-      assert.deepEqual(none.json(), { message: 'No technologies found for this company.', credits_consumed: 0 });
+      assert.deepEqual(none.json(), { message: 'No technologies found for this company.', credits_consumed: 0, data: [] });
     });
 
     it('paths that need data we do not have are absent', async () => {

@@ -134,6 +134,15 @@ function funding(body: Body): Body {
   };
 }
 
+/**
+ * LeadMagic publishes no schema for this answer; the workflow templates it ships with its n8n node
+ * read the technologies as `data` (technographics-analysis branches on it), so the list is there too.
+ */
+function technographics(body: Body): Body {
+  const v1 = asV1(body);
+  return { ...v1, data: v1.technologies ?? [] };
+}
+
 const V1_SURFACES: readonly V1Surface[] = [
   {
     method: 'GET',
@@ -237,6 +246,7 @@ const V1_SURFACES: readonly V1Surface[] = [
     operationId: 'getTechnographics',
     response: V1TechnographicsResponse,
     answer: companyTechnographics,
+    shape: technographics,
   },
   {
     method: 'POST',
