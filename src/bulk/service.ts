@@ -348,7 +348,9 @@ export class BulkJobService {
     if (!row) return null;
     if (row.status !== 'failed' && row.status !== 'cancelled') {
       throw new BulkStateError(
-        row.status === 'done' ? 'The job is done: every row is served.' : `The job is ${row.status}: only a failed or cancelled job restarts.`,
+        row.status === 'done'
+          ? 'The job is done: every row is served.'
+          : `The job is ${row.status}: only a failed or cancelled job restarts.`,
       );
     }
     await this.requeue(row, row.status, 'restarted', null);

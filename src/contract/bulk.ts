@@ -114,13 +114,14 @@ export const BulkDownload = Type.String({
 
 export const BulkEvent = Type.Object(
   {
-    event: Type.Union(
-      ['created', 'started', 'paused', 'resumed', 'restarted', 'done', 'failed', 'cancelled'].map((e) => Type.Literal(e)),
-    ),
+    event: Type.Union(['created', 'started', 'paused', 'resumed', 'restarted', 'done', 'failed', 'cancelled'].map((e) => Type.Literal(e))),
     reason: Nullable(
-      Type.String({ description: "paused: credits, spend_cap or owner; resumed: credits or owner; failed: the error; cancelled: owner" }),
+      Type.String({ description: 'paused: credits, spend_cap or owner; resumed: credits or owner; failed: the error; cancelled: owner' }),
     ),
-    status: Type.Union(BULK_JOB_STATUSES.map((s) => Type.Literal(s)), { description: "The job's status right after the event" }),
+    status: Type.Union(
+      BULK_JOB_STATUSES.map((s) => Type.Literal(s)),
+      { description: "The job's status right after the event" },
+    ),
     processed: Type.Integer(),
     found: Type.Integer(),
     credits_consumed: Type.Number(),

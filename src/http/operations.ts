@@ -258,7 +258,8 @@ export const OPERATIONS = {
   'bulk-events': {
     path: '/bulk/:id/events',
     methods: ['GET'],
-    summary: "A bulk job's history: created, started, paused (and why), resumed, restarted, done, failed, cancelled, with times and figures",
+    summary:
+      "A bulk job's history: created, started, paused (and why), resumed, restarted, done, failed, cancelled, with times and figures",
     tag: 'bulk',
     perMinute: 600,
     params: BulkJobParams,
