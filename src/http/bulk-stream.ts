@@ -18,7 +18,8 @@ const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.s
 
 /**
  * Streams `read()` (the job, null once it is gone) until it ends. The first read is made by the
- * caller (a missing job is its 404, answered before the stream starts).
+ * caller (a missing job is its 404, answered before the stream starts). `closing` aborts when the
+ * server shuts down: the stream ends, so that the server's close does not wait for the job.
  */
 export async function streamJob(
   request: FastifyRequest,
@@ -26,6 +27,7 @@ export async function streamJob(
   first: BulkJobView,
   read: () => Promise<BulkJobView | null>,
   timing: StreamTiming,
+  closing: AbortSignal,
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
@@ -45,6 +47,7 @@ export async function streamJob(
   };
   request.raw.on('close', gone);
   raw.on('close', gone);
+  closing.addEventListener('abort', gone);
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -81,6 +84,7 @@ export async function streamJob(
   } finally {
     request.raw.off('close', gone);
     raw.off('close', gone);
+    closing.removeEventListener('abort', gone);
     if (!raw.writableEnded) raw.end();
   }
 }

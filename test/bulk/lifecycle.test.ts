@@ -295,5 +295,19 @@ for (const target of dbTargets) {
       assert.equal(missing.statusCode, 404);
       assert.equal(missing.json<{ error: string }>().error, 'not_found');
     });
+
+    // Last: it closes the server.
+    it("the server's shutdown ends open streams rather than waiting for their jobs", async () => {
+      const { key, job } = await pausedForCredits(0, [FOUND]);
+      const response = await fetch(`${baseUrl}/bulk/${job.id}/stream`, { headers: { 'x-api-key': key.key } });
+      const reader = response.body!.getReader();
+      await reader.read();
+      const closed = t.app.close().then(() => 'closed');
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise((resolve) => (timer = setTimeout(resolve, 10_000, 'still open')));
+      assert.equal(await Promise.race([closed, timeout]), 'closed');
+      clearTimeout(timer);
+      for (let next = await reader.read(); !next.done; next = await reader.read());
+    });
   });
 }

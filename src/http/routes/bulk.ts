@@ -171,12 +171,16 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     return { job_id: history.job.id, status: history.job.status, events: history.events };
   });
 
+  // Open streams end when the server shuts down (before it waits for its connections to close).
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
   serve('bulk-stream', async (request, reply) => {
     const { id } = (request as FastifyRequest<ById>).params;
     const keyId = keyOf(request);
     const job = await jobs().get(keyId, id);
     if (!job) throw notFound();
-    await streamJob(request, reply, job, () => jobs().get(keyId, id), jobs().streamTiming);
+    if (closing.signal.aborted) throw new AppError(503, 'unavailable', 'The server is shutting down.', undefined, { 'retry-after': '1' });
+    await streamJob(request, reply, job, () => jobs().get(keyId, id), jobs().streamTiming, closing.signal);
   });
 
   const page = (refusedOnly: boolean) => async (request: FastifyRequest) => {
