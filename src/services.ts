@@ -17,8 +17,8 @@ import { checkHealth, type Health } from './health.ts';
 import { DatabaseQueue } from './queue/database-queue.ts';
 import { PgBossQueue } from './queue/pgboss-queue.ts';
 import type { JobQueue } from './queue/types.ts';
-import { BulkValidationService } from './email/bulk.ts';
-import { WebhookSender } from './email/bulk-webhooks.ts';
+import { BulkValidationService, completionPayload } from './email/bulk.ts';
+import { WebhookSender } from './net/webhooks.ts';
 import { BulkJobService, isRowsJob } from './bulk/service.ts';
 import { bulkProducts } from './http/bulk-products.ts';
 import { HttpClient } from './net/http-client.ts';
@@ -43,7 +43,16 @@ export interface ServiceDeps {
   /** The background queue (tests give pg-boss a schema of their own); built from the config otherwise. */
   queue?: JobQueue;
   /** Pacing of bulk jobs (tests shorten the wait of a job paused for credits). */
-  bulk?: { pausedCheckMs?: number; concurrency?: number };
+  bulk?: {
+    pausedCheckMs?: number;
+    concurrency?: number;
+    /** Runs of one slice in all before its job fails (default 20). */
+    runAttempts?: number;
+    /** Wait before a failed run is tried again, doubled each time (default 1 s). */
+    retryDelayMs?: number;
+    /** A product job's event stream: how often it reads the job and sends a heartbeat. */
+    streamTiming?: { pollMs?: number; heartbeatMs?: number };
+  };
   /** Run background work (greylist re-checks, bulk validation jobs, due crawls); false for a CLI command. Default true. */
   background?: boolean;
   /** Where outages are logged (once at start, a count per interval, once at end); made from the logger otherwise. */
@@ -132,7 +141,7 @@ export function createServices(deps: ServiceDeps): Services {
     db: deps.db,
     validator: email,
     queue,
-    onFinished: (job) => webhooks.jobFinished(job),
+    onFinished: (job) => webhooks.announce(job.keyId, job.webhookUrl, completionPayload(job)),
     ...deps.config.bulk,
     ...deps.bulk,
   });
@@ -145,6 +154,11 @@ export function createServices(deps: ServiceDeps): Services {
     products: () => (products ??= bulkProducts(built!)),
     sliceMs: deps.config.bulk.sliceMs,
     pausedCheckMs: deps.bulk?.pausedCheckMs,
+    runAttempts: deps.bulk?.runAttempts,
+    retryDelayMs: deps.bulk?.retryDelayMs,
+    streamTiming: deps.bulk?.streamTiming,
+    // The same signed, retried, SSRF-guarded deliveries as the validation lists' completion webhook.
+    announce: (keyId, url, payload) => webhooks.announce(keyId, url, payload),
   });
   const people = new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl });
   const jobs = new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } });

@@ -12,14 +12,18 @@ import { recordCharge } from '../billing/ledger.ts';
 import { SpendCapReachedError } from '../billing/errors.ts';
 import { unitsToCredits } from '../billing/units.ts';
 import type { JobQueue, QueueJob } from '../queue/types.ts';
-import { BULK_QUEUE, ledgerRows } from '../email/bulk.ts';
+import { BULK_QUEUE, ledgerRows, runFailure } from '../email/bulk.ts';
 import type { BulkJobStatus } from '../email/tables.ts';
 import type { BulkJobTable } from './tables.ts';
 import { MAX_BULK_ROWS } from '../contract/bulk.ts';
+import { jobEvents, recordEvent, type BulkEventView, type PauseReason } from './events.ts';
+import { callbackPayload, type Announce } from './callbacks.ts';
 
 /** Distinct refusal reasons a job's summary lists (the rows themselves each carry theirs). */
 const MAX_REASONS = 20;
 const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
+/** States in which nothing is charged: cancelled for good, paused by the owner until resumed. */
+const STOPPED: readonly BulkJobStatus[] = ['cancelled', 'paused'];
 /** Most rows one charge takes (the next charge takes the rest). */
 const SETTLE_ROWS = 5_000;
 
@@ -53,6 +57,8 @@ export interface BulkJobView {
   credits_consumed: number;
   /** Why rows were refused, most frequent first. */
   refusals: { reason: string; rows: number }[];
+  /** Why the job failed (its retries ran out), else null. */
+  failure_reason: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -67,6 +73,16 @@ export interface BulkRowView {
   credits_consumed: number;
   error: RowError | null;
 }
+
+/** The callback of a job that ended could not be queued. */
+class CallbackError extends Error {
+  constructor(readonly cause: unknown) {
+    super(`the job's callback could not be queued: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** A lifecycle call the job's state does not allow (pausing a finished job, restarting a running one). */
+export class BulkStateError extends Error {}
 
 export class BulkInputError extends Error {
   constructor(
@@ -99,6 +115,14 @@ export interface BulkJobOptions {
   sliceMs?: number;
   /** How long a job paused for credits waits before it looks at the balance again (default 15 s). */
   pausedCheckMs?: number;
+  /** Runs of one slice in all (the first and its retries) before the job fails (default 20). */
+  runAttempts?: number;
+  /** Wait before a failed run is tried again, doubled on each retry (default 1 s). */
+  retryDelayMs?: number;
+  /** Queues a signed delivery (the callback of a job that ended). */
+  announce?: Announce;
+  /** GET /bulk/{id}/stream: how often it reads the job and sends a heartbeat (defaults 1 s and 15 s). */
+  streamTiming?: { pollMs?: number; heartbeatMs?: number };
   now?: () => number;
 }
 
@@ -130,6 +154,7 @@ function view(row: BulkJobTable): BulkJobView {
     found: Number(row.found),
     credits_consumed: unitsToCredits(Number(row.credits_consumed)),
     refusals: reasonsOf(row.refusals),
+    failure_reason: row.failure ?? null,
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
@@ -142,6 +167,9 @@ export class BulkJobService {
   private readonly concurrency: number;
   private readonly sliceMs: number;
   private readonly pausedCheckMs: number;
+  private readonly runAttempts: number;
+  /** How a job's stream reads it and keeps the connection alive. */
+  readonly streamTiming: { pollMs: number; heartbeatMs: number };
 
   constructor(private readonly options: BulkJobOptions) {
     this.db = options.db;
@@ -149,6 +177,8 @@ export class BulkJobService {
     this.concurrency = options.concurrency ?? 50;
     this.sliceMs = options.sliceMs ?? 60_000;
     this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
+    this.runAttempts = options.runAttempts ?? 20;
+    this.streamTiming = { pollMs: options.streamTiming?.pollMs ?? 1000, heartbeatMs: options.streamTiming?.heartbeatMs ?? 15_000 };
   }
 
   private product(name: string): BulkProduct {
@@ -161,7 +191,12 @@ export class BulkJobService {
    * Stores the rows as a queued job. Each row is read at once: one that cannot be read is stored
    * refused with its reason (answered free) and named in the job's summary.
    */
-  async create(keyId: number, productName: string, rows: readonly unknown[]): Promise<BulkJobView> {
+  async create(
+    keyId: number,
+    productName: string,
+    rows: readonly unknown[],
+    options: { callbackUrl?: string; resultsUrl?: (id: string) => string } = {},
+  ): Promise<BulkJobView> {
     const product = this.product(productName);
     if (!rows.length) throw new BulkInputError('The list has no rows.', '/rows');
     if (rows.length > MAX_BULK_ROWS) {
@@ -197,11 +232,14 @@ export class BulkJobService {
           found: 0,
           credits_consumed: 0,
           refusals: JSON.stringify(reasons),
+          callback_url: options.callbackUrl ?? null,
+          results_url: options.resultsUrl?.(id) ?? null,
           created_at: now,
           started_at: null,
           finished_at: null,
         })
         .execute();
+      await recordEvent(trx, id, 'created', now);
       for (const part of chunkForParameters(items, 7)) {
         await trx
           .insertInto('bulk_rows')
@@ -227,6 +265,7 @@ export class BulkJobService {
         .transaction()
         .execute(async (trx) => {
           await trx.deleteFrom('bulk_rows').where('job_id', '=', id).execute();
+          await trx.deleteFrom('bulk_job_events').where('job_id', '=', id).execute();
           await trx.deleteFrom('bulk_jobs').where('id', '=', id).execute();
         })
         .catch(() => {});
@@ -258,13 +297,129 @@ export class BulkJobService {
   async cancel(keyId: number, id: string): Promise<BulkJobView | null> {
     const row = await this.owned(keyId, id);
     if (!row) return null;
-    await this.db
-      .updateTable('bulk_jobs')
-      .set({ status: 'cancelled', finished_at: this.now() })
-      .where('id', '=', id)
-      .where('status', 'not in', FINISHED)
-      .execute();
+    await this.end(id, 'cancelled', 'owner').catch((error: unknown) => {
+      // The job is cancelled (nothing more is charged) even when its callback could not be queued.
+      if (!(error instanceof CallbackError)) throw error;
+    });
     return this.get(keyId, id);
+  }
+
+  /**
+   * Pauses a job that has not ended: its run stops at the next window, charging nothing more, until
+   * `resume`. Pausing a paused job changes nothing. Null as get; BulkStateError for an ended job.
+   */
+  async pause(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
+    if (FINISHED.includes(row.status)) throw new BulkStateError(`The job is ${row.status}: there is nothing to pause.`);
+    await this.db.transaction().execute(async (trx) => {
+      const paused = await trx
+        .updateTable('bulk_jobs')
+        .set({ status: 'paused' })
+        .where('id', '=', id)
+        .where('status', 'in', ['queued', 'running', 'paused_insufficient_credits'])
+        .executeTakeFirst();
+      if (Number(paused.numUpdatedRows)) await recordEvent(trx, id, 'paused', this.now(), 'owner');
+    });
+    return this.get(keyId, id);
+  }
+
+  /**
+   * Goes on with a job its owner paused (from the first row not yet served); a job paused for
+   * credits looks at its balance at once. Null as get; BulkStateError for an ended job.
+   */
+  async resume(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
+    if (FINISHED.includes(row.status)) {
+      throw new BulkStateError(`The job is ${row.status}: it cannot be resumed${row.status === 'done' ? '' : ' (restart it)'}.`);
+    }
+    if (row.status === 'paused') await this.requeue(row, 'paused', 'resumed', 'owner');
+    else if (row.status === 'paused_insufficient_credits') await this.queueRun(id, keyId, row.product, row.operation);
+    return this.get(keyId, id);
+  }
+
+  /**
+   * Queues a failed or cancelled job again: the rows not yet served are answered and charged (rows
+   * served before stay as they were, charged once). Null as get; BulkStateError for any other state.
+   */
+  async restart(keyId: number, id: string): Promise<BulkJobView | null> {
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
+    if (row.status !== 'failed' && row.status !== 'cancelled') {
+      throw new BulkStateError(
+        row.status === 'done'
+          ? 'The job is done: every row is served.'
+          : `The job is ${row.status}: only a failed or cancelled job restarts.`,
+      );
+    }
+    await this.requeue(row, row.status, 'restarted', null);
+    return this.get(keyId, id);
+  }
+
+  /** The job's history, oldest first. Null as get. */
+  async events(keyId: number, id: string): Promise<{ job: BulkJobView; events: BulkEventView[] } | null> {
+    const row = await this.owned(keyId, id);
+    if (!row) return null;
+    return { job: view(row), events: await jobEvents(this.db, id) };
+  }
+
+  /** Queues the job again from `from` (status), with its event; nothing when another call moved it first. */
+  private async requeue(row: BulkJobTable, from: BulkJobStatus, event: 'resumed' | 'restarted', reason: string | null): Promise<void> {
+    const moved = await this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('bulk_jobs')
+        .set({ status: 'queued', failure: null, finished_at: null })
+        .where('id', '=', row.id)
+        .where('status', '=', from)
+        .executeTakeFirst();
+      if (!Number(result.numUpdatedRows)) return false;
+      await recordEvent(trx, row.id, event, this.now(), reason);
+      return true;
+    });
+    if (!moved) return;
+    try {
+      await this.queueRun(row.id, Number(row.key_id), row.product, row.operation);
+    } catch (error) {
+      // The queue did not take the run: the job goes back as it was (the caller is answered 503 and asks again).
+      await this.db.updateTable('bulk_jobs').set({ status: from }).where('id', '=', row.id).where('status', '=', 'queued').execute();
+      throw error;
+    }
+  }
+
+  /**
+   * Ends a job that has not ended (done, failed with the reason, or cancelled), records the event
+   * and queues its callback. A callback that cannot be queued puts the job back as it was and throws
+   * CallbackError (the run's retry ends it again: a callback is sent at least once, never lost),
+   * except for a cancel, which stands.
+   */
+  private async end(jobId: string, status: 'done' | 'failed' | 'cancelled', reason: string | null = null): Promise<void> {
+    const before = await this.load(jobId);
+    if (!before || FINISHED.includes(before.status)) return;
+    const at = this.now();
+    const ended = await this.db
+      .updateTable('bulk_jobs')
+      .set({ status, failure: status === 'failed' ? reason : null, finished_at: at })
+      .where('id', '=', jobId)
+      .where('status', 'not in', FINISHED)
+      .executeTakeFirst();
+    if (!Number(ended.numUpdatedRows)) return;
+    if (status === 'cancelled') await recordEvent(this.db, jobId, status, at, reason);
+    const row = (await this.load(jobId))!;
+    try {
+      await this.options.announce?.(Number(row.key_id), row.callback_url, callbackPayload(view(row), row.results_url));
+    } catch (error) {
+      if (status !== 'cancelled') {
+        await this.db
+          .updateTable('bulk_jobs')
+          .set({ status: before.status, failure: null, finished_at: null })
+          .where('id', '=', jobId)
+          .where('status', '=', status)
+          .execute();
+      }
+      throw new CallbackError(error);
+    }
+    if (status !== 'cancelled') await recordEvent(this.db, jobId, status, at, reason);
   }
 
   /**
@@ -317,7 +472,12 @@ export class BulkJobService {
       BULK_QUEUE,
       { jobId, product },
       // One queue for every bulk job: workers go first to the key and operation with the fewest runs going.
-      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 1_000, fairnessKey: `key:${keyId}:${operation}` },
+      {
+        startAfterMs: Math.max(0, startAfterMs),
+        maxAttempts: this.runAttempts,
+        retryDelayMs: this.options.retryDelayMs ?? 1_000,
+        fairnessKey: `key:${keyId}:${operation}`,
+      },
     );
   }
 
@@ -336,26 +496,40 @@ export class BulkJobService {
    * continuation; a pause, a cancel or the end of the list stop it.
    */
   async run(job: QueueJob<RowsQueueData>, signal: AbortSignal): Promise<void> {
+    try {
+      await this.work(job, signal);
+    } catch (error) {
+      // The last attempt failed too: the job ends failed, its charged rows still served, its
+      // callback sent, rather than staying `running` with no run left to end it.
+      if (job.attempt < this.runAttempts || error instanceof CallbackError) throw error;
+      await this.end(job.data.jobId, 'failed', runFailure(error, job.attempt));
+    }
+  }
+
+  private async work(job: QueueJob<RowsQueueData>, signal: AbortSignal): Promise<void> {
     const { jobId } = job.data;
     const start = this.now();
     const row = await this.load(jobId);
-    if (!row || FINISHED.includes(row.status)) return;
+    // A job its owner paused waits for resume (which queues a run of its own).
+    if (!row || FINISHED.includes(row.status) || row.status === 'paused') return;
     const keyId = Number(row.key_id);
     const product = this.product(row.product);
-    await this.db
-      .updateTable('bulk_jobs')
-      .set({ status: 'running', started_at: row.started_at ?? start })
-      .where('id', '=', jobId)
-      .where('status', 'not in', FINISHED)
-      .execute();
     // Answers stored by an earlier run that stopped before charging them are charged first.
     let settled = await this.settle(jobId, keyId, row.operation);
+    if (settled === 'stopped') return;
+    if (row.status === 'paused_insufficient_credits' && (settled === 'short' || settled === 'capped')) {
+      // Still short: it looks again later, without a new event.
+      return this.queueRun(jobId, keyId, row.product, row.operation, this.pausedCheckMs);
+    }
+    if (!(await this.markRunning(row, start))) return;
     // Rows before the charged ones are all answered: the run reads on from there (an index range, not a scan).
     let cursor = Number(row.processed) - 1;
     for (;;) {
       await yieldToEventLoop();
-      if (settled === 'cancelled' || signal.aborted) return;
-      if (settled === 'short') return this.pause(jobId, keyId, row.product, row.operation);
+      if (settled === 'stopped' || signal.aborted) return;
+      if (settled === 'short' || settled === 'capped') {
+        return this.pauseForCredits(jobId, keyId, row.product, row.operation, settled === 'capped' ? 'spend_cap' : 'credits');
+      }
       if (this.now() - start >= this.sliceMs) return this.queueRun(jobId, keyId, row.product, row.operation);
       const page = await this.db
         .selectFrom('bulk_rows')
@@ -378,12 +552,26 @@ export class BulkJobService {
       await Promise.all(page.map((item) => this.answerRow(jobId, product, Number(item.seq), item.input)));
       settled = await this.settle(jobId, keyId, row.operation);
     }
-    await this.db
-      .updateTable('bulk_jobs')
-      .set({ status: 'done', finished_at: this.now() })
-      .where('id', '=', jobId)
-      .where('status', 'not in', FINISHED)
-      .execute();
+    await this.end(jobId, 'done');
+  }
+
+  /**
+   * The job is running: its first start, or a resume after a pause for credits, is recorded. False
+   * when it was paused or ended meanwhile (this run stops).
+   */
+  private async markRunning(row: BulkJobTable, start: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const marked = await trx
+        .updateTable('bulk_jobs')
+        .set({ status: 'running', started_at: row.started_at ?? start })
+        .where('id', '=', row.id)
+        .where('status', 'in', ['queued', 'running', 'paused_insufficient_credits'])
+        .executeTakeFirst();
+      if (!Number(marked.numUpdatedRows)) return false;
+      if (row.started_at === null) await recordEvent(trx, row.id, 'started', start);
+      else if (row.status === 'paused_insufficient_credits') await recordEvent(trx, row.id, 'resumed', start, 'credits');
+      return true;
+    });
   }
 
   /** Answers one row as its single call would and stores the answer (or the reason it is refused) at once. */
@@ -409,7 +597,7 @@ export class BulkJobService {
    * and answered rows may follow; 'short' when the balance stopped it; 'cancelled' (nothing charged)
    * once the job is cancelled.
    */
-  private async settle(jobId: string, keyId: number, operation: string): Promise<'ok' | 'more' | 'short' | 'cancelled'> {
+  private async settle(jobId: string, keyId: number, operation: string): Promise<'ok' | 'more' | 'short' | 'capped' | 'stopped'> {
     return this.db
       .transaction()
       .execute(async (trx) => {
@@ -418,7 +606,7 @@ export class BulkJobService {
           .select(['status', 'refusals', 'processed'])
           .where('id', '=', jobId)
           .executeTakeFirstOrThrow();
-        if (job.status === 'cancelled') return 'cancelled';
+        if (STOPPED.includes(job.status)) return 'stopped';
         // The charged rows are a prefix of the list (served pages never skip a row): what is charged
         // now is the answered run of rows right after it (a row has a cost once answered or refused).
         const next = await trx
@@ -468,9 +656,9 @@ export class BulkJobService {
             refusals: JSON.stringify(reasons),
           }))
           .where('id', '=', jobId)
-          .where('status', '!=', 'cancelled')
+          .where('status', 'not in', STOPPED)
           .executeTakeFirst();
-        if (!Number(figures.numUpdatedRows)) return 'cancelled';
+        if (!Number(figures.numUpdatedRows)) return 'stopped';
         // Marked on the condition that no other run marked them: a concurrent charge of the same rows rolls this one back.
         let marked = 0;
         for (const part of chunk(paid, 5_000)) {
@@ -501,18 +689,22 @@ export class BulkJobService {
       })
       .catch((error: unknown) => {
         // The key's spend cap is reached: the job waits, as it does for credits.
-        if (error instanceof SpendCapReachedError) return 'short' as const;
+        if (error instanceof SpendCapReachedError) return 'capped' as const;
         throw error;
       });
   }
 
-  private async pause(jobId: string, keyId: number, product: string, operation: string): Promise<void> {
-    await this.db
-      .updateTable('bulk_jobs')
-      .set({ status: 'paused_insufficient_credits' })
-      .where('id', '=', jobId)
-      .where('status', 'not in', FINISHED)
-      .execute();
+  /** The balance or the spend cap stopped the charge: the job waits and looks again later. */
+  private async pauseForCredits(jobId: string, keyId: number, product: string, operation: string, reason: PauseReason): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const paused = await trx
+        .updateTable('bulk_jobs')
+        .set({ status: 'paused_insufficient_credits' })
+        .where('id', '=', jobId)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirst();
+      if (Number(paused.numUpdatedRows)) await recordEvent(trx, jobId, 'paused', this.now(), reason);
+    });
     await this.queueRun(jobId, keyId, product, operation, this.pausedCheckMs);
   }
 }

@@ -1,4 +1,5 @@
 // Bulk jobs of every product (docs/bulk.md). Instants are epoch ms, amounts millicredits.
+import type { Generated } from 'kysely';
 import type { BulkJobStatus } from '../email/tables.ts';
 
 export interface BulkJobTable {
@@ -20,9 +21,28 @@ export interface BulkJobTable {
   credits_consumed: number;
   /** JSON list of {reason, rows}: why rows were refused, most frequent first. */
   refusals: string;
+  /** Where the job's end is announced (the submit's `callback` or `webhook_url`), else null. */
+  callback_url: string | null;
+  /** Where its results are read, as the client reached us (sent in the callback). */
+  results_url: string | null;
+  /** Why the job failed (its runs' retries ran out), else null. */
+  failure: string | null;
   created_at: number;
   started_at: number | null;
   finished_at: number | null;
+}
+
+/** One event of a job's history (bulk/events.ts): the job's figures at that instant. */
+export interface BulkJobEventTable {
+  id: Generated<number>;
+  job_id: string;
+  kind: string;
+  reason: string | null;
+  status: string;
+  processed: number;
+  found: number;
+  credits_consumed: number;
+  at: number;
 }
 
 export interface BulkRowTable {
@@ -42,4 +62,5 @@ export interface BulkRowTable {
 export interface BulkTables {
   bulk_jobs: BulkJobTable;
   bulk_rows: BulkRowTable;
+  bulk_job_events: BulkJobEventTable;
 }

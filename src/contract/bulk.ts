@@ -29,6 +29,14 @@ export const BulkSubmitBody = Type.Object(
         description: 'The rows as CSV text instead: a header naming the request fields, one row per line',
       }),
     ),
+    callback: Type.Optional(
+      Text({
+        maxLength: 2048,
+        description:
+          "A URL (http or https, on a public address) that is POSTed the job's figures when it ends (done, failed or cancelled), signed with the key's webhook secret",
+      }),
+    ),
+    webhook_url: Type.Optional(Text({ maxLength: 2048, description: 'The same as callback, under our name (give one, or both equal)' })),
   },
   { title: 'BulkSubmitRequest', description: 'Exactly one of rows and csv.' },
 );
@@ -55,6 +63,7 @@ export const BulkJobResponse = Type.Object(
     refusals: Type.Array(Type.Object({ reason: Type.String(), rows: Type.Integer() }), {
       description: 'Why rows were refused, most frequent first',
     }),
+    failure_reason: Nullable(Type.String({ description: 'Why the job failed (its retries ran out); null unless failed' })),
     created_at: Type.String({ format: 'date-time' }),
     started_at: Nullable(Type.String({ format: 'date-time' })),
     finished_at: Nullable(Type.String({ format: 'date-time' })),
@@ -101,4 +110,36 @@ export const BulkRowsPage = Type.Object(
 export const BulkDownload = Type.String({
   description:
     'Every charged row so far, in list order, as CSV: row_index, status, credits_consumed, error, then the input fields and the answer fields of the product.',
+});
+
+export const BulkEvent = Type.Object(
+  {
+    event: Type.Union(['created', 'started', 'paused', 'resumed', 'restarted', 'done', 'failed', 'cancelled'].map((e) => Type.Literal(e))),
+    reason: Nullable(
+      Type.String({ description: 'paused: credits, spend_cap or owner; resumed: credits or owner; failed: the error; cancelled: owner' }),
+    ),
+    status: Type.Union(
+      BULK_JOB_STATUSES.map((s) => Type.Literal(s)),
+      { description: "The job's status right after the event" },
+    ),
+    processed: Type.Integer(),
+    found: Type.Integer(),
+    credits_consumed: Type.Number(),
+    at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'BulkJobEvent' },
+);
+
+export const BulkEventsPage = Type.Object(
+  {
+    job_id: Type.String(),
+    status: Type.Union(BULK_JOB_STATUSES.map((s) => Type.Literal(s))),
+    events: Type.Array(BulkEvent, { description: "The job's history, oldest first, each with the job's figures at that instant" }),
+  },
+  { title: 'BulkJobEvents' },
+);
+
+export const BulkStream = Type.String({
+  description:
+    'Server-Sent Events (text/event-stream): a `progress` event with the job (processed, found, credits_consumed, status…) whenever it changes, a comment line as heartbeat, and an `end` event with the job once it has ended, after which the stream closes.',
 });

@@ -4,7 +4,7 @@ import { EMAIL_STATUSES } from './email.ts';
 
 // Bulk validation jobs (an extension: the original API validates one address per request).
 
-export const BULK_JOB_STATUSES = ['queued', 'running', 'paused_insufficient_credits', 'done', 'cancelled', 'failed'] as const;
+export const BULK_JOB_STATUSES = ['queued', 'running', 'paused', 'paused_insufficient_credits', 'done', 'cancelled', 'failed'] as const;
 
 export const BulkJobParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -18,6 +18,7 @@ export const BulkJobResponse = Type.Object(
     processed: Type.Integer({ description: 'Results charged and available so far.' }),
     counts: Type.Object(Object.fromEntries(EMAIL_STATUSES.map((s) => [s, Type.Integer()]))),
     credits_consumed: Type.Number({ description: 'Credits charged so far, at the single-address prices.' }),
+    failure_reason: Nullable(Type.String({ description: 'Why the job failed (its retries ran out); null unless failed.' })),
     created_at: Type.String({ format: 'date-time' }),
     started_at: Nullable(Type.String({ format: 'date-time' })),
     finished_at: Nullable(Type.String({ format: 'date-time' })),

@@ -39,6 +39,8 @@ export interface BulkJobView {
   counts: Record<EmailStatus, number>;
   /** Credits charged so far. */
   credits_consumed: number;
+  /** Why the job failed, else null. */
+  failure_reason: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -48,6 +50,17 @@ export interface BulkJobView {
 export type BulkResultRow = Record<string, unknown>;
 
 export type FinishedBulkJob = BulkJobView & { keyId: number; webhookUrl: string | null; resultsUrl: string | null };
+
+/** The completion webhook's body: the job's figures and where its results are read. */
+export const completionPayload = (job: FinishedBulkJob) => ({
+  id: job.id,
+  status: job.status,
+  total: job.total,
+  counts: job.counts,
+  credits_consumed: job.credits_consumed,
+  results_url: job.resultsUrl,
+  ...(job.failure_reason ? { failure_reason: job.failure_reason } : {}),
+});
 
 export class BulkInputError extends Error {}
 
@@ -81,7 +94,17 @@ export interface BulkValidationOptions {
   pausedCheckMs?: number;
   /** Called once when a job ends (done or failed): the completion webhook. */
   onFinished?: (job: FinishedBulkJob) => Promise<void>;
+  /** Runs of one slice in all (the first and its retries) before the job fails (default 20). */
+  runAttempts?: number;
+  /** Wait before a failed run is tried again, doubled on each retry (default 1 s). */
+  retryDelayMs?: number;
   now?: () => number;
+}
+
+/** Why a job failed: its last run's error, after how many attempts. */
+export function runFailure(error: unknown, attempts: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message.slice(0, 500)} (the run failed ${attempts} times)`;
 }
 
 /** Most position ranges one ledger row names; a charge with more gaps is written as several rows. */
@@ -128,6 +151,7 @@ function view(row: EmailBulkJobTable): BulkJobView {
     processed: Number(row.processed),
     counts: { ...emptyCounts(), ...(JSON.parse(row.counts) as Record<EmailStatus, number>) },
     credits_consumed: unitsToCredits(Number(row.credits_consumed)),
+    failure_reason: row.failure ?? null,
     created_at: iso(row.created_at)!,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
@@ -144,6 +168,7 @@ export class BulkValidationService {
   private readonly pausedCheckMs: number;
   private readonly greylistRetryMs: number;
   private readonly greylistDeadlineMs: number;
+  private readonly runAttempts: number;
 
   constructor(private readonly options: BulkValidationOptions) {
     this.db = options.db;
@@ -155,6 +180,7 @@ export class BulkValidationService {
     this.pausedCheckMs = options.pausedCheckMs ?? 15_000;
     this.greylistRetryMs = options.greylistRetryMs ?? 5 * 60_000;
     this.greylistDeadlineMs = options.greylistDeadlineMs ?? 30 * 60_000;
+    this.runAttempts = options.runAttempts ?? 20;
   }
 
   /**
@@ -309,7 +335,12 @@ export class BulkValidationService {
       { jobId },
       // A short first retry: a run whose instance died is retried (pg-boss) after the delay too, on top of its lease.
       // The key owns the run: workers go first to the key with the fewest runs going (fair shares between keys).
-      { startAfterMs: Math.max(0, startAfterMs), maxAttempts: 20, retryDelayMs: 1_000, fairnessKey: `key:${keyId}` },
+      {
+        startAfterMs: Math.max(0, startAfterMs),
+        maxAttempts: this.runAttempts,
+        retryDelayMs: this.options.retryDelayMs ?? 1_000,
+        fairnessKey: `key:${keyId}`,
+      },
     );
   }
 
@@ -330,6 +361,17 @@ export class BulkValidationService {
    * and hands over to a queued continuation; a pause, a cancel or the end of the list stop it.
    */
   async run(job: QueueJob<BulkQueueData>, signal: AbortSignal): Promise<void> {
+    try {
+      await this.work(job, signal);
+    } catch (error) {
+      // The last attempt failed too: the job ends failed (its charged results stay served) rather
+      // than staying `running` with no run left to end it.
+      if (job.attempt < this.runAttempts) throw error;
+      await this.finish(job.data.jobId, runFailure(error, job.attempt));
+    }
+  }
+
+  private async work(job: QueueJob<BulkQueueData>, signal: AbortSignal): Promise<void> {
     const { jobId } = job.data;
     const start = this.now();
     const row = await this.load(jobId);
@@ -543,10 +585,11 @@ export class BulkValidationService {
     await this.queueRun(jobId, keyId, this.pausedCheckMs);
   }
 
-  private async finish(jobId: string): Promise<void> {
+  /** Ends the job: done, or failed with `failure` (why); the completion webhook is queued. */
+  private async finish(jobId: string, failure?: string): Promise<void> {
     const ended = await this.db
       .updateTable('email_bulk_jobs')
-      .set({ status: 'done', finished_at: this.now() })
+      .set({ status: failure ? 'failed' : 'done', failure: failure ?? null, finished_at: this.now() })
       .where('id', '=', jobId)
       .where('status', 'not in', FINISHED)
       .executeTakeFirst();
@@ -559,9 +602,9 @@ export class BulkValidationService {
       // queue's retry finishes it again (a webhook is sent at least once, never lost).
       await this.db
         .updateTable('email_bulk_jobs')
-        .set({ status: 'running', finished_at: null })
+        .set({ status: 'running', failure: null, finished_at: null })
         .where('id', '=', jobId)
-        .where('status', '=', 'done')
+        .where('status', '=', failure ? 'failed' : 'done')
         .execute();
       throw error;
     }

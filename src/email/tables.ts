@@ -39,7 +39,8 @@ export interface EmailRecheckTable {
   checked_at: number | null;
 }
 
-export type BulkJobStatus = 'queued' | 'running' | 'paused_insufficient_credits' | 'done' | 'cancelled' | 'failed';
+/** `paused`: by its owner (product jobs only); `paused_insufficient_credits`: by its key's balance or spend cap. */
+export type BulkJobStatus = 'queued' | 'running' | 'paused' | 'paused_insufficient_credits' | 'done' | 'cancelled' | 'failed';
 
 /** A bulk validation job of a key (docs/email.md, "Bulk lists"). */
 export interface EmailBulkJobTable {
@@ -63,6 +64,8 @@ export interface EmailBulkJobTable {
   webhook_url: string | null;
   /** Where the results are read, as the client reached us (sent in the completion webhook). */
   results_url: string | null;
+  /** Why the job failed (its runs' retries ran out), else null. */
+  failure: string | null;
   created_at: number;
   started_at: number | null;
   finished_at: number | null;

@@ -42,7 +42,9 @@ export type ErrorCode =
   | 'session_expired'
   | 'csrf_token_invalid'
   | 'forbidden'
-  | 'spend_cap_reached';
+  | 'spend_cap_reached'
+  // A bulk job's lifecycle call its state does not allow (docs/bulk.md, "Life of a job").
+  | 'invalid_state';
 
 export class AppError extends Error {
   constructor(

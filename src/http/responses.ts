@@ -61,7 +61,11 @@ export function responsesOf(success: TSchema, traits: ResponseTraits): Record<nu
     responses[413] = error('payload_too_large: the request body is larger than allowed');
     responses[415] = error('unsupported_media_type: the body is not JSON');
   } else if (traits.method === 'POST') {
-    responses[409] = error('idempotency_in_flight: a request with this Idempotency-Key is still being processed');
+    responses[409] = error(
+      traits.byId
+        ? "idempotency_in_flight: a request with this Idempotency-Key is still being processed; or invalid_state: the job's state does not allow this call"
+        : 'idempotency_in_flight: a request with this Idempotency-Key is still being processed',
+    );
     responses[413] = error('payload_too_large: the request body is larger than allowed');
     responses[415] = error('unsupported_media_type: the body is not JSON (or, where accepted, CSV)');
     responses[422] = error('idempotency_key_reused: this Idempotency-Key was used with another request body');

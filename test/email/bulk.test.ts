@@ -12,7 +12,7 @@ import { until } from '../support/until.ts';
 import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
 import { loadConfig } from '../../src/config.ts';
-import { signWebhook, SIGNATURE_HEADER } from '../../src/email/bulk-webhooks.ts';
+import { signWebhook, SIGNATURE_HEADER } from '../../src/net/webhooks.ts';
 import { positionsOfBulkCharge } from '../support/bulk-ledger.ts';
 
 type Job = BulkJobView;

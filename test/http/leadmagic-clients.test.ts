@@ -7,6 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -29,6 +31,10 @@ interface RecordedRequest {
   source: string;
   operation?: OperationId;
   pending?: string;
+  /** The status we answer when it is not 200 (a lifecycle call a done job does not allow: 409). */
+  answers?: number;
+  /** A submit that names a callback: its job's end is POSTed to the suite's receiver. */
+  callback?: boolean;
   reads?: string[];
   readsAnyOf?: string[][];
   tool?: string;
@@ -55,13 +61,29 @@ for (const target of dbTargets) {
     let t: TestApp;
     let baseUrl: string;
 
+    let receiver: Server;
+    const announced: string[] = [];
     before(async () => {
+      // A callback's receiver: on loopback, which the sample world's mail settings let deliveries reach.
+      receiver = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          announced.push(body);
+          response.end();
+        });
+      });
+      await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+      SAMPLE_VALUES['<callback>'] = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leadmagic-callback`;
       // Its own queue: the bulk jobs the clients submit are worked by this suite's workers only.
       sample = await startSampleWorld(target, 100_000, { ownQueue: true });
       t = sample.t;
       baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     });
-    after(() => sample?.close());
+    after(async () => {
+      await sample?.close();
+      receiver?.close();
+    });
 
     /** The recorded request, with our key where theirs was and the sample world's values. */
     function send(request: RecordedRequest, key = t.key) {
@@ -103,18 +125,33 @@ for (const target of dbTargets) {
             const operation = (await job()).operation;
             const cost = rows.reduce((sum, row) => sum + (row.output ? priceOf(operation, row.output) : 0), 0);
             assert.equal(before - (await t.services.billing.balance(t.keyId)), cost, `${label}: each row charged as its single call`);
+            if (request.callback) {
+              await until(() => announced.some((body) => body.includes(jobId)), 30_000, 50).catch(() =>
+                assert.fail(`${label}: no callback announced the job's end`),
+              );
+            }
           } else {
-            assert.equal(res.statusCode, 200, `${label}: ${res.body}`);
+            assert.equal(res.statusCode, request.answers ?? 200, `${label}: ${res.body}`);
           }
-          // A file (CSV) is read by its header's columns.
-          const answer = /^text\/csv/.test(String(res.headers['content-type']))
-            ? Object.fromEntries(
+          // A file (CSV) is read by its header's columns; an event stream by its last event's data.
+          const type = String(res.headers['content-type']);
+          const answer = /^text\/event-stream/.test(type)
+            ? (JSON.parse(
                 res.body
-                  .split('\n')[0]
-                  .split(',')
-                  .map((column) => [column, column]),
-              )
-            : res.json<Record<string, unknown>>();
+                  .trim()
+                  .split('\n')
+                  .filter((line) => line.startsWith('data: '))
+                  .at(-1)!
+                  .slice(6),
+              ) as Record<string, unknown>)
+            : /^text\/csv/.test(type)
+              ? Object.fromEntries(
+                  res.body
+                    .split('\n')[0]
+                    .split(',')
+                    .map((column) => [column, column]),
+                )
+              : res.json<Record<string, unknown>>();
           for (const path of request.reads ?? []) {
             const value = read(answer, path);
             assert.notEqual(value, undefined, `${label}: reads ${path}\n${res.body.slice(0, 600)}`);

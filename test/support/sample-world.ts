@@ -11,6 +11,7 @@ import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 import { SAMPLE_COMPANY } from './sample-company.ts';
 import type { Config } from '../../src/config.ts';
+import type { ServiceDeps } from '../../src/services.ts';
 
 const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));
 
@@ -34,6 +35,8 @@ export interface SampleWorldOptions {
   ownQueue?: boolean;
   /** How long a bulk job paused for credits waits before it looks again. */
   pausedCheckMs?: number;
+  /** Other settings of the bulk jobs (their runs' attempts and retry delay, their stream's timing). */
+  bulk?: ServiceDeps['bulk'];
 }
 
 export async function startSampleWorld(
@@ -53,7 +56,7 @@ export async function startSampleWorld(
       ...(options.config ? { config: options.config } : {}),
       email: { ...world.emailConfig, recheckPollMs: 60_000 },
       ...(queue ? { queue } : {}),
-      ...(options.pausedCheckMs ? { bulk: { pausedCheckMs: options.pausedCheckMs } } : {}),
+      ...(options.pausedCheckMs || options.bulk ? { bulk: { pausedCheckMs: options.pausedCheckMs, ...options.bulk } } : {}),
     },
   });
   await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');

@@ -8,7 +8,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, isOperationId, routeOptions, spellingsOf, type OperationId } from '../operations.ts';
-import { BulkInputError, type BulkRowView } from '../../bulk/service.ts';
+import { BulkInputError, BulkStateError, type BulkJobView, type BulkRowView } from '../../bulk/service.ts';
+import { webhookUrlProblem } from '../../net/webhooks.ts';
+import { streamJob } from '../bulk-stream.ts';
 import { CSV_READ_OPTIONS, csvLine } from '../../email/list-csv.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
 import type { BULK_PRODUCTS } from '../../contract/bulk.ts';
@@ -20,7 +22,7 @@ const MAX_PAGE = 10_000;
 
 const notFound = () => new AppError(404, 'not_found', 'No bulk job with this id for this key.');
 
-type SubmitBody = { product: (typeof BULK_PRODUCTS)[number]; rows?: unknown[]; csv?: string };
+type SubmitBody = { product: (typeof BULK_PRODUCTS)[number]; rows?: unknown[]; csv?: string; callback?: string; webhook_url?: string };
 type ById = { Params: { id: string }; Querystring: { offset?: string; limit?: string } };
 
 /** CSV text as rows: the header names the request fields; blank cells are left out. */
@@ -36,6 +38,21 @@ function rowsFromCsv(text: string): Record<string, string>[] {
   return data.map((fields) =>
     Object.fromEntries(header.map((name, i) => [name.trim(), fields[i]?.trim() ?? '']).filter(([, value]) => value !== '')),
   );
+}
+
+/** The URL the job's end is announced at: `callback` (LeadMagic's name) or `webhook_url` (ours), checked. */
+function callbackOf(body: SubmitBody): string | undefined {
+  const { callback, webhook_url } = body;
+  if (callback !== undefined && webhook_url !== undefined && callback !== webhook_url) {
+    throw new InvalidRequestError('callback and webhook_url name the same URL: give one of them (or both equal).', [
+      { field: '/webhook_url', message: 'differs from callback' },
+    ]);
+  }
+  const url = callback ?? webhook_url;
+  const field = callback !== undefined ? 'callback' : 'webhook_url';
+  const problem = url === undefined ? null : webhookUrlProblem(url, field);
+  if (problem) throw new InvalidRequestError(`${problem}.`, [{ field: `/${field}`, message: problem }]);
+  return url;
 }
 
 /** A served row, with the same input and output under the names LeadMagic's clients read. */
@@ -91,9 +108,14 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
           { field: '/csv', message: 'exactly one of rows and csv is required' },
         ]);
       }
+      const callbackUrl = callbackOf(body);
       const rows = body.rows ?? rowsFromCsv(body.csv!);
+      const origin = `${request.protocol}://${request.host}`;
       try {
-        const job = await jobs().create(keyOf(request), body.product, rows);
+        const job = await jobs().create(keyOf(request), body.product, rows, {
+          callbackUrl,
+          resultsUrl: (id) => `${origin}/bulk/${id}/results`,
+        });
         return reply.code(202).send(job);
       } catch (error) {
         if (error instanceof BulkInputError) throw new InvalidRequestError(error.message, [{ field: error.field, message: error.message }]);
@@ -113,6 +135,52 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   serve('bulk-cancel', async (request) => {
     const { id } = (request as FastifyRequest<ById>).params;
     return (await jobs().cancel(keyOf(request), id)) ?? Promise.reject(notFound());
+  });
+
+  /** A lifecycle call: the job after it; 404 for no such job, 409 when its state does not allow it. */
+  const lifecycle = (call: (keyId: number, id: string) => Promise<BulkJobView | null>) => async (request: FastifyRequest) => {
+    const { id } = (request as FastifyRequest<ById>).params;
+    try {
+      return (await call(keyOf(request), id)) ?? Promise.reject(notFound());
+    } catch (error) {
+      if (error instanceof BulkStateError) throw new AppError(409, 'invalid_state', error.message);
+      throw error;
+    }
+  };
+  serve(
+    'bulk-cancel-job',
+    lifecycle((keyId, id) => jobs().cancel(keyId, id)),
+  );
+  serve(
+    'bulk-pause',
+    lifecycle((keyId, id) => jobs().pause(keyId, id)),
+  );
+  serve(
+    'bulk-resume',
+    lifecycle((keyId, id) => jobs().resume(keyId, id)),
+  );
+  serve(
+    'bulk-restart',
+    lifecycle((keyId, id) => jobs().restart(keyId, id)),
+  );
+
+  serve('bulk-events', async (request) => {
+    const { id } = (request as FastifyRequest<ById>).params;
+    const history = await jobs().events(keyOf(request), id);
+    if (!history) throw notFound();
+    return { job_id: history.job.id, status: history.job.status, events: history.events };
+  });
+
+  // Open streams end when the server shuts down (before it waits for its connections to close).
+  const closing = new AbortController();
+  app.addHook('preClose', async () => closing.abort());
+  serve('bulk-stream', async (request, reply) => {
+    const { id } = (request as FastifyRequest<ById>).params;
+    const keyId = keyOf(request);
+    const job = await jobs().get(keyId, id);
+    if (!job) throw notFound();
+    if (closing.signal.aborted) throw new AppError(503, 'unavailable', 'The server is shutting down.', undefined, { 'retry-after': '1' });
+    await streamJob(request, reply, job, () => jobs().get(keyId, id), jobs().streamTiming, closing.signal);
   });
 
   const page = (refusedOnly: boolean) => async (request: FastifyRequest) => {

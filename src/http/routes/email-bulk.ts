@@ -10,7 +10,7 @@ import { OPERATIONS, routeOptions } from '../operations.ts';
 import { EmailValidateResponse } from '../../contract/email.ts';
 import { BulkInputError, type BulkEntry } from '../../email/bulk.ts';
 import { CSV_READ_OPTIONS, csvLine, emailColumnOf } from '../../email/list-csv.ts';
-import { webhookUrlProblem } from '../../email/bulk-webhooks.ts';
+import { webhookUrlProblem } from '../../net/webhooks.ts';
 
 /** A million addresses with names or a few other columns. */
 const BULK_BODY_LIMIT = 256 * 1024 * 1024;

@@ -2,13 +2,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signWebhook, webhookUrlProblem, WebhookSender } from '../../src/email/bulk-webhooks.ts';
+import { signWebhook, webhookUrlProblem, WebhookSender } from '../../src/net/webhooks.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 
 /** Deliveries are called directly here: the queue is never used. */
 const NO_QUEUE = {} as JobQueue;
 
-describe('bulk-job webhooks', () => {
+describe('signed webhooks', () => {
   let receiver: Server;
   let hits = 0;
   let port: number;

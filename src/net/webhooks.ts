@@ -1,5 +1,5 @@
-// Completion webhooks of bulk jobs: a POST of the job's figures to the URL given with the list,
-// signed with the key's secret (header `Leadbase-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
+// Signed webhooks (bulk validation lists and product bulk jobs announce their end with one): a POST
+// of a JSON body to the URL the client gave, signed with its key's secret (header `Leadbase-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of
 // "<t>.<body>">`), retried through the queue with doubling delays for about a day. The receiver is
 // reached only on a public address, checked on the very address we connect to (no DNS rebinding).
 import { createHmac } from 'node:crypto';
@@ -7,9 +7,9 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
 import type { JobQueue } from '../queue/types.ts';
-import type { FinishedBulkJob } from './bulk.ts';
-import { ipLiteralOf, isPublicAddress, publicOnlyLookup } from '../net/ssrf.ts';
+import { ipLiteralOf, isPublicAddress, publicOnlyLookup } from './ssrf.ts';
 
+/** The queue's name predates its other users: kept so that deliveries queued before an upgrade still go. */
 export const WEBHOOK_QUEUE = 'email-bulk-webhook';
 export const SIGNATURE_HEADER = 'leadbase-signature';
 /** Deliveries in all: with the first retry after 10 s and each delay doubled, the last is about 23 h after the first. */
@@ -23,17 +23,20 @@ export interface Delivery {
   body: string;
 }
 
-/** Refuses a webhook URL a client may not give: not http(s), or too long. The address is checked at delivery. */
-export function webhookUrlProblem(url: string): string | null {
-  if (url.length > 2048) return 'webhook_url is longer than 2048 characters';
+/**
+ * Refuses a webhook URL a client may not give: not http(s), with credentials, or too long. The
+ * address is checked at delivery. `field` names it in the message (webhook_url, callback).
+ */
+export function webhookUrlProblem(url: string, field = 'webhook_url'): string | null {
+  if (url.length > 2048) return `${field} is longer than 2048 characters`;
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'webhook_url is not a URL';
+    return `${field} is not a URL`;
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'webhook_url must be an http or https URL';
-  if (parsed.username || parsed.password) return 'webhook_url must not carry credentials';
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `${field} must be an http or https URL`;
+  if (parsed.username || parsed.password) return `${field} must not carry credentials`;
   return null;
 }
 
@@ -58,20 +61,12 @@ export class WebhookSender {
     await this.options.queue.work<Delivery>(WEBHOOK_QUEUE, (job) => this.deliver(job.data), { concurrency: 4 });
   }
 
-  /** Queues the completion webhook of a job that asked for one. */
-  async jobFinished(job: FinishedBulkJob): Promise<void> {
-    if (!job.webhookUrl) return;
-    const body = JSON.stringify({
-      id: job.id,
-      status: job.status,
-      total: job.total,
-      counts: job.counts,
-      credits_consumed: job.credits_consumed,
-      results_url: job.resultsUrl,
-    });
+  /** Queues a delivery of `payload` (as JSON) to `url`, signed with the key's secret; nothing without a URL. */
+  async announce(keyId: number, url: string | null, payload: object): Promise<void> {
+    if (!url) return;
     await this.options.queue.send<Delivery>(
       WEBHOOK_QUEUE,
-      { keyId: job.keyId, url: job.webhookUrl, body },
+      { keyId, url, body: JSON.stringify(payload) },
       { maxAttempts: DELIVERY_ATTEMPTS, retryDelayMs: FIRST_RETRY_MS },
     );
   }
@@ -103,6 +98,6 @@ export class WebhookSender {
       request.end(delivery.body);
     });
     if (status < 200 || status >= 300) throw new Error(`webhook answered ${status}`);
-    this.options.logger?.info({ url: url.origin, status }, 'bulk job webhook delivered');
+    this.options.logger?.info({ url: url.origin, status }, 'webhook delivered');
   }
 }
