@@ -63,6 +63,8 @@ for (const target of dbTargets) {
 
     let receiver: Server;
     const announced: string[] = [];
+    /** Values known once the suite runs: the callback receiver's address. */
+    const runValues: Record<string, string> = {};
     before(async () => {
       // A callback's receiver: on loopback, which the sample world's mail settings let deliveries reach.
       receiver = createServer((request, response) => {
@@ -74,7 +76,7 @@ for (const target of dbTargets) {
         });
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      SAMPLE_VALUES['<callback>'] = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leadmagic-callback`;
+      runValues['<callback>'] = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leadmagic-callback`;
       // Its own queue: the bulk jobs the clients submit are worked by this suite's workers only.
       sample = await startSampleWorld(target, 100_000, { ownQueue: true });
       t = sample.t;
@@ -88,7 +90,7 @@ for (const target of dbTargets) {
     /** The recorded request, with our key where theirs was and the sample world's values. */
     function send(request: RecordedRequest, key = t.key) {
       const headers = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v === '<key>' ? key : v]));
-      const body = withSampleValues(request.body);
+      const body = withSampleValues(request.body, runValues);
       return t.inject({
         method: request.method,
         url: request.path,
@@ -203,13 +205,17 @@ for (const target of dbTargets) {
             if (request.tool)
               calls.push({
                 tool: request.tool,
-                args: (withSampleValues(request.body) ?? {}) as Record<string, unknown>,
+                args: (withSampleValues(request.body, runValues) ?? {}) as Record<string, unknown>,
                 pending: request.pending,
               });
           for (const tool of fixture.mcpTools?.tools ?? []) {
             // Their hosted tools take the REST request's fields: the first recorded request of the operation.
             const sampleArgs = CLIENTS.flatMap((c) => c.fixture.requests).find((r) => r.operation === tool.operation)?.body;
-            calls.push({ tool: tool.tool, args: (withSampleValues(sampleArgs) ?? {}) as Record<string, unknown>, pending: tool.pending });
+            calls.push({
+              tool: tool.tool,
+              args: (withSampleValues(sampleArgs, runValues) ?? {}) as Record<string, unknown>,
+              pending: tool.pending,
+            });
           }
         }
         assert.ok(calls.length > 40);
