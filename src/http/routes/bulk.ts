@@ -9,7 +9,8 @@ import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, isOperationId, routeOptions, spellingsOf, type OperationId } from '../operations.ts';
 import { BulkInputError, type BulkRowView } from '../../bulk/service.ts';
-import { CSV_READ_OPTIONS, csvLine } from '../../email/list-csv.ts';
+import { CSV_READ_OPTIONS } from '../../email/list-csv.ts';
+import { csvLine } from '../../csv/write.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
 import type { BULK_PRODUCTS } from '../../contract/bulk.ts';
 
