@@ -34,6 +34,8 @@ export interface SampleWorldOptions {
   ownQueue?: boolean;
   /** How long a bulk job paused for credits waits before it looks again. */
   pausedCheckMs?: number;
+  /** Local fakes (`host:port`) the guarded HTTP client may fetch from (a bulk list's fileUrl). */
+  allowPrivateHosts?: readonly string[];
 }
 
 export async function startSampleWorld(
@@ -54,6 +56,7 @@ export async function startSampleWorld(
       email: { ...world.emailConfig, recheckPollMs: 60_000 },
       ...(queue ? { queue } : {}),
       ...(options.pausedCheckMs ? { bulk: { pausedCheckMs: options.pausedCheckMs } } : {}),
+      ...(options.allowPrivateHosts ? { crawlAllowPrivateHosts: options.allowPrivateHosts } : {}),
     },
   });
   await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');

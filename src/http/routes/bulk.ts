@@ -1,18 +1,21 @@
-// Bulk jobs of every product (docs/bulk.md): rows in (JSON, or CSV text), a job id out; its
+// Bulk jobs of every product (docs/bulk.md): rows in (JSON, CSV text or a file's URL), a review of
+// them before any is queued, a job id out; its
 // progress, its charged rows a page at a time or as one CSV file, its refused rows, cancelling it.
 // Every path, ours and LeadMagic's spellings, comes from the operation descriptors.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
-import { parse as parseCsv } from 'csv-parse/sync';
 import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, isOperationId, routeOptions, spellingsOf, type OperationId } from '../operations.ts';
+import { bulkOperationOf } from '../bulk-products.ts';
 import { BulkInputError, type BulkRowView } from '../../bulk/service.ts';
-import { CSV_READ_OPTIONS } from '../../email/list-csv.ts';
 import { csvLine } from '../../csv/write.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
-import type { BULK_PRODUCTS } from '../../contract/bulk.ts';
+import { bulkInputFailure, FILE_UNSUPPORTED, readBulkList, SCRAPE_UNSUPPORTED, type BulkListBody } from '../bulk-input.ts';
+import { reviewRows } from '../../bulk/review.ts';
+import { rowQuoteOf } from '../price-quote.ts';
+import { unitsToCredits } from '../../billing/units.ts';
 
 /** 100,000 rows of a few fields each. */
 const BULK_BODY_LIMIT = 64 * 1024 * 1024;
@@ -21,23 +24,7 @@ const MAX_PAGE = 10_000;
 
 const notFound = () => new AppError(404, 'not_found', 'No bulk job with this id for this key.');
 
-type SubmitBody = { product: (typeof BULK_PRODUCTS)[number]; rows?: unknown[]; csv?: string };
 type ById = { Params: { id: string }; Querystring: { offset?: string; limit?: string } };
-
-/** CSV text as rows: the header names the request fields; blank cells are left out. */
-function rowsFromCsv(text: string): Record<string, string>[] {
-  let lines: string[][];
-  try {
-    lines = parseCsv(text, CSV_READ_OPTIONS);
-  } catch (error) {
-    throw new InvalidRequestError(`The CSV cannot be read: ${(error as Error).message}`, [{ field: '/csv', message: 'is not CSV' }]);
-  }
-  const [header, ...data] = lines;
-  if (!header) throw new InvalidRequestError('The CSV has no header row.', [{ field: '/csv', message: 'has no header row' }]);
-  return data.map((fields) =>
-    Object.fromEntries(header.map((name, i) => [name.trim(), fields[i]?.trim() ?? '']).filter(([, value]) => value !== '')),
-  );
-}
 
 /** A served row, with the same input and output under the names LeadMagic's clients read. */
 const withLeadMagicNames = (row: BulkRowView) => ({ ...row, lm_input: row.input, lm_output: row.output });
@@ -85,24 +72,57 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   serve(
     'bulk-submit',
     async (request, reply) => {
-      const body = request.body as SubmitBody;
-      if ((body.rows === undefined) === (body.csv === undefined)) {
-        throw new InvalidRequestError('Send the rows as rows (a JSON array) or as csv (CSV text), one of the two.', [
-          { field: '/rows', message: 'exactly one of rows and csv is required' },
-          { field: '/csv', message: 'exactly one of rows and csv is required' },
-        ]);
-      }
-      const rows = body.rows ?? rowsFromCsv(body.csv!);
       try {
-        const job = await jobs().create(keyOf(request), body.product, rows);
+        const list = await readBulkList(app.services, request.body as BulkListBody);
+        const job = await jobs().create(keyOf(request), (request.body as BulkListBody).product, list.rows);
         return reply.code(202).send(job);
       } catch (error) {
-        if (error instanceof BulkInputError) throw new InvalidRequestError(error.message, [{ field: error.field, message: error.message }]);
+        if (error instanceof BulkInputError) throw bulkInputFailure(error);
         throw error;
       }
     },
     { bodyLimit: BULK_BODY_LIMIT },
   );
+
+  // The same body as a submit, read as the job would read it: nothing is stored, queued or charged.
+  serve(
+    'bulk-review',
+    async (request) => {
+      const body = request.body as BulkListBody;
+      try {
+        const list = await readBulkList(app.services, body);
+        const product = jobs().product(body.product);
+        const review = reviewRows(product, list.rows, list);
+        const quote = rowQuoteOf(bulkOperationOf(body.product));
+        return {
+          product: body.product,
+          operation: product.operation,
+          ...review,
+          price_per_row: unitsToCredits(quote.most),
+          max_credits: unitsToCredits(quote.most * review.readable),
+          rule: quote.rule,
+        };
+      } catch (error) {
+        if (error instanceof BulkInputError) throw bulkInputFailure(error);
+        throw error;
+      }
+    },
+    { bodyLimit: BULK_BODY_LIMIT },
+  );
+
+  // LeadMagic's other submit forms: refused before their body is read, naming what to send instead.
+  const refuse = (error: AppError) => ({
+    ...routeOptions('bulk-submit'),
+    schema: { hide: true },
+    onRequest: async () => {
+      throw error;
+    },
+    handler: async () => {
+      throw error;
+    },
+  });
+  app.post('/bulk/scrape', refuse(new InvalidRequestError(SCRAPE_UNSUPPORTED, [{ field: '/scrape', message: 'not supported' }])));
+  app.post('/bulk/file', refuse(new AppError(415, 'unsupported_media_type', FILE_UNSUPPORTED)));
 
   serve('bulk-list', async (request) => ({ jobs: await jobs().list(keyOf(request)) }));
 
