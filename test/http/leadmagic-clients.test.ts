@@ -7,6 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -28,6 +30,8 @@ interface RecordedRequest {
   source: string;
   operation?: OperationId;
   pending?: string;
+  /** A form of LeadMagic's we do not run: refused with a 4xx naming what to send instead. */
+  unsupported?: string;
   reads?: string[];
   readsAnyOf?: string[][];
   tool?: string;
@@ -84,14 +88,26 @@ for (const target of dbTargets) {
     let sample: SampleWorld;
     let t: TestApp;
     let baseUrl: string;
+    let files: Server;
 
     before(async () => {
+      // The file a bulk job's fileUrl names, served here (the guarded client may fetch from this host only).
+      files = createServer((_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/csv' }).end('first_name,last_name,company_name\nJohn,Smith,acme-robotics.com\n'),
+      );
+      await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+      const filesHost = `127.0.0.1:${(files.address() as AddressInfo).port}`;
+      SAMPLE_VALUES['https://files.example/leads.csv'] = `http://${filesHost}/leads.csv`;
       // Its own queue: the bulk jobs the clients submit are worked by this suite's workers only.
-      sample = await startSampleWorld(target, 100_000, { ownQueue: true });
+      sample = await startSampleWorld(target, 100_000, { ownQueue: true, allowPrivateHosts: [filesHost] });
       t = sample.t;
       baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     });
-    after(() => sample?.close());
+    after(async () => {
+      await sample?.close();
+      files?.closeAllConnections();
+      await new Promise((resolve) => files?.close(resolve));
+    });
 
     /** The recorded request, with our key where theirs was and the sample world's values. */
     function send(request: RecordedRequest, key = t.key) {
@@ -120,6 +136,13 @@ for (const target of dbTargets) {
             assert.equal(res.json<{ error: string }>().error, 'not_found', label);
             assert.equal(await t.services.billing.balance(t.keyId), before, `${label}: nothing charged`);
             pending.push(`${request.method} ${request.path} (${request.pending})`);
+            continue;
+          }
+          if (request.unsupported) {
+            assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${label}: ${res.body}`);
+            assert.match(res.json<{ message: string }>().message, /fileUrl/, `${label}: names what to send instead`);
+            assert.equal(await t.services.billing.balance(t.keyId), before, `${label}: nothing charged`);
+            pending.push(`${request.method} ${request.path} (refused: ${request.unsupported})`);
             continue;
           }
           if (request.operation === 'bulk-submit') {
