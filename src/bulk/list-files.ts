@@ -45,7 +45,8 @@ export function rowsFromCsv(text: string, field: string): Record<string, string>
 /** The header of CSV text (its names as rowsFromCsv keys them), or [] when it has none. */
 export function csvHeaderOf(text: string): string[] {
   try {
-    const [header] = parseCsv(text, { ...CSV_READ_OPTIONS, to_line: 1 }) as string[][];
+    const lines: string[][] = parseCsv(text, { ...CSV_READ_OPTIONS, to_line: 1 });
+    const [header] = lines;
     return header ? distinctHeader(header) : [];
   } catch {
     return [];
