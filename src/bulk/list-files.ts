@@ -85,3 +85,50 @@ export function rowsFromText(text: string, format: ListFormat, field: string): u
   if (!rows.length) throw new BulkInputError(`The ${format === 'jsonl' ? 'JSON Lines' : format.toUpperCase()} file holds no rows.`, field);
   return rows;
 }
+
+const TYPES: Record<string, ListFormat> = {
+  'text/csv': 'csv',
+  'application/csv': 'csv',
+  'text/comma-separated-values': 'csv',
+  // What many servers and browsers call a .csv file.
+  'application/vnd.ms-excel': 'csv',
+  'application/json': 'json',
+  'text/json': 'json',
+  'application/x-ndjson': 'jsonl',
+  'application/ndjson': 'jsonl',
+  'application/jsonl': 'jsonl',
+  'application/x-jsonlines': 'jsonl',
+  'application/jsonlines': 'jsonl',
+};
+/** Types that say nothing about the content: the file's first character and name tell it. */
+const UNTOLD = new Set(['', 'text/plain', 'application/octet-stream', 'binary/octet-stream']);
+
+/**
+ * What a file is, by its type (`text/csv`…), else by its first character (`[` a JSON array, `{` JSON
+ * Lines) and its name (.json, .jsonl, .ndjson), CSV otherwise. Null when its type names another kind.
+ */
+export function listFormatOf(type: string, text: string, name: string): ListFormat | null {
+  const told = TYPES[type];
+  if (told) return told;
+  if (!UNTOLD.has(type)) return null;
+  const first = text.trimStart()[0];
+  if (first === '[') return 'json';
+  if (first === '{') return 'jsonl';
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) return 'jsonl';
+  return 'csv';
+}
+
+/** A file's bytes as text (a byte-order mark dropped), refused when empty or not UTF-8 text. `what` names it in the message. */
+export function fileText(body: Buffer, what: string, field: string): string {
+  if (!body.length) throw new BulkInputError(`${what} is empty.`, field);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new BulkInputError(`${what} is not UTF-8 text.`, field);
+  }
+  if (text.includes('\u0000')) throw new BulkInputError(`${what} is not text (it holds NUL bytes).`, field);
+  return text.replace(/^\uFEFF/, '');
+}

@@ -6,7 +6,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { FetchError, type HttpClient } from '../net/http-client.ts';
 import { BulkInputError } from './service.ts';
-import { csvHeaderOf, rowsFromText, type ListFormat } from './list-files.ts';
+import { csvHeaderOf, fileText, listFormatOf, rowsFromText } from './list-files.ts';
 import { columnsOfRows } from './input-mapping.ts';
 
 const FIELD = '/fileUrl';
@@ -27,23 +27,6 @@ export class RemoteListError extends BulkInputError {
     super(message, FIELD);
   }
 }
-
-const TYPES: Record<string, ListFormat> = {
-  'text/csv': 'csv',
-  'application/csv': 'csv',
-  'text/comma-separated-values': 'csv',
-  // What many servers call a .csv file.
-  'application/vnd.ms-excel': 'csv',
-  'application/json': 'json',
-  'text/json': 'json',
-  'application/x-ndjson': 'jsonl',
-  'application/ndjson': 'jsonl',
-  'application/jsonl': 'jsonl',
-  'application/x-jsonlines': 'jsonl',
-  'application/jsonlines': 'jsonl',
-};
-/** Types that say nothing about the content: the file's first bytes and name tell it. */
-const UNTOLD = new Set(['', 'text/plain', 'application/octet-stream', 'binary/octet-stream']);
 
 /** The URL, if it is one we fetch: http or https, no user name or password in it. */
 function urlOf(value: string): URL {
@@ -75,20 +58,6 @@ function decoded(body: Buffer, encoding: string | undefined, maxBytes: number): 
   throw new RemoteListError(`The file at fileUrl is sent with a Content-Encoding we do not read (${coding}).`);
 }
 
-/** What the file is: by its type, else by its first character and its name. */
-function formatOf(type: string, text: string, url: URL): ListFormat {
-  const told = TYPES[type];
-  if (told) return told;
-  if (!UNTOLD.has(type)) throw new RemoteListError(`The file at fileUrl is ${type}, not a CSV, JSON array or JSON Lines file.`);
-  const first = text.trimStart()[0];
-  if (first === '[') return 'json';
-  if (first === '{') return 'jsonl';
-  const name = url.pathname.toLowerCase();
-  if (name.endsWith('.json')) return 'json';
-  if (name.endsWith('.jsonl') || name.endsWith('.ndjson')) return 'jsonl';
-  return 'csv';
-}
-
 /** The rows of the file at `fileUrl` and its columns, or a RemoteListError saying why it cannot be read. */
 export async function fetchRemoteList(
   http: HttpClient,
@@ -113,18 +82,10 @@ export async function fetchRemoteList(
     throw new RemoteListError(`The file at fileUrl cannot be fetched: ${error.message}`);
   }
   if (answer.status < 200 || answer.status >= 300) throw new RemoteListError(`fileUrl answered HTTP ${answer.status}, not the file.`);
-  const body = decoded(answer.body, answer.headers['content-encoding'], options.maxBytes);
-  if (!body.length) throw new RemoteListError('The file at fileUrl is empty.');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw new RemoteListError('The file at fileUrl is not UTF-8 text.');
-  }
-  if (text.includes('\u0000')) throw new RemoteListError('The file at fileUrl is not text (it holds NUL bytes).');
+  const text = fileText(decoded(answer.body, answer.headers['content-encoding'], options.maxBytes), 'The file at fileUrl', FIELD);
   const type = (answer.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  const format = formatOf(type, text, new URL(answer.url));
-  const content = text.replace(/^\uFEFF/, '');
-  const rows = rowsFromText(content, format, FIELD);
-  return { rows, columns: format === 'csv' ? csvHeaderOf(content) : columnsOfRows(rows) };
+  const format = listFormatOf(type, text, new URL(answer.url).pathname);
+  if (!format) throw new RemoteListError(`The file at fileUrl is ${type}, not a CSV, JSON array or JSON Lines file.`);
+  const rows = rowsFromText(text, format, FIELD);
+  return { rows, columns: format === 'csv' ? csvHeaderOf(text) : columnsOfRows(rows) };
 }

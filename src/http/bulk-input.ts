@@ -2,13 +2,14 @@
 // or `fileUrl` (exactly one), with `inputMapping` applied. Shared by POST /bulk and POST /bulk/review
 // so that a review reads exactly what the submit would queue.
 import type { Services } from '../services.ts';
-import type { BULK_PRODUCTS } from '../contract/bulk.ts';
+import { BULK_PRODUCTS } from '../contract/bulk.ts';
 import { BulkInputError } from '../bulk/service.ts';
 import { columnsOfRows, mapRows, readInputMapping, unusedColumns, type ColumnMapping } from '../bulk/input-mapping.ts';
-import { csvHeaderOf, rowsFromText } from '../bulk/list-files.ts';
+import { csvHeaderOf, fileText, listFormatOf, rowsFromText } from '../bulk/list-files.ts';
 import { fetchRemoteList, RemoteListError } from '../bulk/remote-list.ts';
 import { AppError, InvalidRequestError } from './errors.ts';
 import { bulkFieldsOf } from './bulk-products.ts';
+import type { FormPart } from './multipart.ts';
 
 export type BulkListBody = {
   product: (typeof BULK_PRODUCTS)[number];
@@ -25,7 +26,7 @@ const REMOTE_LIST = { maxBytes: 64 * 1024 * 1024, timeoutMs: 30_000 };
 export const SCRAPE_UNSUPPORTED =
   'A browser crawl (scrape) is not run by this server: send the rows as rows, csv or fileUrl to POST /bulk/submit.';
 export const FILE_UNSUPPORTED =
-  'Upload sessions and multipart files are not taken by this server: send the CSV text as csv, or the file as fileUrl, to POST /bulk/submit.';
+  'POST /bulk/file takes a multipart/form-data body (a product field and a file part); upload sessions are not taken by this server: send the CSV text as csv, or the file as fileUrl, to POST /bulk/submit.';
 
 export interface BulkList {
   rows: unknown[];
@@ -63,4 +64,47 @@ export async function readBulkList(services: Services, body: BulkListBody): Prom
     mapping,
     unusedColumns: unusedColumns(list.columns, mapping, fields),
   };
+}
+
+/** A form part's text (fields are short UTF-8 text). */
+const partText = (part: FormPart) => part.body.toString('utf8').trim();
+
+/**
+ * The body of POST /bulk/file (multipart/form-data) as a submit's: a `product` field, one file part
+ * (the part named `file`, else the one part with a file name; CSV, a JSON array or JSON Lines, by its
+ * type, else its first bytes and name) and an optional `inputMapping` field holding a JSON object.
+ */
+export function bulkListOfForm(parts: readonly FormPart[]): BulkListBody {
+  const field = (name: string) => parts.find((p) => p.name === name && p.filename === null);
+  const product = field('product') ? partText(field('product')!) : undefined;
+  if (!product || !(BULK_PRODUCTS as readonly string[]).includes(product))
+    throw new InvalidRequestError(`The form's product field must be one of ${BULK_PRODUCTS.join(', ')}.`, [
+      { field: '/product', message: 'unknown product' },
+    ]);
+  const files = parts.filter((p) => p.filename !== null);
+  const file = parts.find((p) => p.name === 'file') ?? (files.length === 1 ? files[0] : undefined);
+  if (!file)
+    throw new InvalidRequestError('The form has no file part: send the list as a part named file.', [
+      { field: '/file', message: 'is required' },
+    ]);
+  let inputMapping: Record<string, string> | undefined;
+  const mappingPart = field('inputMapping');
+  if (mappingPart) {
+    let value: unknown;
+    try {
+      value = JSON.parse(partText(mappingPart));
+    } catch {
+      value = undefined;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string'))
+      throw new InvalidRequestError("The form's inputMapping field must hold a JSON object of column and field names.", [
+        { field: '/inputMapping', message: 'must be a JSON object of strings' },
+      ]);
+    inputMapping = value as Record<string, string>;
+  }
+  const text = fileText(file.body, 'The file part', '/file');
+  const format = listFormatOf(file.type, text, file.filename ?? '');
+  if (!format) throw new BulkInputError(`The file part is ${file.type}, not a CSV, JSON array or JSON Lines file.`, '/file');
+  const list = format === 'csv' ? { csv: text } : { rows: rowsFromText(text, format, '/file') };
+  return { product: product as BulkListBody['product'], ...list, ...(inputMapping ? { inputMapping } : {}) };
 }

@@ -232,16 +232,81 @@ for (const target of dbTargets) {
       const inBody = await t.post('/bulk/submit', { product: 'company_search', scrape: { url: 'https://example.com' } });
       assert.equal(inBody.statusCode, 400);
       assert.equal(inBody.json<{ details: { field: string }[] }>().details[0].field, '/scrape');
-      const file = await t.inject({
+      const json = await t.post('/bulk/file', { product: 'company_search', uploadId: 'up_1' });
+      assert.equal(json.statusCode, 415);
+      assert.match(json.json<{ message: string }>().message, /multipart\/form-data.*csv.*fileUrl/);
+      const empty = await t.inject({
         method: 'POST',
         url: '/bulk/file',
         headers: { 'x-api-key': t.key, 'content-type': 'multipart/form-data; boundary=x' },
-        payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ncompany_domain\r\n--x--\r\n',
+        payload: '',
       });
-      assert.equal(file.statusCode, 415);
-      assert.match(file.json<{ message: string }>().message, /csv.*fileUrl/);
+      assert.equal(empty.statusCode, 400);
+      assert.match(empty.json<{ message: string }>().message, /cannot be read.*fileUrl/);
       const noKey = await t.inject({ method: 'POST', url: '/bulk/file', payload: '' });
       assert.equal(noKey.statusCode, 401);
+    });
+
+    /** A multipart/form-data body of these parts: [name, value, file name and type when a file]. */
+    function form(parts: [string, string, { filename: string; type: string }?][]) {
+      const body = parts
+        .map(
+          ([name, value, file]) =>
+            `--b0undary\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file.filename}"\r\nContent-Type: ${file.type}` : ''}\r\n\r\n${value}\r\n`,
+        )
+        .join('');
+      return t.inject({
+        method: 'POST',
+        url: '/bulk/file',
+        headers: { 'x-api-key': t.key, 'content-type': 'multipart/form-data; boundary=b0undary' },
+        payload: `${body}--b0undary--\r\n`,
+      });
+    }
+
+    it('/bulk/file: a multipart form with a product field and a CSV or JSON Lines file part is submitted', async () => {
+      const csv = await form([
+        ['product', 'company_search'],
+        ['inputMapping', JSON.stringify({ Website: 'company_domain' })],
+        ['file', 'Website,Name\r\nacme-robotics.com,Acme\r\n', { filename: 'leads.csv', type: 'text/csv' }],
+      ]);
+      assert.equal(csv.statusCode, 202, csv.body);
+      assert.deepEqual(inputs(await doneRows(csv.json<BulkJobView>().id)), [{ company_domain: 'acme-robotics.com', Name: 'Acme' }]);
+      const jsonl = await form([
+        ['product', 'company_search'],
+        ['upload', '{"company_domain":"acme-robotics.com"}\n', { filename: 'leads.jsonl', type: 'application/octet-stream' }],
+      ]);
+      assert.equal(jsonl.statusCode, 202, jsonl.body);
+      assert.deepEqual(inputs(await doneRows(jsonl.json<BulkJobView>().id)), [{ company_domain: 'acme-robotics.com' }]);
+      for (const [parts, field] of [
+        [[['file', 'company_domain\nacme-robotics.com\n', { filename: 'a.csv', type: 'text/csv' }]], '/product'],
+        [[['product', 'company_search']], '/file'],
+        [
+          [
+            ['product', 'company_search'],
+            ['inputMapping', '[1]'],
+            ['file', 'a\n1\n', { filename: 'a.csv', type: 'text/csv' }],
+          ],
+          '/inputMapping',
+        ],
+        [
+          [
+            ['product', 'company_search'],
+            ['file', '<html></html>', { filename: 'a.html', type: 'text/html' }],
+          ],
+          '/file',
+        ],
+        [
+          [
+            ['product', 'company_search'],
+            ['file', '', { filename: 'a.csv', type: 'text/csv' }],
+          ],
+          '/file',
+        ],
+      ] as [[string, string, { filename: string; type: string }?][], string][]) {
+        const res = await form(parts);
+        assert.equal(res.statusCode, 400, `${field}: ${res.body}`);
+        assert.equal(res.json<{ details: { field: string }[] }>().details[0].field, field, res.body);
+      }
     });
 
     it('the download writes cells a spreadsheet would run with a leading quote', async () => {

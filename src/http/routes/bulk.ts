@@ -12,7 +12,8 @@ import { bulkOperationOf } from '../bulk-products.ts';
 import { BulkInputError, type BulkRowView } from '../../bulk/service.ts';
 import { csvLine } from '../../csv/write.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
-import { bulkInputFailure, FILE_UNSUPPORTED, readBulkList, SCRAPE_UNSUPPORTED, type BulkListBody } from '../bulk-input.ts';
+import { bulkInputFailure, bulkListOfForm, FILE_UNSUPPORTED, readBulkList, SCRAPE_UNSUPPORTED, type BulkListBody } from '../bulk-input.ts';
+import { formParts } from '../multipart.ts';
 import { reviewRows } from '../../bulk/review.ts';
 import { rowQuoteOf } from '../price-quote.ts';
 import { unitsToCredits } from '../../billing/units.ts';
@@ -56,6 +57,10 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
       done(new AppError(400, 'invalid_request', 'Request body is not valid JSON.'), undefined);
     }
   });
+  // POST /bulk/file's form: one character a byte, its parts read by hand (http/multipart.ts).
+  fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: BULK_BODY_LIMIT }, (_request, body, done) =>
+    done(null, (body as Buffer).toString('latin1')),
+  );
   const app = fastify;
   const jobs = () => app.services.bulkJobs;
   const keyOf = (request: FastifyRequest) => request.apiKey!.id;
@@ -110,19 +115,39 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     { bodyLimit: BULK_BODY_LIMIT },
   );
 
-  // LeadMagic's other submit forms: refused before their body is read, naming what to send instead.
-  const refuse = (error: AppError) => ({
+  // LeadMagic's browser crawl: refused before its body is read, naming what to send instead.
+  const scrapeRefused = new InvalidRequestError(SCRAPE_UNSUPPORTED, [{ field: '/scrape', message: 'not supported' }]);
+  app.post('/bulk/scrape', {
     ...routeOptions('bulk-submit'),
     schema: { hide: true },
     onRequest: async () => {
-      throw error;
+      throw scrapeRefused;
     },
     handler: async () => {
-      throw error;
+      throw scrapeRefused;
     },
   });
-  app.post('/bulk/scrape', refuse(new InvalidRequestError(SCRAPE_UNSUPPORTED, [{ field: '/scrape', message: 'not supported' }])));
-  app.post('/bulk/file', refuse(new AppError(415, 'unsupported_media_type', FILE_UNSUPPORTED)));
+
+  // A list's file as multipart/form-data: read into a submit's body, then submitted as one.
+  app.post('/bulk/file', { ...routeOptions('bulk-submit'), schema: { hide: true }, bodyLimit: BULK_BODY_LIMIT }, async (request, reply) => {
+    if (typeof request.body !== 'string') throw new AppError(415, 'unsupported_media_type', FILE_UNSUPPORTED);
+    try {
+      let parts;
+      try {
+        parts = formParts(request.body, String(request.headers['content-type']));
+      } catch (error) {
+        // An unreadable form, or an upload session's: what the call takes, and the other ways to send a list.
+        if (error instanceof AppError) throw new InvalidRequestError(`${error.message} ${FILE_UNSUPPORTED}`, error.details);
+        throw error;
+      }
+      const body = bulkListOfForm(parts);
+      const list = await readBulkList(app.services, body);
+      return reply.code(202).send(await jobs().create(keyOf(request), body.product, list.rows));
+    } catch (error) {
+      if (error instanceof BulkInputError) throw bulkInputFailure(error);
+      throw error;
+    }
+  });
 
   serve('bulk-list', async (request) => ({ jobs: await jobs().list(keyOf(request)) }));
 
