@@ -56,6 +56,11 @@ for (const target of dbTargets) {
           response.write('company_domain\n');
           return;
         }
+        if (path === '/moved.csv') {
+          // A redirect from an allowed host to a private one: the guard checks every hop.
+          const port = (files.address() as AddressInfo).port;
+          return response.writeHead(302, { location: `http://127.0.0.2:${port}/leads.csv` }).end();
+        }
         const file = FILES[path];
         if (!file) return response.writeHead(404, { 'content-type': 'text/plain' }).end('no such file');
         response.writeHead(200, { 'content-type': file[0], ...file[2] }).end(file[1]);
@@ -167,6 +172,7 @@ for (const target of dbTargets) {
         // Not a host the tests allow: the SSRF guard refuses loopback and private addresses.
         [`http://127.0.0.2:${port}/leads.csv`, 400, /public address/],
         [`http://localhost:${port}/leads.csv`, 400, /public address/],
+        [`${base}/moved.csv`, 400, /public address/],
         ['ftp://files.example/leads.csv', 400, /http or https/],
         ['https://user:secret@files.example/leads.csv', 400, /user name or password/],
         ['not a url', 400, /not a URL/],
