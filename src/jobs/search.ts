@@ -379,16 +379,33 @@ export class JobSearch {
     ];
     const from = needsJobs ? sql`job_terms t join jobs j on j.id = t.job_id` : sql`job_terms t`;
     const where = sql.join(conditions, sql` and `);
-    const rows = await sql<{
-      id: number;
-      total: number;
-    }>`select t.job_id as id, count(*) over () as total from ${from} where ${where} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
-      this.db,
-    );
-    if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
-    if (offset === 0) return { total: 0, ids: [] };
-    const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(this.db);
-    return { total: Number(count.rows[0].n), ids: [] };
+    return this.withoutJit(async (db) => {
+      const rows = await sql<{
+        id: number;
+        total: number;
+      }>`select t.job_id as id, count(*) over () as total from ${from} where ${where} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+        db,
+      );
+      if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
+      if (offset === 0) return { total: 0, ids: [] };
+      const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(db);
+      return { total: Number(count.rows[0].n), ids: [] };
+    });
+  }
+
+  /**
+   * PostgreSQL: runs `statements` with JIT compilation off. A bitmap scan of thousands of matches is
+   * estimated costly enough for JIT, which then spent 30–80 ms compiling a query that runs in less.
+   */
+  private async withoutJit<T>(statements: (db: Db) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) {
+      await sql`set local jit = off`.execute(this.db);
+      return statements(this.db);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local jit = off`.execute(trx);
+      return statements(trx);
+    });
   }
 
   private async load(ids: number[]): Promise<JobListing[]> {
