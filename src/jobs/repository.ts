@@ -13,7 +13,7 @@ import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
-import { descriptionTerms } from './search-terms.ts';
+import { descriptionTerms, termsVector } from './search-terms.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -302,15 +302,27 @@ export class JobRepository {
     await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', values, '', `(${ftsKeySql('?', '?', '?')}, ?)`);
   }
 
-  /** PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had. */
+  /**
+   * PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had, with
+   * the attributes a description query filters and orders by, so that it reads no other row.
+   */
   private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
     if (!rows.length) return;
+    const ls = rows.map((r) => r.listing);
     await run(
       trx,
-      `insert into job_terms (job_id, terms)
-      select id, array_to_tsvector(string_to_array(t, E'\\n')) from unnest($1::bigint[], $2::text[]) as u(id, t) order by id
-      on conflict (job_id) do update set terms = excluded.terms`,
-      [rows.map((r) => r.listing.jobId), rows.map((r) => descriptionTerms(r.description))],
+      `insert into job_terms (job_id, has_remote, published_at, attrs, countries, terms)
+      select * from unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::tsvector[]) order by 1
+      on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at,
+        attrs = excluded.attrs, countries = excluded.countries, terms = excluded.terms`,
+      [
+        ls.map((l) => l.jobId),
+        ls.map((l) => l.hasRemote),
+        ls.map((l) => l.publishedAt),
+        ls.map((l) => l.entry.attrs),
+        ls.map((l) => l.entry.countries),
+        rows.map((r) => termsVector(descriptionTerms(r.description))),
+      ],
     );
   }
 

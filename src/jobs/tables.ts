@@ -68,9 +68,16 @@ export interface JobLiveTable {
   countries: string;
 }
 
-/** PostgreSQL only: a live listing's words and pairs of neighbouring words (search-terms.ts). */
+/**
+ * PostgreSQL only: a live listing's words and pairs of neighbouring words (search-terms.ts), with
+ * the job_live columns a description query filters and orders by.
+ */
 export interface JobTermsTable {
   job_id: number;
+  has_remote: number;
+  published_at: number;
+  attrs: number;
+  countries: string;
   terms: string;
 }
 
