@@ -1,7 +1,7 @@
 // People search at scale: POST /people-search's operation (the route's function: filters read,
 // domains resolved, the search, the answer built) for a mix of realistic requests over a store of
 // generated people, on SQLite and PostgreSQL. The store is written in bulk (multi-row inserts in
-// transactions) at the schema before migration 0021_people_search, then migrated to the latest, so
+// transactions) at the schema before migration 0024_people_search, then migrated to the latest, so
 // the run also times that migration's backfill at the same size. Targets: p99 < 20 ms on SQLite,
 // < 50 ms on PostgreSQL.
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { fmt, mainThreadCpuMs, summarize, timeCalls } from '../support/stats.ts'
 
 const NOW = Date.UTC(2026, 10, 1);
 /** The migration that stores the search fields: the store is generated at the schema before it. */
-const SEARCH_MIGRATION = '0021_people_search';
+const SEARCH_MIGRATION = '0024_people_search';
 
 const COUNTRIES: [string, number][] = [
   ['US', 40],
@@ -379,31 +379,49 @@ function requestMix(companies: number): { name: string; body: (rand: () => numbe
 /** Generates the store on one dialect and times `queries` requests of each kind of the mix. */
 export async function measurePeopleSearch(
   dialect: string,
-  options: { people: number; companies: number; queries: number },
+  options: {
+    people: number;
+    companies: number;
+    queries: number;
+    /** Keep the store for later runs of the same size: a SQLite file in this folder, a PostgreSQL schema of a fixed name. */
+    keep?: string;
+  },
 ): Promise<PeopleSearchFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'leadbase-people-search-'));
+  const dir = options.keep ?? mkdtempSync(join(tmpdir(), 'leadbase-people-search-'));
+  const storeName = `people_search_${options.people}_${options.companies}`;
+  const sqliteFile = join(dir, options.keep ? `${storeName}.sqlite` : 'bench.sqlite');
   const bench = await openBenchDatabase(dialect, {
     dir,
+    sqliteFile,
     pgUrl: process.env.DATABASE_URL,
     schemaPrefix: 'bench_psearch',
+    keptSchema: options.keep ? `bench_${storeName}` : undefined,
     poolSize: 4,
   }).catch((error: unknown) => {
-    rmSync(dir, { recursive: true, force: true });
+    if (!options.keep) rmSync(dir, { recursive: true, force: true });
     throw error;
   });
   const progress = (text: string) => process.stderr.write(`  people search ${dialect}: ${text}\n`);
   try {
     const db = bench.handle.db;
-    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < SEARCH_MIGRATION));
-    const { error } = await new Migrator({
-      db,
-      provider: { getMigrations: async () => before },
-      migrationTableSchema:
-        dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0].s : undefined,
-    }).migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    // A kept store is reused when it holds every person (its generation finished); it is migrated to the latest.
+    const stored = await sql<{ n: string }>`select count(*) as n from people`.execute(db).catch(() => undefined);
+    const kept = !!options.keep && Number(stored?.rows[0].n ?? 0) === options.people;
+    if (options.keep && !kept && stored)
+      throw new Error(`an unfinished kept store: remove ${dialect === 'postgres' ? `schema bench_${storeName}` : sqliteFile}`);
+    if (kept) progress('reusing the kept store');
+    else {
+      const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < SEARCH_MIGRATION));
+      const { error } = await new Migrator({
+        db,
+        provider: { getMigrations: async () => before },
+        migrationTableSchema:
+          dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0].s : undefined,
+      }).migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+    }
     let t0 = Date.now();
-    await generate(db, options.people, options.companies, progress);
+    if (!kept) await generate(db, options.people, options.companies, progress);
     const generateSeconds = (Date.now() - t0) / 1000;
     progress(`generated in ${generateSeconds.toFixed(0)} s; migrating`);
     t0 = Date.now();
@@ -427,7 +445,7 @@ export async function measurePeopleSearch(
                 where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`.execute(db)
             ).rows[0].n,
           )
-        : statSync(join(dir, 'bench.sqlite')).size;
+        : statSync(sqliteFile).size;
 
     const companies = new CompanyService({ db });
     const services = { companies, people: new PeopleService({ db, companies }) } as unknown as Services;
@@ -481,7 +499,7 @@ export async function measurePeopleSearch(
     };
   } finally {
     await bench.drop();
-    rmSync(dir, { recursive: true, force: true });
+    if (!options.keep) rmSync(dir, { recursive: true, force: true });
   }
 }
 
