@@ -318,6 +318,15 @@ async function withCompanyList(db: Kysely<Database>, q: PeopleSearchQuery): Prom
 }
 
 /**
+ * The columns a part of an ordered read fixes by equality before the drive's rank order. The read
+ * orders by them first (no change to the order, each holds one value): PostgreSQL then reads the
+ * drive's index in order instead of walking person_roles_order and filtering, which its estimates
+ * prefer when they take the matching roles for spread evenly over the rank order.
+ */
+const equalities = (drive: Drive): RoleColumn[] =>
+  drive === 'function' || drive === 'level' || drive === 'country' || drive === 'industry' ? DRIVES[drive].filter((c) => c !== 'rank') : [];
+
+/**
  * The ids of a page of people, most senior first (person id breaks ties): the matching roles read
  * in (rank, person) order, a person kept at their first (most senior) role, read in growing windows
  * until the page is full. The same order as grouping by person and sorting by their best rank, but
@@ -330,8 +339,8 @@ async function pageOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<numbe
   for (let window = Math.ceil(wanted * 1.25) + 10; ; window *= 4) {
     const reads = await Promise.all(
       parts.map((part) =>
-        filtered(db, part, drive)
-          .select(['r.person_id', 'r.rank'])
+        equalities(drive)
+          .reduce((read, column) => read.orderBy(sql.ref(`r.${column}`)), filtered(db, part, drive).select(['r.person_id', 'r.rank']))
           .orderBy('r.rank', 'desc')
           .orderBy('r.person_id')
           .limit(window)
@@ -370,16 +379,14 @@ async function countOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<Peop
   return { total: await estimateOf(db, q), exact: false };
 }
 
-/**
- * An estimate of how many people match, above EXACT_COUNT_UP_TO: the matching people among the
- * people whose sample key is below a threshold (about SAMPLE_PEOPLE of them, read from
- * person_roles_sample), scaled by the share of keys below it; SAMPLE_GROWTH times more people when
- * that finds few matches. The keys spread over the store whatever order its ids came in, so
- * people clustered by company are sampled across many companies. Its cost does not grow with the
- * store or with how many match; the same search gets the same estimate while the store is
- * unchanged. Never below the cap the exact count passed.
- */
-async function estimateOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<number> {
+/** How long the span of person ids is reused: it only sizes the sample (the estimate scales by the keys read, not by it). */
+const ID_SPAN_TTL_MS = 60_000;
+const idSpans = new WeakMap<Kysely<Database>, { span: number; at: number }>();
+
+/** max - min + 1 of the person ids holding a role (about how many people the store holds), read at most once a minute. */
+async function idSpanOf(db: Kysely<Database>): Promise<number> {
+  const known = idSpans.get(db);
+  if (known && Date.now() - known.at < ID_SPAN_TTL_MS) return known.span;
   // Two statements: SQLite reads a lone min() or max() from the end of the index, both together by a scan.
   const [low, high] = await Promise.all(
     (['min', 'max'] as const).map(async (f) =>
@@ -393,7 +400,22 @@ async function estimateOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<n
       ),
     ),
   );
-  const people = Math.max(1, high - low + 1);
+  const span = Number.isFinite(high - low) ? Math.max(1, high - low + 1) : 1;
+  idSpans.set(db, { span, at: Date.now() });
+  return span;
+}
+
+/**
+ * An estimate of how many people match, above EXACT_COUNT_UP_TO: the matching people among the
+ * people whose sample key is below a threshold (about SAMPLE_PEOPLE of them, read from
+ * person_roles_sample), scaled by the share of keys below it; SAMPLE_GROWTH times more people when
+ * that finds few matches. The keys spread over the store whatever order its ids came in, so
+ * people clustered by company are sampled across many companies. Its cost does not grow with the
+ * store or with how many match; the same search gets the same estimate while the store is
+ * unchanged. Never below the cap the exact count passed.
+ */
+async function estimateOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<number> {
+  const people = await idSpanOf(db);
   let threshold = Math.min(SAMPLE_KEYS, Math.max(1, Math.round((SAMPLE_KEYS * SAMPLE_PEOPLE) / people)));
   for (let grown = false; ; grown = true) {
     // Read first (materialized): SQLite would otherwise walk person_roles_person for the distinct count.
@@ -426,9 +448,13 @@ export async function searchPeople(
   search: PeopleSearchQuery,
 ): Promise<{ count: PeopleCount; rows: PeopleSearchRow[] }> {
   const q = await withCompanyList(db, search);
-  const [count, ids] = await Promise.all([countOf(db, q), pageOf(db, q)]);
-  if (!ids.length) return { count, rows: [] };
-  // Each person's best matching role with its position and company, and whether we hold a work address.
+  const [count, rows] = await Promise.all([countOf(db, q), pageOf(db, q).then((ids) => detailsOf(db, q, ids))]);
+  return { count, rows };
+}
+
+/** Each person's best matching role with its position and company, and whether we hold a work address, in the order of `ids`. */
+async function detailsOf(db: Kysely<Database>, q: PeopleSearchQuery, ids: number[]): Promise<PeopleSearchRow[]> {
+  if (!ids.length) return [];
   const details = await filtered(db, q, 'person')
     .innerJoin('companies as c', 'c.id', 'r.company_id')
     .innerJoin('person_positions as pos', 'pos.id', 'r.position_id')
@@ -461,5 +487,5 @@ export async function searchPeople(
     const id = Number(d.person_id);
     if (!best.has(id)) best.set(id, { ...d, person_id: id, rank: Number(d.rank), has_email: Number(d.has_email) });
   }
-  return { count, rows: ids.map((id) => best.get(id)!).filter(Boolean) };
+  return ids.map((id) => best.get(id)!).filter(Boolean);
 }
