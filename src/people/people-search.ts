@@ -1,8 +1,8 @@
 // People search: the people holding a current position that matches company filters (domain,
 // industry, country, size) and person filters (job function, level, minimum seniority, whether we
 // hold a work address), most senior first. It reads the roles of current positions (person_roles,
-// one row per role of a current position) joined to their company; the function and level
-// vocabularies below say which stored roles a request's words select.
+// one row per role of a current position, carrying its company's country, industry and size band);
+// the function and level vocabularies below say which stored roles a request's words select.
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { LEVEL_RANK, type Level } from './titles.ts';
