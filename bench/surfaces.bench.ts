@@ -11,6 +11,9 @@
 //                                          1,000,000 people; --quick 50,000 of each)
 //   --listings=N  --people=N  --companies=N (people / 10)  --queries=N (200; people search: per kind)
 //   --dialects=sqlite,postgres  --parts=http,technographics,people (all by default)
+//   --keep=DIR  people search keeps its store (a SQLite file in DIR, a PostgreSQL schema
+//               bench_people_search_<people>_<companies>) and reuses it on the next run of that size
+//   --check-estimates  people search checks the total_count estimates against exact counts
 import { fmt } from './support/stats.ts';
 import { measureTechnographics, technographicsReport, type TechnographicsFigures } from './surfaces/technographics.ts';
 import { measurePeopleSearch, peopleSearchReport, type PeopleSearchFigures } from './surfaces/people-search.ts';
@@ -59,6 +62,8 @@ for (const dialect of parts.includes('people') ? dialects : []) {
       people: count,
       companies: Number(flag('companies', String(Math.max(10, Math.round(count / 10))))),
       queries: Number(flag('queries', '200')),
+      keep: process.argv.find((a) => a.startsWith('--keep='))?.slice('--keep='.length),
+      checkEstimates: process.argv.includes('--check-estimates'),
     }),
   );
   for (const line of peopleSearchReport(people.slice(-1))) console.log(line);

@@ -27,6 +27,7 @@ import * as companyRelations from './migrations/0023_company_relations.ts';
 import * as peopleSearch from './migrations/0024_people_search.ts';
 import * as probeLeases from './migrations/0025_probe_leases.ts';
 import * as jobTermsNarrow from './migrations/0026_job_terms_narrow.ts';
+import * as peopleSearchFacts from './migrations/0027_people_search_facts.ts';
 import * as bulkLifecycle from './migrations/0028_bulk_lifecycle.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0024_people_search': peopleSearch,
   '0025_probe_leases': probeLeases,
   '0026_job_terms_narrow': jobTermsNarrow,
+  '0027_people_search_facts': peopleSearchFacts,
   '0028_bulk_lifecycle': bulkLifecycle,
 };
 
