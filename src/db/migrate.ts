@@ -26,6 +26,7 @@ import * as jobTerms from './migrations/0022_job_terms.ts';
 import * as companyRelations from './migrations/0023_company_relations.ts';
 import * as peopleSearch from './migrations/0024_people_search.ts';
 import * as probeLeases from './migrations/0025_probe_leases.ts';
+import * as jobTechnologies from './migrations/0031_job_technologies.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0023_company_relations': companyRelations,
   '0024_people_search': peopleSearch,
   '0025_probe_leases': probeLeases,
+  '0031_job_technologies': jobTechnologies,
 };
 
 class StaticProvider implements MigrationProvider {
