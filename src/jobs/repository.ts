@@ -243,9 +243,16 @@ class TechnologyRows {
   }
 
   async flush(trx: Trx, dialect: DialectName): Promise<void> {
-    for (const key of this.gone) await run(trx, 'delete from job_technologies where company_id = ? and published_at = ? and job_id = ?', key);
+    for (const key of this.gone)
+      await run(trx, 'delete from job_technologies where company_id = ? and published_at = ? and job_id = ?', key);
     // A build running beside the import may have written a new listing's rows already.
-    await insertMany(trx, dialect, 'insert into job_technologies (company_id, published_at, job_id, technology)', this.rows, 'on conflict do nothing');
+    await insertMany(
+      trx,
+      dialect,
+      'insert into job_technologies (company_id, published_at, job_id, technology)',
+      this.rows,
+      'on conflict do nothing',
+    );
   }
 }
 

@@ -216,7 +216,11 @@ for (const target of dbTargets) {
       };
       await t.services.jobs.importer.importBoard([rewritten], { source: 'greenhouse', board: 'streamline', now: PUBLISHED });
       const { db } = t.services;
-      const company = await t.services.companies.resolve({ company_domain: 'streamline-infra.example', company_name: null, profile_url: null });
+      const company = await t.services.companies.resolve({
+        company_domain: 'streamline-infra.example',
+        company_name: null,
+        profile_url: null,
+      });
       const answer = await t.services.jobs.technographics(company!.id);
       const day = (d: number) => new Date(PUBLISHED - d * DAY).toISOString();
       assert.deepEqual(

@@ -20,8 +20,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('job_technologies_pk', ['company_id', 'published_at', 'job_id', 'technology']);
   // SQLite: the primary key is the table (no second b-tree of rowids).
   await (isPostgres(db) ? table : table.modifyEnd(sql`without rowid`)).execute();
-  await db.schema.createTable('job_technologies_state').addColumn('dictionary', 'text', (c) => c.notNull()).execute();
-  await sql`insert into job_technologies_state (dictionary) select case when exists (select 1 from jobs) then '' else 'empty' end`.execute(db);
+  await db.schema
+    .createTable('job_technologies_state')
+    .addColumn('dictionary', 'text', (c) => c.notNull())
+    .execute();
+  await sql`insert into job_technologies_state (dictionary) select case when exists (select 1 from jobs) then '' else 'empty' end`.execute(
+    db,
+  );
   // A company's most recent listings in order from the index alone (the answer's window); it serves
   // every lookup by company the old single-column index did.
   await db.schema.createIndex('jobs_company_published').on('jobs').columns(['company_id', 'published_at', 'id']).execute();
