@@ -48,14 +48,17 @@ interface Tally {
 
 /** From job_technologies: the window's technology rows, then the latest listing of each. */
 async function fromStoredMatches(db: Db, companyId: number): Promise<Technographics> {
-  const window = await run<{ published_at: number | string; id: number | string }>(
+  // The window's oldest listing and its rank: how many listings are read, and where their rows begin.
+  const [edge] = await run<{ published_at: number | string; id: number | string; n: number | string }>(
     db,
-    'select published_at, id from jobs where company_id = ? order by published_at desc, id desc limit ?',
+    `select published_at, id, n from (
+       select published_at, id, row_number() over (order by published_at desc, id desc) as n
+       from jobs where company_id = ? order by published_at desc, id desc limit ?
+     ) w order by n desc limit 1`,
     [companyId, POSTINGS_READ],
   );
-  if (!window.length) return null;
-  const oldest = window[window.length - 1];
-  const [fromAt, fromId] = [Number(oldest.published_at), Number(oldest.id)];
+  if (!edge) return null;
+  const [fromAt, fromId] = [Number(edge.published_at), Number(edge.id)];
   const rows = await run<{ published_at: number | string; job_id: number | string; technology: string }>(
     db,
     'select published_at, job_id, technology from job_technologies where company_id = ? and published_at >= ?',
@@ -99,7 +102,7 @@ async function fromStoredMatches(db: Db, companyId: number): Promise<Technograph
       posting_url: listing.application_url,
     });
   }
-  return settle(found, window.length);
+  return settle(found, Number(edge.n));
 }
 
 /** The listings' texts read and matched on the spot: while job_technologies is not current (and as the benchmark's baseline). */
