@@ -29,6 +29,7 @@ import * as probeLeases from './migrations/0025_probe_leases.ts';
 import * as jobTermsNarrow from './migrations/0026_job_terms_narrow.ts';
 import * as peopleSearchFacts from './migrations/0027_people_search_facts.ts';
 import * as bulkLifecycle from './migrations/0028_bulk_lifecycle.ts';
+import * as jobTechnologies from './migrations/0031_job_technologies.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0026_job_terms_narrow': jobTermsNarrow,
   '0027_people_search_facts': peopleSearchFacts,
   '0028_bulk_lifecycle': bulkLifecycle,
+  '0031_job_technologies': jobTechnologies,
 };
 
 class StaticProvider implements MigrationProvider {
