@@ -149,7 +149,14 @@ const slowest = bounds.find((b) => b.ms === bound)!.plan.name;
 
 // BENCH_TRACE=1: where the shared limits spend the time (round trips to the store, the delay from a
 // slot given back to its next holder), measured by wrapping the limiter's methods in this process.
-const trace = { calls: new Map<string, number[]>(), handoffs: [] as number[], freed: new Map<string, number[]>() };
+const trace = {
+  calls: new Map<string, number[]>(),
+  handoffs: [] as number[],
+  freed: new Map<string, number[]>(),
+  /** Slots held per key by every instance of this process together, as the limiter counts them. */
+  holding: new Map<string, number>(),
+  peakHeld: 0,
+};
 if (process.env.BENCH_TRACE) {
   const { RedisLeaseStore } = await import('../src/email/lease-store-redis.ts');
   const { DatabaseLeaseStore } = await import('../src/email/lease-store-db.ts');
@@ -178,7 +185,13 @@ if (process.env.BENCH_TRACE) {
     const at = freed?.shift();
     if (at !== undefined) trace.handoffs.push(performance.now() - at);
     const release = hold.call(this, key, lease, signal);
+    trace.holding.set(key, (trace.holding.get(key) ?? 0) + 1);
+    trace.peakHeld = Math.max(trace.peakHeld, trace.holding.get(key)!);
+    let released = false;
     return () => {
+      if (released) return;
+      released = true;
+      trace.holding.set(key, trace.holding.get(key)! - 1);
       const list = trace.freed.get(key) ?? [];
       // Only a slot someone waits for counts as a hand-off: kept while the host has work.
       if (list.length < 50) list.push(performance.now());
@@ -299,6 +312,7 @@ try {
   if (process.env.BENCH_TRACE) {
     for (const [name, list] of trace.calls) console.log(`  store ${name.padEnd(6)} ${quantiles(list)}`);
     console.log(`  slot given back → next holder: ${quantiles(trace.handoffs)}`);
+    console.log(`  most slots held at once for one host, by the instances together: ${trace.peakHeld}`);
   }
   const cpu = process.cpuUsage(cpuAtStart);
   console.log(
@@ -329,7 +343,12 @@ try {
     );
   }
   const peak = Math.max(...[...servers.values()].map((mx) => mx.peakConcurrent()));
-  console.log(`most connections open at once on any host: ${peak} (limit ${CONNECTIONS})`);
+  const over = plans
+    .filter((p) => servers.get(p)!.peakConcurrent() > CONNECTIONS)
+    .map((p) => `${p.name} ${servers.get(p)!.peakConcurrent()}`);
+  console.log(
+    `most connections open at once on any host: ${peak} (limit ${CONNECTIONS})${over.length ? `; over: ${over.join(', ')}` : ''}`,
+  );
 } finally {
   for (const other of others) await other.close();
   await t.close();

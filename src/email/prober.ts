@@ -468,8 +468,7 @@ export class SmtpProber {
   /**
    * A free host slot now, else waits in line for the host: the first in line of an MX address is
    * handed a connection to it as soon as one is done with (see park), any waiter the slot of a
-   * connection that closes (or a connection kept while the slot was asked for: the limits may answer
-   * later). Never a wait for an idle timer while connections sit unused.
+   * connection that closes. Never a wait for an idle timer while connections sit unused.
    */
   private async waitForHost(
     identity: OutboundIdentity,
@@ -480,10 +479,14 @@ export class SmtpProber {
   ): Promise<Handed> {
     if (signal.aborted) throw new DeadlineError();
     const { limits } = this.deps;
-    // One question to the limits, not a free-slot check and then a place in line: with shared limits
-    // each is a round trip to the store, on the path of every new session.
+    const slot = await limits.tryAcquire(host, identity.id);
+    if (slot) return { release: slot };
+    if (signal.aborted) throw new DeadlineError();
     if (conversation.fresh) return { release: await limits.acquire(host, signal, identity.id) };
     const lineKey = lineKeyOf(identity, host);
+    // A connection kept while the slot was asked for (the limits may answer later): taken instead of a wait.
+    const kept = this.takeIdle(key, conversation.noReuse === true);
+    if (kept) return kept;
     return new Promise<Handed>((resolve, reject) => {
       const line = this.waiting.get(lineKey) ?? [];
       this.waiting.set(lineKey, line);
