@@ -89,6 +89,13 @@ export class SharedProbeLimits implements ProbeLimits {
   private readonly pending = new Set<Promise<unknown>>();
   private instances = 1;
   private degraded = false;
+  /**
+   * While the store is away: no new slot before this time, so that sessions other instances opened
+   * beyond their share before the loss (which this one cannot see) end first.
+   */
+  private settleUntil = 0;
+  /** Once the store answers again: shared counting resumes at this time, after every live instance has put back what it holds. */
+  private rejoinAt = 0;
   private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly heartbeatMs: number;
@@ -124,7 +131,7 @@ export class SharedProbeLimits implements ProbeLimits {
       } finally {
         this.entering.delete(lease);
       }
-    } else if (!this.lines.get(key)?.length && this.heldOf(key) < this.share(this.options.hostConnections)) {
+    } else if (!this.lines.get(key)?.length && this.heldOf(key) < this.localShare(this.options.hostConnections)) {
       return this.hold(key, lease);
     }
     return this.wait(key, lease, signal);
@@ -141,7 +148,7 @@ export class SharedProbeLimits implements ProbeLimits {
         this.failed(error);
       }
     }
-    if (this.lines.get(key)?.length || this.heldOf(key) >= this.share(this.options.hostConnections)) return null;
+    if (this.lines.get(key)?.length || this.heldOf(key) >= this.localShare(this.options.hostConnections)) return null;
     return this.hold(key, this.newLease());
   }
 
@@ -185,6 +192,11 @@ export class SharedProbeLimits implements ProbeLimits {
   /** This instance's share of `limit` while the store is away: never more than the limit, at least one. */
   private share(limit: number): number {
     return Math.max(1, Math.floor(limit / Math.max(1, this.instances)));
+  }
+
+  /** How many slots of a key this instance may hold while counting alone: none while settling, else its share. */
+  private localShare(limit: number): number {
+    return Date.now() < this.settleUntil ? 0 : this.share(limit);
   }
 
   private fallbackBuckets() {
@@ -327,7 +339,7 @@ export class SharedProbeLimits implements ProbeLimits {
           }
         }
         if (this.degraded) {
-          while (line.length && this.heldOf(key) < this.share(limit)) this.serve(line, line[0], key);
+          while (line.length && this.heldOf(key) < this.localShare(limit)) this.serve(line, line[0], key);
         }
         asked = false;
         if (!line.length || woken) continue;
@@ -376,8 +388,12 @@ export class SharedProbeLimits implements ProbeLimits {
             this.granted(next, key);
         this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
         this.listen();
-        if (this.degraded) {
+        if (this.degraded && !this.rejoinAt) {
+          // Every live instance beats several times within a time to live: by then all have put back what they hold.
+          this.rejoinAt = Date.now() + this.options.leaseTtlMs;
+        } else if (this.degraded && Date.now() >= this.rejoinAt) {
           this.degraded = false;
+          this.rejoinAt = 0;
           this.options.logger?.info({ instances: this.instances }, 'probe limits: the shared store answers again; limits are shared');
           for (const wake of this.pollers.values()) wake();
         }
@@ -396,8 +412,10 @@ export class SharedProbeLimits implements ProbeLimits {
   }
 
   private failed(error: unknown): void {
+    this.rejoinAt = 0;
     if (this.degraded || this.closed) return;
     this.degraded = true;
+    this.settleUntil = Date.now() + this.options.leaseTtlMs;
     this.options.logger?.warn(
       { err: { message: (error as Error)?.message }, instances: this.instances },
       'probe limits: the shared store is unreachable; counting a share of each limit in this instance',
