@@ -27,6 +27,7 @@ import * as companyRelations from './migrations/0023_company_relations.ts';
 import * as peopleSearch from './migrations/0024_people_search.ts';
 import * as probeLeases from './migrations/0025_probe_leases.ts';
 import * as bulkLifecycle from './migrations/0028_bulk_lifecycle.ts';
+import * as bulkProgress from './migrations/0032_bulk_progress.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '0024_people_search': peopleSearch,
   '0025_probe_leases': probeLeases,
   '0028_bulk_lifecycle': bulkLifecycle,
+  '0032_bulk_progress': bulkProgress,
 };
 
 class StaticProvider implements MigrationProvider {
