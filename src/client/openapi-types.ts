@@ -6629,7 +6629,7 @@ export interface operations {
                             /** @description The single call's price rule, applied to each row */
                             price_rule: string;
                             /** @description Credits a row costs when it is charged (its smallest non-zero charge) */
-                            credits_when_found: number;
+                            credits_when_charged: number;
                             max_rows: number;
                         }[];
                     };

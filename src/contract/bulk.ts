@@ -230,7 +230,7 @@ export const BulkCapabilities = Type.Object(
           description: "The request's fields (a row is read in every form the single call accepts)",
         }),
         price_rule: Type.String({ description: "The single call's price rule, applied to each row" }),
-        credits_when_found: Type.Number({ description: 'Credits a row costs when it is charged (its smallest non-zero charge)' }),
+        credits_when_charged: Type.Number({ description: 'Credits a row costs when it is charged (its smallest non-zero charge)' }),
         max_rows: Type.Integer(),
       }),
     ),

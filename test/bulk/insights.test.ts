@@ -149,7 +149,7 @@ for (const target of dbTargets) {
       const caps = res.json<{
         max_rows: number;
         inputs: { field: string }[];
-        products: { product: string; operation: string; fields: { name: string }[]; price_rule: string; credits_when_found: number }[];
+        products: { product: string; operation: string; fields: { name: string }[]; price_rule: string; credits_when_charged: number }[];
       }>();
       assert.equal(caps.max_rows, 100_000);
       const inputs = caps.inputs.map((i) => i.field);
@@ -170,9 +170,9 @@ for (const target of dbTargets) {
           finder.fields.some((f) => f.name === field),
           field,
         );
-      assert.equal(finder.credits_when_found, 1);
+      assert.equal(finder.credits_when_charged, 1);
       assert.match(finder.price_rule, /1 credits when an email is found/);
-      assert.equal(caps.products[2].credits_when_found, 5);
+      assert.equal(caps.products[2].credits_when_charged, 5);
     });
 
     it('the list filters by status and product, pages with limit and offset, and names a bad field', async () => {

@@ -84,7 +84,7 @@ function capabilities() {
           description: describe(schema),
         })),
         price_rule: op.charge.rule,
-        credits_when_found: op.charge.minimum / 1000,
+        credits_when_charged: op.charge.minimum / 1000,
         max_rows: MAX_BULK_ROWS,
       };
     }),
