@@ -135,6 +135,8 @@ for (const target of dbTargets) {
       const paused = logs.find((l) => l.event === 'paused')!;
       assert.match(paused.message, /balance does not cover/);
       assert.equal(paused.level, 'warning');
+      const cancelled = await t.inject({ method: 'POST', url: `/bulk/${job.id}/cancel`, headers: { 'x-api-key': key.key } });
+      assert.equal(cancelled.json<BulkJobView>().status, 'cancelled', cancelled.body);
       assert.deepEqual((await get('/bulk/progress', key.key)).json<{ jobs: unknown[] }>().jobs, []);
       const ended = (await get(`/bulk/${job.id}/metrics`, key.key)).json<BulkJobMetrics>();
       assert.equal(ended.status, 'cancelled');
