@@ -138,14 +138,14 @@ export interface BulkJobOptions {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-function reasonsOf(json: string): { reason: string; rows: number }[] {
+export function reasonsOf(json: string): { reason: string; rows: number }[] {
   return Object.entries(JSON.parse(json) as Record<string, number>)
     .map(([reason, rows]) => ({ reason, rows }))
     .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason));
 }
 
 /** Adds a refusal to the reasons (at most MAX_REASONS distinct; the rest are counted as "other reasons"). */
-function addReason(reasons: Record<string, number>, error: RowError): void {
+export function addReason(reasons: Record<string, number>, error: RowError): void {
   const reason = error.details?.length ? `${error.details[0].field}: ${error.details[0].message}` : error.message;
   const key = reason in reasons || Object.keys(reasons).length < MAX_REASONS ? reason : 'other reasons';
   reasons[key] = (reasons[key] ?? 0) + 1;
@@ -193,7 +193,8 @@ export class BulkJobService {
     this.streamTiming = { pollMs: options.streamTiming?.pollMs ?? 1000, heartbeatMs: options.streamTiming?.heartbeatMs ?? 15_000 };
   }
 
-  private product(name: string): BulkProduct {
+  /** The product by name; an unknown one is a BulkInputError naming /product. */
+  product(name: string): BulkProduct {
     const product = this.options.products()[name];
     if (!product) throw new BulkInputError(`Unknown product "${name}".`, '/product');
     return product;

@@ -12,7 +12,8 @@ import type { EmailValidation } from '../contract/email.ts';
 import { CliError, withServices } from './context.ts';
 import { createProgress } from './progress.ts';
 import { positiveInt } from './arguments.ts';
-import { CSV_READ_OPTIONS, csvLine, emailColumnOf, headerKey } from '../email/list-csv.ts';
+import { CSV_READ_OPTIONS, emailColumnOf, headerKey } from '../email/list-csv.ts';
+import { csvLine } from '../csv/write.ts';
 
 /** The result fields added to each row, after the input's own columns. */
 const RESULT_COLUMNS = [

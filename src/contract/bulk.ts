@@ -37,9 +37,26 @@ export const BulkSubmitBody = Type.Object(
       }),
     ),
     webhook_url: Type.Optional(Text({ maxLength: 2048, description: 'The same as callback, under our name (give one, or both equal)' })),
+    fileUrl: Type.Optional(
+      Text({
+        maxLength: 2048,
+        description:
+          'The rows as a file at a public http(s) URL instead: CSV, a JSON array or JSON Lines (by its Content-Type, else its first bytes and name), up to 64 MiB; fetched once, on submit',
+      }),
+    ),
+    // Last: a wrong value here is reported after the fields above.
+    inputMapping: Type.Optional(
+      Type.Record(Type.String({ maxLength: 200 }), Text({ maxLength: 200 }), {
+        maxProperties: 100,
+        description:
+          'Which column (CSV header name or row key) fills which request field, when they are not named as the fields: {"<column>": "<field>"} ({"<field>": "<column>"} is read too when every key is a field). A field the product does not take is refused.',
+      }),
+    ),
   },
-  { title: 'BulkSubmitRequest', description: 'Exactly one of rows and csv.' },
+  { title: 'BulkSubmitRequest', description: 'Exactly one of rows, csv and fileUrl; inputMapping optional.' },
 );
+
+const ColumnMapping = Type.Object({ column: Type.String(), field: Type.String() });
 
 const RowError = Type.Object({
   message: Type.String(),
@@ -143,6 +160,31 @@ export const BulkStream = Type.String({
   description:
     'Server-Sent Events (text/event-stream): a `progress` event with the job (processed, found, credits_consumed, status…) whenever it changes, a comment line as heartbeat, and an `end` event with the job once it has ended, after which the stream closes.',
 });
+export const BulkReviewResponse = Type.Object(
+  {
+    product: Type.String(),
+    operation: Type.String({ description: 'The operation whose price rule would charge each row' }),
+    total: Type.Integer({ description: 'Rows in the list' }),
+    readable: Type.Integer({
+      description: "Rows read as the product's request (a rule the answer checks, such as 'domain or company_name', may still refuse some)",
+    }),
+    refused: Type.Integer({ description: 'Rows that cannot be read: the job would refuse them, free' }),
+    refusals: Type.Array(Type.Object({ reason: Type.String(), rows: Type.Integer() }), {
+      description: "Why rows are refused, most frequent first (the job's refusals)",
+    }),
+    errors: Type.Array(Type.Object({ row_index: Type.Integer(), error: RowError }), { description: 'The first 100 refused rows' }),
+    sample: Type.Array(Type.Object({ row_index: Type.Integer(), input: Type.Record(Type.String(), Type.Unknown()) }), {
+      description: 'The first 5 readable rows, as the job would read them',
+    }),
+    columns: Type.Array(Type.String(), { description: "The list's columns (CSV header names, or the rows' keys)" }),
+    mapping: Type.Array(ColumnMapping, { description: 'The inputMapping applied, as column → field pairs' }),
+    unused_columns: Type.Array(Type.String(), { description: 'Columns no request field is read from' }),
+    price_per_row: Type.Number({ description: 'The most one row can cost (credits): its operation’s price when found' }),
+    max_credits: Type.Number({ description: 'The most the job can cost: price_per_row × readable rows' }),
+    rule: Type.String({ description: "The operation's price rule in words" }),
+  },
+  { title: 'BulkReview', description: 'What a submit of the same body would queue; nothing is stored, queued or charged.' },
+);
 
 // Insights on the jobs (docs/bulk.md, "Metrics, logs, capabilities, progress").
 

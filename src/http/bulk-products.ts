@@ -7,7 +7,7 @@ import type { Services } from '../services.ts';
 import type { BulkProduct, RowError } from '../bulk/service.ts';
 import type { BULK_PRODUCTS } from '../contract/bulk.ts';
 import { hasNeutralNames, withOriginalNames } from '../contract/original-names.ts';
-import { contractForm } from './client-forms.ts';
+import { contractForm, otherNamesOf } from './client-forms.ts';
 import { AppError } from './errors.ts';
 import { OPERATIONS, type Answer, type ChargedOperationId } from './operations.ts';
 import { schemaErrors } from './plugins/errors.ts';
@@ -44,6 +44,12 @@ const refusal = (error: unknown): RowError | null =>
 
 /** The operation whose single call a row of the product is. */
 export const bulkOperationOf = (name: ProductName): BulkOperationId => PRODUCTS[name].operation;
+
+/** The names a row of the product is read with: its operation's request fields, then the other names its single call takes. */
+export function bulkFieldsOf(name: ProductName): string[] {
+  const { operation } = PRODUCTS[name];
+  return [...Object.keys((OPERATIONS[operation].body as TObject).properties), ...otherNamesOf(operation)];
+}
 
 function product(services: Services, name: ProductName): BulkProduct {
   const { operation, answer } = PRODUCTS[name];

@@ -85,6 +85,11 @@ function emailFinderForms(body: Body): void {
   if (blank(body.domain) && typeof name === 'string' && DOMAIN.test(name.trim())) body.domain = name.trim().toLowerCase();
 }
 
+/** The other field names a request of the operation is read with (its clients' names, and full_name for the email finder). */
+export function otherNamesOf(operation: OperationId): string[] {
+  return [...Object.keys(OTHER_NAMES[operation] ?? {}), ...(operation === 'email-finder' ? ['full_name'] : [])];
+}
+
 /** The request body in our contract's form (a copy; the caller's body is left as it was). */
 export function contractForm(operation: OperationId, body: unknown, schema: { properties?: Record<string, object> } | undefined): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;

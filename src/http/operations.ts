@@ -19,6 +19,7 @@ import {
   BulkProgress,
   BulkJobResponse as ProductBulkJob,
   BulkRowsPage,
+  BulkReviewResponse,
   BulkRowsQuery,
   BulkStream,
   BulkSubmitBody,
@@ -158,7 +159,18 @@ export const OPERATIONS = {
     accepted: true,
     body: BulkSubmitBody,
     response: ProductBulkJob,
-    spellings: { plain: ['/bulk/submit', '/bulk/json', '/bulk/csv'] },
+    spellings: { plain: ['/bulk/submit', '/bulk/json', '/bulk/csv', '/bulk/url'] },
+  },
+  'bulk-review': {
+    path: '/bulk/review',
+    methods: ['POST'],
+    summary:
+      'Read a bulk list as a submit would, without queuing or charging anything: rows readable, rows refused and why, the mapping applied, unused columns, and the most the job can cost',
+    tag: 'bulk',
+    perMinute: 60,
+    body: BulkSubmitBody,
+    response: BulkReviewResponse,
+    spellings: { plain: ['/bulk/validate'] },
   },
   'bulk-list': {
     path: '/bulk',

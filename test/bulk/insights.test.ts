@@ -155,7 +155,7 @@ for (const target of dbTargets) {
       }>();
       assert.equal(caps.max_rows, 100_000);
       const inputs = caps.inputs.map((i) => i.field);
-      for (const field of ['rows', 'csv', 'callback']) assert.ok(inputs.includes(field), field);
+      for (const field of ['rows', 'csv', 'fileUrl', 'inputMapping', 'callback', 'webhook_url']) assert.ok(inputs.includes(field), field);
       assert.deepEqual(
         caps.products.map((p) => [p.product, p.operation]),
         [

@@ -35,6 +35,8 @@ interface RecordedRequest {
   answers?: number;
   /** A submit that names a callback: its job's end is POSTed to the suite's receiver. */
   callback?: boolean;
+  /** A form of LeadMagic's we do not run: refused with a 4xx naming what to send instead. */
+  unsupported?: string;
   reads?: string[];
   readsAnyOf?: string[][];
   tool?: string;
@@ -60,10 +62,11 @@ for (const target of dbTargets) {
     let sample: SampleWorld;
     let t: TestApp;
     let baseUrl: string;
+    let files: Server;
 
     let receiver: Server;
     const announced: string[] = [];
-    /** Values known once the suite runs: the callback receiver's address. */
+    /** Values known once the suite runs: the callback receiver's and the list file's addresses. */
     const runValues: Record<string, string> = {};
     before(async () => {
       // A callback's receiver: on loopback, which the sample world's mail settings let deliveries reach.
@@ -77,14 +80,23 @@ for (const target of dbTargets) {
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       runValues['<callback>'] = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/leadmagic-callback`;
+      // The file a bulk job's fileUrl names, served here (the guarded client may fetch from this host only).
+      files = createServer((_request, response) =>
+        response.writeHead(200, { 'content-type': 'text/csv' }).end('first_name,last_name,company_name\nJohn,Smith,acme-robotics.com\n'),
+      );
+      await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+      const filesHost = `127.0.0.1:${(files.address() as AddressInfo).port}`;
+      runValues['https://files.example/leads.csv'] = `http://${filesHost}/leads.csv`;
       // Its own queue: the bulk jobs the clients submit are worked by this suite's workers only.
-      sample = await startSampleWorld(target, 100_000, { ownQueue: true });
+      sample = await startSampleWorld(target, 100_000, { ownQueue: true, allowPrivateHosts: [filesHost] });
       t = sample.t;
       baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
     });
     after(async () => {
       await sample?.close();
       receiver?.close();
+      files?.closeAllConnections();
+      await new Promise((resolve) => files?.close(resolve));
     });
 
     /** The recorded request, with our key where theirs was and the sample world's values. */
@@ -114,6 +126,13 @@ for (const target of dbTargets) {
             assert.equal(res.json<{ error: string }>().error, 'not_found', label);
             assert.equal(await t.services.billing.balance(t.keyId), before, `${label}: nothing charged`);
             pending.push(`${request.method} ${request.path} (${request.pending})`);
+            continue;
+          }
+          if (request.unsupported) {
+            assert.ok(res.statusCode >= 400 && res.statusCode < 500, `${label}: ${res.body}`);
+            assert.match(res.json<{ message: string }>().message, /fileUrl/, `${label}: names what to send instead`);
+            assert.equal(await t.services.billing.balance(t.keyId), before, `${label}: nothing charged`);
+            pending.push(`${request.method} ${request.path} (refused: ${request.unsupported})`);
             continue;
           }
           if (request.operation === 'bulk-submit') {

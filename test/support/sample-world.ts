@@ -37,6 +37,8 @@ export interface SampleWorldOptions {
   pausedCheckMs?: number;
   /** Other settings of the bulk jobs (their runs' attempts and retry delay, their stream's timing). */
   bulk?: ServiceDeps['bulk'];
+  /** Local fakes (`host:port`) the guarded HTTP client may fetch from (a bulk list's fileUrl). */
+  allowPrivateHosts?: readonly string[];
 }
 
 export async function startSampleWorld(
@@ -57,6 +59,8 @@ export async function startSampleWorld(
       email: { ...world.emailConfig, recheckPollMs: 60_000 },
       ...(queue ? { queue } : {}),
       ...(options.pausedCheckMs || options.bulk ? { bulk: { pausedCheckMs: options.pausedCheckMs, ...options.bulk } } : {}),
+      ...(options.pausedCheckMs ? { bulk: { pausedCheckMs: options.pausedCheckMs } } : {}),
+      ...(options.allowPrivateHosts ? { crawlAllowPrivateHosts: options.allowPrivateHosts } : {}),
     },
   });
   await t.services.companies.upsertCompany(SAMPLE_COMPANY, 'test');

@@ -14,6 +14,7 @@ import { creditsToUnits, unitsToCredits } from '../../billing/units.ts';
 import type { KeySummary } from '../../keys/service.ts';
 import { SOURCE_TYPES } from '../../sources/registry.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
+import { csvLine } from '../../csv/write.ts';
 
 /** Sign-in attempts per client address per minute, across instances when Redis is there. */
 const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
@@ -50,11 +51,6 @@ function keyView(key: KeySummary & { rate_limits?: string | null }) {
     revoked_at: key.revoked_at == null ? null : new Date(Number(key.revoked_at)).toISOString(),
     rate_limits: key.rate_limits ? (JSON.parse(key.rate_limits) as Record<string, number>) : {},
   };
-}
-
-function csvField(value: unknown): string {
-  const text = value == null ? '' : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export default async function adminConsoleRoutes(app: FastifyInstance): Promise<void> {
@@ -219,12 +215,12 @@ export default async function adminConsoleRoutes(app: FastifyInstance): Promise<
       note: row.note,
     }));
     if (query.format !== 'csv') return { id, ledger: rows };
-    const header = 'id,at,kind,credits,operation,request_id,note';
-    const lines = rows.map((r) => [r.id, r.at, r.kind, r.credits, r.operation, r.request_id, r.note].map(csvField).join(','));
+    const header = csvLine(['id', 'at', 'kind', 'credits', 'operation', 'request_id', 'note']);
+    const lines = rows.map((r) => csvLine([r.id, r.at, r.kind, r.credits, r.operation, r.request_id, r.note]));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="key-${id}-ledger.csv"`)
-      .send(`${[header, ...lines].join('\n')}\n`);
+      .send([header, ...lines].join(''));
   });
 
   // Per-operation requests per minute: the defaults, and the key's own where it has one.

@@ -9,7 +9,8 @@ import { adminRoute } from '../../contract/admin.ts';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import type { AdminCaller } from '../admin-access.ts';
 import { BulkInputError, type BulkJobView } from '../../email/bulk.ts';
-import { CSV_READ_OPTIONS, csvLine, emailColumnOf } from '../../email/list-csv.ts';
+import { CSV_READ_OPTIONS, emailColumnOf } from '../../email/list-csv.ts';
+import { csvLine, csvRecord } from '../../csv/write.ts';
 import { PRICES } from '../../billing/prices.ts';
 import { unitsToCredits } from '../../billing/units.ts';
 import { listFromCsv, RESULT_FIELDS } from './email-bulk.ts';
@@ -42,7 +43,7 @@ function csvOf(body: unknown): string {
       .split(/[\r\n,;]+/)
       .map((a) => a.trim())
       .filter(Boolean);
-    return ['email\n', ...pieces.map((a) => csvLine([a]))].join('');
+    return ['email\n', ...pieces.map((a) => csvRecord([a]))].join('');
   }
   if (typeof csv !== 'string' || !csv.trim())
     throw new InvalidRequestError('Send {"csv": "<the list, with a header row>"} or {"addresses": "<addresses, one a line>"}.');
@@ -75,7 +76,7 @@ function withOtherColumnsKept(csv: string, chosen: number | undefined): string {
   const clashes = (name: string, i: number) => i !== column && RESULT_FIELDS.includes(name);
   if (!header.some(clashes)) return csv;
   rows[0] = header.map((name, i) => (clashes(name, i) ? `${name} (column ${i + 1})` : name));
-  return rows.map(csvLine).join('');
+  return rows.map(csvRecord).join('');
 }
 
 /** A job as the console shows it: the bulk API's view and an estimate of the time left. */

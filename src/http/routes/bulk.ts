@@ -1,10 +1,10 @@
-// Bulk jobs of every product (docs/bulk.md): rows in (JSON, or CSV text), a job id out; its
+// Bulk jobs of every product (docs/bulk.md): rows in (JSON, CSV text or a file's URL), a review of
+// them before any is queued, a job id out; its
 // progress, its charged rows a page at a time or as one CSV file, its refused rows, cancelling it.
 // Every path, ours and LeadMagic's spellings, comes from the operation descriptors.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
-import { parse as parseCsv } from 'csv-parse/sync';
 import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, isOperationId, routeOptions, spellingsOf, type OperationId } from '../operations.ts';
@@ -12,9 +12,14 @@ import { BulkInputError, BulkStateError, type BulkJobView, type BulkRowView } fr
 import { webhookUrlProblem } from '../../net/webhooks.ts';
 import { streamJob } from '../bulk-stream.ts';
 import { listFilterOf } from './bulk-insights.ts';
-import { CSV_READ_OPTIONS, csvLine } from '../../email/list-csv.ts';
+import { bulkOperationOf } from '../bulk-products.ts';
+import { csvLine } from '../../csv/write.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
-import type { BULK_PRODUCTS } from '../../contract/bulk.ts';
+import { bulkInputFailure, bulkListOfForm, FILE_UNSUPPORTED, readBulkList, SCRAPE_UNSUPPORTED, type BulkListBody } from '../bulk-input.ts';
+import { formParts } from '../multipart.ts';
+import { reviewRows } from '../../bulk/review.ts';
+import { rowQuoteOf } from '../price-quote.ts';
+import { unitsToCredits } from '../../billing/units.ts';
 
 /** 100,000 rows of a few fields each. */
 const BULK_BODY_LIMIT = 64 * 1024 * 1024;
@@ -23,23 +28,8 @@ const MAX_PAGE = 10_000;
 
 const notFound = () => new AppError(404, 'not_found', 'No bulk job with this id for this key.');
 
-type SubmitBody = { product: (typeof BULK_PRODUCTS)[number]; rows?: unknown[]; csv?: string; callback?: string; webhook_url?: string };
+type SubmitBody = BulkListBody & { callback?: string; webhook_url?: string };
 type ById = { Params: { id: string }; Querystring: { offset?: string; limit?: string } };
-
-/** CSV text as rows: the header names the request fields; blank cells are left out. */
-function rowsFromCsv(text: string): Record<string, string>[] {
-  let lines: string[][];
-  try {
-    lines = parseCsv(text, CSV_READ_OPTIONS);
-  } catch (error) {
-    throw new InvalidRequestError(`The CSV cannot be read: ${(error as Error).message}`, [{ field: '/csv', message: 'is not CSV' }]);
-  }
-  const [header, ...data] = lines;
-  if (!header) throw new InvalidRequestError('The CSV has no header row.', [{ field: '/csv', message: 'has no header row' }]);
-  return data.map((fields) =>
-    Object.fromEntries(header.map((name, i) => [name.trim(), fields[i]?.trim() ?? '']).filter(([, value]) => value !== '')),
-  );
-}
 
 /** The URL the job's end is announced at: `callback` (LeadMagic's name) or `webhook_url` (ours), checked. */
 function callbackOf(body: SubmitBody): string | undefined {
@@ -86,6 +76,10 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
       done(new AppError(400, 'invalid_request', 'Request body is not valid JSON.'), undefined);
     }
   });
+  // POST /bulk/file's form: one character a byte, its parts read by hand (http/multipart.ts).
+  fastify.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: BULK_BODY_LIMIT }, (_request, body, done) =>
+    done(null, (body as Buffer).toString('latin1')),
+  );
   const app = fastify;
   const jobs = () => app.services.bulkJobs;
   const keyOf = (request: FastifyRequest) => request.apiKey!.id;
@@ -103,28 +97,82 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     'bulk-submit',
     async (request, reply) => {
       const body = request.body as SubmitBody;
-      if ((body.rows === undefined) === (body.csv === undefined)) {
-        throw new InvalidRequestError('Send the rows as rows (a JSON array) or as csv (CSV text), one of the two.', [
-          { field: '/rows', message: 'exactly one of rows and csv is required' },
-          { field: '/csv', message: 'exactly one of rows and csv is required' },
-        ]);
-      }
       const callbackUrl = callbackOf(body);
-      const rows = body.rows ?? rowsFromCsv(body.csv!);
       const origin = `${request.protocol}://${request.host}`;
       try {
-        const job = await jobs().create(keyOf(request), body.product, rows, {
+        const list = await readBulkList(app.services, body);
+        const job = await jobs().create(keyOf(request), body.product, list.rows, {
           callbackUrl,
           resultsUrl: (id) => `${origin}/bulk/${id}/results`,
         });
         return reply.code(202).send(job);
       } catch (error) {
-        if (error instanceof BulkInputError) throw new InvalidRequestError(error.message, [{ field: error.field, message: error.message }]);
+        if (error instanceof BulkInputError) throw bulkInputFailure(error);
         throw error;
       }
     },
     { bodyLimit: BULK_BODY_LIMIT },
   );
+
+  // The same body as a submit, read as the job would read it: nothing is stored, queued or charged.
+  serve(
+    'bulk-review',
+    async (request) => {
+      const body = request.body as BulkListBody;
+      try {
+        const list = await readBulkList(app.services, body);
+        const product = jobs().product(body.product);
+        const review = reviewRows(product, list.rows, list);
+        const quote = rowQuoteOf(bulkOperationOf(body.product));
+        return {
+          product: body.product,
+          operation: product.operation,
+          ...review,
+          price_per_row: unitsToCredits(quote.most),
+          max_credits: unitsToCredits(quote.most * review.readable),
+          rule: quote.rule,
+        };
+      } catch (error) {
+        if (error instanceof BulkInputError) throw bulkInputFailure(error);
+        throw error;
+      }
+    },
+    { bodyLimit: BULK_BODY_LIMIT },
+  );
+
+  // LeadMagic's browser crawl: refused before its body is read, naming what to send instead.
+  const scrapeRefused = new InvalidRequestError(SCRAPE_UNSUPPORTED, [{ field: '/scrape', message: 'not supported' }]);
+  app.post('/bulk/scrape', {
+    ...routeOptions('bulk-submit'),
+    schema: { hide: true },
+    onRequest: async () => {
+      throw scrapeRefused;
+    },
+    handler: async () => {
+      throw scrapeRefused;
+    },
+  });
+
+  // A list's file as multipart/form-data: read into a submit's body, then submitted as one.
+  app.post('/bulk/file', { ...routeOptions('bulk-submit'), schema: { hide: true }, bodyLimit: BULK_BODY_LIMIT }, async (request, reply) => {
+    if (typeof request.body !== 'string') throw new AppError(415, 'unsupported_media_type', FILE_UNSUPPORTED);
+    try {
+      let parts;
+      try {
+        parts = formParts(request.body, String(request.headers['content-type']));
+      } catch (error) {
+        // An unreadable form, or an upload session's: what the call takes, and the other ways to send a list.
+        if (error instanceof AppError) throw new InvalidRequestError(`${error.message} ${FILE_UNSUPPORTED}`, error.details);
+        throw error;
+      }
+      const body = bulkListOfForm(parts);
+      const list = await readBulkList(app.services, body);
+      return reply.code(202).send(await jobs().create(keyOf(request), body.product, list.rows));
+    } catch (error) {
+      if (error instanceof BulkInputError) throw bulkInputFailure(error);
+      throw error;
+    }
+  });
 
   serve('bulk-list', async (request) => ({
     jobs: await jobs().list(

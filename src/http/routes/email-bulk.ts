@@ -9,7 +9,8 @@ import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, routeOptions } from '../operations.ts';
 import { EmailValidateResponse } from '../../contract/email.ts';
 import { BulkInputError, type BulkEntry } from '../../email/bulk.ts';
-import { CSV_READ_OPTIONS, csvLine, emailColumnOf } from '../../email/list-csv.ts';
+import { CSV_READ_OPTIONS, emailColumnOf, headerKey } from '../../email/list-csv.ts';
+import { csvLine } from '../../csv/write.ts';
 import { webhookUrlProblem } from '../../net/webhooks.ts';
 
 /** A million addresses with names or a few other columns. */
@@ -44,7 +45,34 @@ function listFromJson(body: unknown): ParsedList & { webhookUrl?: unknown } {
   return { entries, columns: [], webhookUrl: webhook_url };
 }
 
-/** A CSV list; `chosenColumn` names the address column by its index when the header's name does not tell it. */
+/** "email (column 3)": a column told apart by its place (1 for the first), as the console names it. */
+const byPlace = (name: string, i: number) => `${name} (column ${i + 1})`;
+
+/**
+ * The address column: the one chosen, else the first whose header names an address. When several
+ * columns carry that same name ("email" twice), the one holding addresses is taken; if more than one
+ * does, the list is refused, naming them, rather than guessing.
+ */
+function addressColumnOf(header: readonly string[], data: readonly string[][], chosen?: number): number {
+  if (chosen !== undefined && chosen < header.length) return chosen;
+  const first = emailColumnOf(header);
+  if (first < 0) return -1;
+  const same = header.flatMap((name, i) => (headerKey(name) === headerKey(header[first]) ? [i] : []));
+  if (same.length === 1) return first;
+  const holding = same.filter((i) => data.some((fields) => (fields[i] ?? '').includes('@')));
+  if (holding.length <= 1) return holding[0] ?? first;
+  throw new InvalidRequestError(
+    `The CSV list has ${holding.length} columns named "${header[first]}" holding addresses (${holding.map((i) => byPlace(header[i], i)).join(', ')}): ` +
+      'keep one of them, or name the one to validate with ?email_column=<its index, from 0>.',
+    [{ field: '/email_column', message: 'several address columns' }],
+  );
+}
+
+/**
+ * A CSV list; `chosenColumn` names the address column by its index when the header's name does not
+ * tell it. Every other column is kept under its own name; one whose name was already taken (a
+ * repeated header, or "email" beside the address column) is kept as "email (column 3)".
+ */
 export function listFromCsv(text: string, chosenColumn?: number): ParsedList {
   let rows: string[][];
   try {
@@ -52,19 +80,37 @@ export function listFromCsv(text: string, chosenColumn?: number): ParsedList {
   } catch (error) {
     throw new InvalidRequestError(`The CSV list cannot be read: ${(error as Error).message}`);
   }
-  const [header, ...data] = rows;
-  const emailColumn =
-    chosenColumn !== undefined && header && chosenColumn < header.length ? chosenColumn : header ? emailColumnOf(header) : -1;
-  if (emailColumn < 0) throw new InvalidRequestError(`The CSV list has no "email" column in its header (${(header ?? []).join(', ')}).`);
-  const columns = header.filter((_, i) => i !== emailColumn);
+  const [header = [], ...data] = rows;
+  const emailColumn = addressColumnOf(header, data, chosenColumn);
+  if (emailColumn < 0) throw new InvalidRequestError(`The CSV list has no "email" column in its header (${header.join(', ')}).`);
+  // The entry's own address field is "email": no other column may take that name.
+  const taken = new Set(['email']);
+  const names = header.map((name, i) => {
+    if (i === emailColumn) return name;
+    const kept = taken.has(name) ? byPlace(name, i) : name;
+    taken.add(kept);
+    return kept;
+  });
+  const columns = names.filter((_, i) => i !== emailColumn);
   const entries = data.map((fields) => {
     const entry: BulkEntry = { email: fields[emailColumn] };
-    header.forEach((name, i) => {
+    names.forEach((name, i) => {
       if (i !== emailColumn) entry[name] = fields[i] ?? '';
     });
     return entry;
   });
   return { entries, columns };
+}
+
+/** The `email_column` of the query (a CSV list's address column, by its index from 0), when given. */
+function chosenColumnOf(query: unknown): number | undefined {
+  const value = (query as Record<string, unknown> | undefined)?.email_column;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value))
+    throw new InvalidRequestError('email_column must be the index of a column of the header, from 0.', [
+      { field: '/email_column', message: 'must be a whole number' },
+    ]);
+  return Number(value);
 }
 
 export default async function emailBulkRoutes(fastify: FastifyInstance): Promise<void> {
@@ -87,7 +133,7 @@ export default async function emailBulkRoutes(fastify: FastifyInstance): Promise
     { ...routeOptions('email-validate-bulk'), bodyLimit: BULK_BODY_LIMIT },
     async (request, reply) => {
       const csv = typeof request.body === 'string';
-      const list = csv ? listFromCsv(request.body as string) : listFromJson(request.body);
+      const list = csv ? listFromCsv(request.body as string, chosenColumnOf(request.query)) : listFromJson(request.body);
       const webhookUrl = csv ? (request.query as Record<string, unknown>).webhook_url : (list as { webhookUrl?: unknown }).webhookUrl;
       if (webhookUrl !== undefined && webhookUrl !== null) {
         const problem = typeof webhookUrl === 'string' ? webhookUrlProblem(webhookUrl) : 'webhook_url must be a string';
