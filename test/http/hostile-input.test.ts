@@ -87,9 +87,16 @@ for (const target of dbTargets) {
       t = await startTestApp(target, {
         credits: 100_000,
         rateLimits: Object.fromEntries(
-          ['email-validate', 'company-funding', 'jobs-finder', 'role-finder', 'mobile-finder', 'b2b-profile-email', 'bulk-submit'].map(
-            (op) => [op, 1_000_000],
-          ),
+          [
+            'email-validate',
+            'company-funding',
+            'jobs-finder',
+            'role-finder',
+            'mobile-finder',
+            'b2b-profile-email',
+            'bulk-submit',
+            'bulk-review',
+          ].map((op) => [op, 1_000_000]),
         ),
         deps: { email: { dnsServers: [dns.address], dnsTimeoutMs: 200, webhookToken: 'hook-token' } },
       });
