@@ -59,7 +59,6 @@ export async function startSampleWorld(
       email: { ...world.emailConfig, recheckPollMs: 60_000 },
       ...(queue ? { queue } : {}),
       ...(options.pausedCheckMs || options.bulk ? { bulk: { pausedCheckMs: options.pausedCheckMs, ...options.bulk } } : {}),
-      ...(options.pausedCheckMs ? { bulk: { pausedCheckMs: options.pausedCheckMs } } : {}),
       ...(options.allowPrivateHosts ? { crawlAllowPrivateHosts: options.allowPrivateHosts } : {}),
     },
   });
