@@ -26,7 +26,12 @@ import { fmt, ratio } from './support/stats.ts';
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const N = arg('addresses', 100_000);
 const INSTANCES = Math.max(1, arg('instances', 1));
-if (INSTANCES > 1 && !process.env.DATABASE_URL?.startsWith('postgres')) {
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+/** --limits=local|redis|database: where the limits count (default: local for one instance, else redis or database). */
+const LIMITS = flag('limits');
+/** --postgres: one instance on PostgreSQL too (to tell the database's share from the limits'). */
+const ON_POSTGRES = INSTANCES > 1 || process.argv.includes('--postgres');
+if (ON_POSTGRES && !process.env.DATABASE_URL?.startsWith('postgres')) {
   console.error('--instances needs DATABASE_URL=postgres://…: instances share one database (and Redis when REDIS_URL is set)');
   process.exit(2);
 }
@@ -142,6 +147,65 @@ const bounds = plans.map((plan) => {
 const bound = Math.max(...bounds.map((b) => b.ms));
 const slowest = bounds.find((b) => b.ms === bound)!.plan.name;
 
+// BENCH_TRACE=1: where the shared limits spend the time (round trips to the store, the delay from a
+// slot given back to its next holder), measured by wrapping the limiter's methods in this process.
+const trace = {
+  calls: new Map<string, number[]>(),
+  handoffs: [] as number[],
+  freed: new Map<string, number[]>(),
+  /** Slots held per key by every instance of this process together, as the limiter counts them. */
+  holding: new Map<string, number>(),
+  peakHeld: 0,
+};
+if (process.env.BENCH_TRACE) {
+  const { RedisLeaseStore } = await import('../src/email/lease-store-redis.ts');
+  const { DatabaseLeaseStore } = await import('../src/email/lease-store-db.ts');
+  const { SharedProbeLimits } = await import('../src/email/shared-limits.ts');
+  for (const proto of [RedisLeaseStore.prototype, DatabaseLeaseStore.prototype] as unknown as Record<
+    string,
+    (...a: unknown[]) => Promise<unknown>
+  >[])
+    for (const name of ['enter', 'grant', 'leave', 'take']) {
+      const original = proto[name];
+      proto[name] = async function (this: unknown, ...args: unknown[]) {
+        const at = performance.now();
+        try {
+          return await original.apply(this, args);
+        } finally {
+          const list = trace.calls.get(name) ?? [];
+          list.push(performance.now() - at);
+          trace.calls.set(name, list);
+        }
+      };
+    }
+  const limits = SharedProbeLimits.prototype as unknown as { hold: (key: string, lease: string, signal?: AbortSignal) => () => void };
+  const hold = limits.hold;
+  limits.hold = function (this: unknown, key: string, lease: string, signal?: AbortSignal) {
+    const freed = trace.freed.get(key);
+    const at = freed?.shift();
+    if (at !== undefined) trace.handoffs.push(performance.now() - at);
+    const release = hold.call(this, key, lease, signal);
+    trace.holding.set(key, (trace.holding.get(key) ?? 0) + 1);
+    trace.peakHeld = Math.max(trace.peakHeld, trace.holding.get(key)!);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      trace.holding.set(key, trace.holding.get(key)! - 1);
+      const list = trace.freed.get(key) ?? [];
+      // Only a slot someone waits for counts as a hand-off: kept while the host has work.
+      if (list.length < 50) list.push(performance.now());
+      trace.freed.set(key, list);
+      release();
+    };
+  };
+}
+const quantiles = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return `n ${sorted.length}, median ${fmt(q(0.5))} ms, p90 ${fmt(q(0.9))} ms, p99 ${fmt(q(0.99))} ms`;
+};
+
 const world = await startMailWorld();
 const servers = new Map<HostPlan, FakeMx>();
 const validLocals = list.filter((e) => e.startsWith('v')).map((e) => e.slice(0, e.indexOf('@')));
@@ -154,8 +218,9 @@ for (const plan of plans) {
 // One instance: SQLite and limits in the process, as a single deployment runs. Several: each its
 // own services (queue workers, engine, limits) on one PostgreSQL database, limits shared through
 // Redis when REDIS_URL is set, else through the database.
-const shared = INSTANCES > 1;
-const limitsBackend = !shared ? 'local' : process.env.REDIS_URL ? 'redis' : 'database';
+const shared = ON_POSTGRES;
+const limitsBackend = (LIMITS ?? (INSTANCES === 1 ? 'local' : process.env.REDIS_URL ? 'redis' : 'database')) as
+  'local' | 'redis' | 'database';
 const instanceDeps = {
   config: loadConfig({ BULK_GREYLIST_RETRY_MS: String(GREYLIST_RETRY_MS), REDIS_URL: process.env.REDIS_URL }),
   email: {
@@ -197,7 +262,27 @@ try {
     if (created.statusCode !== 202) throw new Error(`POST answered ${created.statusCode}: ${created.body}`);
     ids.push(created.json<{ id: string }>().id);
   }
-  console.log(`list accepted (202) after ${fmt(performance.now() - started)} ms`);
+  const accepted = performance.now() - started;
+  console.log(`list accepted (202) after ${fmt(accepted)} ms`);
+  // Where the time goes, seen from the mail hosts: when each host was first and last asked, and how
+  // many of its connections were open meanwhile (a slot idle between two holders shows as fewer than the limit).
+  const usage = new Map(plans.map((p) => [p, { first: 0, last: 0, seen: 0, samples: 0, openSum: 0, full: 0 }]));
+  const usageSampler = setInterval(() => {
+    const now = performance.now() - started;
+    for (const [plan, u] of usage) {
+      const mx = servers.get(plan)!;
+      if (mx.rcpts.length > u.seen) {
+        if (!u.first) u.first = now;
+        u.last = now;
+        u.seen = mx.rcpts.length;
+      }
+      if (u.first && u.seen < asked.get(plan)!) {
+        u.samples += 1;
+        u.openSum += mx.concurrent();
+        if (mx.concurrent() >= CONNECTIONS) u.full += 1;
+      }
+    }
+  }, 10);
   const timeline: string[] = [];
   const sampler = setInterval(() => {
     timeline.push(
@@ -217,7 +302,18 @@ try {
   const status = { credits_consumed: statuses.reduce((sum, s) => sum + s.credits_consumed, 0) };
   const ms = performance.now() - started;
   clearInterval(sampler);
+  clearInterval(usageSampler);
+  for (const [plan, u] of [...usage].filter(([p], i) => i < 3 || process.env.BENCH_TIMELINE || p.greylisting))
+    console.log(
+      `  ${plan.name.padEnd(20)} first RCPT at ${fmt(u.first)} ms (${fmt(u.first - accepted)} ms after acceptance), last at ${fmt(u.last)} ms; ` +
+        `while it had work: ${fmt(u.openSum / Math.max(1, u.samples))} connections open on average, all ${CONNECTIONS} open ${fmt((u.full / Math.max(1, u.samples)) * 100)}% of the time`,
+    );
   if (process.env.BENCH_TIMELINE) console.log(timeline.join('\n'));
+  if (process.env.BENCH_TRACE) {
+    for (const [name, list] of trace.calls) console.log(`  store ${name.padEnd(6)} ${quantiles(list)}`);
+    console.log(`  slot given back → next holder: ${quantiles(trace.handoffs)}`);
+    console.log(`  most slots held at once for one host, by the instances together: ${trace.peakHeld}`);
+  }
   const cpu = process.cpuUsage(cpuAtStart);
   console.log(
     `benchmark process CPU ${fmt((cpu.user + cpu.system) / 1000)} ms (${fmt(((cpu.user + cpu.system) / 1000 / ms) * 100)}% of one core)`,
@@ -230,7 +326,10 @@ try {
     const row = JSON.parse(line) as { email: string; email_status: string };
     const expected = truth.get(row.email);
     if (row.email_status === expected) correct += 1;
-    else wrong.set(`${expected}→${row.email_status}`, (wrong.get(`${expected}→${row.email_status}`) ?? 0) + 1);
+    else if (process.env.BENCH_TIMELINE)
+      console.log(`wrong: ${row.email} ${expected}→${row.email_status} ${JSON.stringify(row).slice(0, 300)}`);
+    if (row.email_status !== expected)
+      wrong.set(`${expected}→${row.email_status}`, (wrong.get(`${expected}→${row.email_status}`) ?? 0) + 1);
   }
   const charged = [...truth.values()].filter((v) => v !== 'catch_all').length * 0.05;
   console.log(`completed in ${fmt(ms)} ms: ${ratio(ms, bound)} of the lower bound; ${fmt((N / ms) * 1000)} addresses/s`);
@@ -244,7 +343,12 @@ try {
     );
   }
   const peak = Math.max(...[...servers.values()].map((mx) => mx.peakConcurrent()));
-  console.log(`most connections open at once on any host: ${peak} (limit ${CONNECTIONS})`);
+  const over = plans
+    .filter((p) => servers.get(p)!.peakConcurrent() > CONNECTIONS)
+    .map((p) => `${p.name} ${servers.get(p)!.peakConcurrent()}`);
+  console.log(
+    `most connections open at once on any host: ${peak} (limit ${CONNECTIONS})${over.length ? `; over: ${over.join(', ')}` : ''}`,
+  );
 } finally {
   for (const other of others) await other.close();
   await t.close();

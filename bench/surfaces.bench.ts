@@ -4,15 +4,22 @@
 // POST /company-search for a known company, 1 credit each, on one SQLite leadbase server in its
 // own process; autocannon in this one. The ratios say what each adapter costs over the operation.
 // Then technographics at scale (bench/surfaces/technographics.ts): its domain call for random
-// companies of a store of generated listings, SQLite and (DATABASE_URL) PostgreSQL; target p99 < 50 ms.
+// companies of a store of generated listings, SQLite and (DATABASE_URL) PostgreSQL; targets p99 < 20 ms
+// (SQLite), < 50 ms (PostgreSQL), also for the companies with the most listings.
+// Then competitors search at scale (bench/surfaces/competitors.ts, part `competitors`): its domain call
+// for random companies of a store of generated companies (--competitor-companies=N, default as --listings).
 // Then people search at scale (bench/surfaces/people-search.ts): a mix of requests over a store of
 // generated people, SQLite and PostgreSQL; targets p99 < 20 ms (SQLite), < 50 ms (PostgreSQL).
 //   npm run bench -- surfaces [--quick]   (technographics: 1,000,000 listings, people search:
 //                                          1,000,000 people; --quick 50,000 of each)
 //   --listings=N  --people=N  --companies=N (people / 10)  --queries=N (200; people search: per kind)
-//   --dialects=sqlite,postgres  --parts=http,technographics,people (all by default)
+//   --dialects=sqlite,postgres  --parts=http,technographics,competitors,people (all by default)
+//   --keep=DIR  people search keeps its store (a SQLite file in DIR, a PostgreSQL schema
+//               bench_people_search_<people>_<companies>) and reuses it on the next run of that size
+//   --check-estimates  people search checks the total_count estimates against exact counts
 import { fmt } from './support/stats.ts';
-import { measureTechnographics, technographicsReport, type TechnographicsFigures } from './surfaces/technographics.ts';
+import { measureTechnographics, technographicsReport } from './surfaces/technographics.ts';
+import { competitorsReport, measureCompetitors } from './surfaces/competitors.ts';
 import { measurePeopleSearch, peopleSearchReport, type PeopleSearchFigures } from './surfaces/people-search.ts';
 import {
   alternateRounds,
@@ -38,18 +45,21 @@ interface Target {
 }
 
 const flag = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-const parts = flag('parts', 'http,technographics,people').split(',');
+const parts = flag('parts', 'http,technographics,competitors,people').split(',');
 const dialects = flag('dialects', process.env.DATABASE_URL?.startsWith('postgres') ? 'sqlite,postgres' : 'sqlite').split(',');
 if (parts.includes('http')) await measureSurfaces();
-const figures: TechnographicsFigures[] = [];
-for (const dialect of parts.includes('technographics') ? dialects : [])
-  figures.push(
-    await measureTechnographics(dialect, {
-      listings: Number(flag('listings', quick ? '50000' : '1000000')),
-      queries: Number(flag('queries', '200')),
-    }),
-  );
-for (const line of technographicsReport(figures)) console.log(line);
+for (const dialect of parts.includes('technographics') ? dialects : []) {
+  const measured = await measureTechnographics(dialect, {
+    listings: Number(flag('listings', quick ? '50000' : '1000000')),
+    queries: Number(flag('queries', '200')),
+  });
+  for (const line of technographicsReport([measured])) console.log(line);
+}
+for (const dialect of parts.includes('competitors') ? dialects : []) {
+  const count = Number(flag('competitor-companies', flag('listings', quick ? '50000' : '1000000')));
+  const measured = await measureCompetitors(dialect, { companies: count, queries: Number(flag('queries', '200')) });
+  for (const line of competitorsReport([measured])) console.log(line);
+}
 
 const people: PeopleSearchFigures[] = [];
 for (const dialect of parts.includes('people') ? dialects : []) {
@@ -59,6 +69,8 @@ for (const dialect of parts.includes('people') ? dialects : []) {
       people: count,
       companies: Number(flag('companies', String(Math.max(10, Math.round(count / 10))))),
       queries: Number(flag('queries', '200')),
+      keep: process.argv.find((a) => a.startsWith('--keep='))?.slice('--keep='.length),
+      checkEstimates: process.argv.includes('--check-estimates'),
     }),
   );
   for (const line of peopleSearchReport(people.slice(-1))) console.log(line);

@@ -98,13 +98,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     },
     (error) => app.log.warn({ err: error }, 'merging staged job listings failed'),
   );
+  // Technographics read stored matches; a store migrated with listings, or a changed dictionary,
+  // has them made here (answers read the descriptions meanwhile: docs/jobs.md, "Technographics").
+  const building = new AbortController();
+  const technologies = services.jobs.buildTechnologies({ signal: building.signal }).then(
+    (listings) => {
+      if (listings) app.log.info({ listings }, 'technologies of job listings matched');
+    },
+    (error) => app.log.warn({ err: error }, 'matching the technologies of job listings failed'),
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       clearInterval(sweep);
       await app.close(); // stops accepting, lets in-flight requests finish
+      building.abort();
       await indexing;
+      await technologies;
       await services.close();
       closeRedis();
       await handle.close();

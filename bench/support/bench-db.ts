@@ -18,6 +18,8 @@ export interface BenchDatabaseOptions {
   pgUrl?: string;
   /** Prefix of the throw-away PostgreSQL schema. */
   schemaPrefix: string;
+  /** A PostgreSQL schema of this name, created when missing and kept by drop() (a store reused between runs). */
+  keptSchema?: string;
   poolSize?: number;
 }
 
@@ -30,7 +32,7 @@ export async function openBenchDatabase(dialect: string, options: BenchDatabaseO
   }
   const url = options.pgUrl;
   if (!url) throw new Error('DATABASE_URL must name a PostgreSQL database for the postgres runs');
-  const schema = `${options.schemaPrefix}_${randomBytes(4).toString('hex')}`;
+  const schema = options.keptSchema ?? `${options.schemaPrefix}_${randomBytes(4).toString('hex')}`;
   const admin = async (query: string) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -40,14 +42,14 @@ export async function openBenchDatabase(dialect: string, options: BenchDatabaseO
       await client.end();
     }
   };
-  await admin(`create schema ${schema}`);
+  await admin(`create schema${options.keptSchema ? ' if not exists' : ''} ${schema}`);
   const handle = openDatabase(url, { pgSchema: schema, poolSize: options.poolSize });
   return {
     handle,
     where: `PostgreSQL (${new URL(url).host}, schema ${schema})`,
     drop: async () => {
       await handle.close();
-      await admin(`drop schema ${schema} cascade`);
+      if (!options.keptSchema) await admin(`drop schema ${schema} cascade`);
     },
   };
 }

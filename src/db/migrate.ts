@@ -26,7 +26,10 @@ import * as jobTerms from './migrations/0022_job_terms.ts';
 import * as companyRelations from './migrations/0023_company_relations.ts';
 import * as peopleSearch from './migrations/0024_people_search.ts';
 import * as probeLeases from './migrations/0025_probe_leases.ts';
+import * as jobTermsNarrow from './migrations/0026_job_terms_narrow.ts';
+import * as peopleSearchFacts from './migrations/0027_people_search_facts.ts';
 import * as bulkLifecycle from './migrations/0028_bulk_lifecycle.ts';
+import * as jobTechnologies from './migrations/0031_job_technologies.ts';
 import * as bulkProgress from './migrations/0032_bulk_progress.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
@@ -57,7 +60,10 @@ export const migrations: Record<string, Migration> = {
   '0023_company_relations': companyRelations,
   '0024_people_search': peopleSearch,
   '0025_probe_leases': probeLeases,
+  '0026_job_terms_narrow': jobTermsNarrow,
+  '0027_people_search_facts': peopleSearchFacts,
   '0028_bulk_lifecycle': bulkLifecycle,
+  '0031_job_technologies': jobTechnologies,
   '0032_bulk_progress': bulkProgress,
 };
 

@@ -22,6 +22,8 @@ export const MAX_BULK_ADDRESSES = 1_000_000;
 export const BULK_OPERATION = 'email-validate-bulk';
 
 const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
+/** Answers that say "later", not "unknown": the address is asked again within the job's greylist deadline. */
+const RETRIED_LATER: readonly string[] = ['greylisted', 'rate_limited', 'outbound_blocked'];
 
 /** One entry of a list: the address and whatever else came with it (names, the list's other columns). */
 export interface BulkEntry {
@@ -479,10 +481,10 @@ export class BulkValidationService {
       last_name: typeof input.last_name === 'string' ? input.last_name : undefined,
     });
     const retryAt = this.now() + this.greylistRetryMs;
-    // A greylisting host is asked again inside the job, and so is an address no outbound identity
-    // could ask (every one quarantined: the list waits rather than being answered unknown at once);
-    // past the job's deadline the answer stays unknown.
-    const again = (reason === 'greylisted' || reason === 'outbound_blocked') && retryAt <= greylistUntil;
+    // A greylisting or rate-limiting host is asked again inside the job, and so is an address no
+    // outbound identity could ask (every one quarantined: the list waits rather than being answered
+    // unknown at once); past the job's deadline the answer stays unknown.
+    const again = RETRIED_LATER.includes(reason) && retryAt <= greylistUntil;
     // Stored at once: a run that dies later does not validate this address again.
     await this.db
       .updateTable('email_bulk_items')

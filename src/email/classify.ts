@@ -13,6 +13,7 @@ export type RcptReason =
   | 'mailbox_disabled'
   | 'mailbox_full'
   | 'greylisted'
+  | 'rate_limited'
   | 'service_unavailable'
   | 'blocked'
   | 'policy'
@@ -43,6 +44,10 @@ const USER_UNKNOWN =
 const DISABLED = /\b(disabled|deactivated|inactive|suspended|closed|expired|no longer (active|in use|available))\b/i;
 const FULL =
   /\b(mailbox (is )?full|over ?quota|quota exceeded|exceeded (storage|quota)|insufficient (storage|space)|mailbox size limit)\b/i;
+// A receiver slowing us down (Gmail's published 421 4.7.28 / 4.7.0 and 450 4.2.1 wordings, and the
+// common "rate limited"): a temporary answer about the pace of our connections, to be asked again later.
+const RATE_LIMITED =
+  /\b(unusual rate of unsolicited mail|rate[- ]limit(ed|ing)?|receiving mail (too quickly|at a rate)|try again later,? closing connection)/i;
 const GREYLIST =
   /\b(gr[ae]y ?list|try (again )?later|temporar(il)?y (deferred|rejected|unavailable)|deferred|please retry|come back later)/i;
 
@@ -58,6 +63,9 @@ export const RCPT_REPLY_TABLE: ReplyRule[] = [
     verdict: 'rejected',
     reason: 'user_unknown',
   },
+  // Before greylisting and "service not available": Gmail's "Try again later, closing connection" is a rate limit.
+  { name: 'rate limited (enhanced 4.7.28)', codes: ['4'], enhanced: ['4.7.28'], verdict: 'unknown', reason: 'rate_limited' },
+  { name: 'rate limited (text)', codes: ['4'], text: RATE_LIMITED, verdict: 'unknown', reason: 'rate_limited' },
   { name: 'greylisting', codes: [450, 451], text: GREYLIST, verdict: 'unknown', reason: 'greylisted' },
   {
     name: 'greylisting (enhanced 4.7.1 / 4.2.0 on 450/451)',

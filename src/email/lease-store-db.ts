@@ -87,8 +87,10 @@ export class DatabaseLeaseStore implements LeaseStore {
     });
   }
 
-  async leave(key: string, lease: string): Promise<void> {
+  /** A plain delete: the freed slot goes to whichever waiter asks next (this store pushes nothing). */
+  async leave(key: string, lease: string): Promise<string[]> {
     await this.db.deleteFrom('probe_leases').where('key', '=', key).where('lease', '=', lease).execute();
+    return [];
   }
 
   async renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>> {

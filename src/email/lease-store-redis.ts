@@ -2,10 +2,18 @@
 // (score: expiry), a sorted set of tickets in line (score: ticket number) with a second one of
 // their expiries, a ticket counter, and a hash per token bucket. Each operation is one Lua script,
 // so it is atomic; times come from the Redis server's clock, the same for every instance.
+//
+// A slot is handed over in the same script that frees it: whenever a script finds a free slot and a
+// line, it grants the slot to the earliest ticket, whichever instance holds it, and publishes the
+// grant on that instance's channel, so the waiter is woken by Redis itself one hop later instead of
+// at its next poll. Pub/sub delivers at most once: an instance also asks now and then (pollMs), and
+// that question returns its tickets granted meanwhile.
 import type { Redis } from 'ioredis';
 import type { LeaseEntry, LeaseStore } from './shared-limits.ts';
 
-// Drops expired slots and tickets of KEYS[1..3]; sets `now` (ms, the server's clock).
+// Drops expired slots and tickets of KEYS[1..3]; sets `now` (ms, the server's clock). pump(limit,
+// ttl, channels) grants free slots to the earliest tickets, publishing each grant on
+// channels .. <the lease's instance> (a lease is "<instance>:<n>"), and returns them.
 const PRELUDE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -18,11 +26,27 @@ end
 local function keep(ttl)
   for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ttl * 4) end
 end
+local function pump(limit, ttl, channels)
+  local granted = {}
+  local free = limit - redis.call('ZCARD', KEYS[1])
+  if free <= 0 then return granted end
+  for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, free - 1)) do
+    redis.call('ZREM', KEYS[2], m)
+    redis.call('ZREM', KEYS[3], m)
+    redis.call('ZADD', KEYS[1], now + ttl, m)
+    redis.call('PUBLISH', channels .. string.match(m, '^[^:]*'), m)
+    table.insert(granted, m)
+  end
+  if #granted > 0 then keep(ttl) end
+  return granted
+end
 `;
 
-/** KEYS: held, line, line expiries, counter. ARGV: lease, limit, ttl, queue (1/0). */
+/** KEYS: held, line, line expiries, counter. ARGV: lease, limit, ttl, queue (1/0), channels. */
 const ENTER = `${PRELUDE}
 local ttl = tonumber(ARGV[3])
+-- Tickets waiting for slots that came free by expiry are served first.
+pump(tonumber(ARGV[2]), ttl, ARGV[5])
 if redis.call('ZCARD', KEYS[2]) == 0 and redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
   redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
   keep(ttl)
@@ -36,24 +60,25 @@ if ARGV[4] == '1' then
 end
 return 0`;
 
-/** KEYS: as ENTER. ARGV: limit, ttl, leases... */
+/** KEYS: as ENTER. ARGV: limit, ttl, channels, leases... Returns those of the leases that hold a slot now (granted now or earlier). */
 const GRANT = `${PRELUDE}
 local ttl = tonumber(ARGV[2])
-local free = tonumber(ARGV[1]) - redis.call('ZCARD', KEYS[1])
-if free <= 0 then return {} end
-local mine = {}
-for i = 3, #ARGV do mine[ARGV[i]] = true end
+pump(tonumber(ARGV[1]), ttl, ARGV[3])
 local granted = {}
-for _, m in ipairs(redis.call('ZRANGE', KEYS[2], 0, free - 1)) do
-  if mine[m] then
-    redis.call('ZREM', KEYS[2], m)
-    redis.call('ZREM', KEYS[3], m)
-    redis.call('ZADD', KEYS[1], now + ttl, m)
-    table.insert(granted, m)
+for i = 4, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], now + ttl, ARGV[i])
+    table.insert(granted, ARGV[i])
   end
 end
-if #granted > 0 then keep(ttl) end
 return granted`;
+
+/** KEYS: as ENTER. ARGV: lease, limit, ttl, channels. Gives up a slot or ticket and grants what came free. */
+const LEAVE = `${PRELUDE}
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return pump(tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4])`;
 
 /** KEYS: as ENTER. ARGV: ttl, then lease and kind ("h" held, "w" waiting) pairs. Extends those present; returns the others. */
 const RENEW = `${PRELUDE}
@@ -113,7 +138,10 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
 return redis.call('ZCARD', KEYS[1])`;
 
 export class RedisLeaseStore implements LeaseStore {
-  readonly pollMs = 10;
+  /** The connection grants arrive on (subscribed, it can send nothing else); opened by listen(). */
+  private subscriber: Redis | undefined;
+  private subscribed = false;
+  private listening = false;
 
   /** `namespace`: prefix of every key (deployments or test suites sharing one Redis keep apart). */
   constructor(
@@ -121,22 +149,55 @@ export class RedisLeaseStore implements LeaseStore {
     private readonly namespace: string,
   ) {}
 
+  get pushing(): boolean {
+    return this.listening;
+  }
+
+  /** Grants are pushed once listening: asking is then only the safety net for a lost message or an expired slot. */
+  get pollMs(): number {
+    return this.listening ? 100 : 10;
+  }
+
+  private get channels(): string {
+    return `${this.namespace}:probe:grants:`;
+  }
+
   private keys(key: string): string[] {
     const base = `${this.namespace}:probe:${key}`;
     return [`${base}:held`, `${base}:line`, `${base}:line-exp`, `${base}:tickets`];
   }
 
+  async listen(instance: string, onGrant: (lease: string) => void): Promise<void> {
+    if (!this.subscriber) {
+      this.subscriber = this.redis.duplicate();
+      this.subscriber.on('error', () => {});
+      this.subscriber.on('message', (_channel: string, lease: string) => onGrant(lease));
+      // Resubscribed by ioredis after a reconnection; grants published meanwhile are found by polling.
+      this.subscriber.on('close', () => (this.listening = false));
+      this.subscriber.on('ready', () => (this.listening = this.subscribed));
+    }
+    if (this.listening) return;
+    if (this.subscriber.status === 'wait') await this.subscriber.connect();
+    await this.subscriber.subscribe(`${this.channels}${instance}`);
+    this.subscribed = true;
+    this.listening = true;
+  }
+
+  async close(): Promise<void> {
+    this.listening = false;
+    this.subscriber?.disconnect();
+  }
+
   async enter(key: string, lease: string, limit: number, ttlMs: number, queue: boolean): Promise<boolean> {
-    return (await this.redis.eval(ENTER, 4, ...this.keys(key), lease, limit, ttlMs, queue ? 1 : 0)) === 1;
+    return (await this.redis.eval(ENTER, 4, ...this.keys(key), lease, limit, ttlMs, queue ? 1 : 0, this.channels)) === 1;
   }
 
   async grant(key: string, leases: string[], limit: number, ttlMs: number): Promise<string[]> {
-    return (await this.redis.eval(GRANT, 4, ...this.keys(key), limit, ttlMs, ...leases)) as string[];
+    return (await this.redis.eval(GRANT, 4, ...this.keys(key), limit, ttlMs, this.channels, ...leases)) as string[];
   }
 
-  async leave(key: string, lease: string): Promise<void> {
-    const [held, line, lineExp] = this.keys(key);
-    await this.redis.multi().zrem(held, lease).zrem(line, lease).zrem(lineExp, lease).exec();
+  async leave(key: string, lease: string, limit: number, ttlMs: number): Promise<string[]> {
+    return (await this.redis.eval(LEAVE, 4, ...this.keys(key), lease, limit, ttlMs, this.channels)) as string[];
   }
 
   async renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>> {

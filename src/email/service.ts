@@ -206,7 +206,8 @@ export class EmailValidationService {
     };
     const checkedAt = Date.now();
     if (outcome.status !== 'unknown') this.results.set(key, { validation, reason: outcome.reason }, this.config.resultTtlMs, checkedAt);
-    if (outcome.reason === 'greylisted' && this.config.greylistRecheckMs > 0) {
+    // A greylisting or rate-limiting host is asked again later by the recheck loop.
+    if ((outcome.reason === 'greylisted' || outcome.reason === 'rate_limited') && this.config.greylistRecheckMs > 0) {
       await this.rechecks
         .schedule(key, domain, checkedAt + this.config.greylistRecheckMs)
         .catch((error) => this.deps.logger?.warn({ err: error }, 'could not queue a greylist re-check'));
@@ -344,7 +345,7 @@ export class EmailValidationService {
       for (const item of due) {
         const detail = await this.validateDetailed({ email: item.address }, { fresh: true });
         const attempts = item.attempts + 1;
-        if (detail.reason === 'greylisted' && attempts < MAX_RECHECK_ATTEMPTS) {
+        if ((detail.reason === 'greylisted' || detail.reason === 'rate_limited') && attempts < MAX_RECHECK_ATTEMPTS) {
           await this.rechecks.retryLater(item.address, attempts, Date.now() + this.config.greylistRecheckMs * (attempts + 1));
         } else {
           await this.rechecks.complete(item.address, detail.validation, detail.checkedAt);

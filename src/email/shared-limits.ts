@@ -24,17 +24,26 @@ export interface LeaseEntry {
 
 /** A store of slots, lines and token buckets several instances share. Every method may throw when the store is unreachable. */
 export interface LeaseStore {
-  /** How often a waiter asks the store whether its turn came (ms). */
+  /** How often a waiter asks the store whether its turn came (ms); seldom when the store pushes grants (listen). */
   readonly pollMs: number;
+  /** True while grants are pushed to this instance (listen is in place). */
+  readonly pushing?: boolean;
   /**
    * Holds `lease` on `key` when fewer than `limit` hold it and nobody waits (true). Otherwise,
    * when `queue`, gives it the next ticket in the key's line (false).
    */
   enter(key: string, lease: string, limit: number, ttlMs: number, queue: boolean): Promise<boolean>;
-  /** Of `leases` in `key`'s line, those whose turn it is now: they hold the key from now on. */
+  /** Of `leases` in `key`'s line, those whose turn it is now, or that were granted since: they hold the key from now on. */
   grant(key: string, leases: string[], limit: number, ttlMs: number): Promise<string[]>;
-  /** Gives up a slot or a ticket. */
-  leave(key: string, lease: string): Promise<void>;
+  /**
+   * Gives up a slot or a ticket. A store that hands slots over itself grants what came free to the
+   * earliest tickets in the same step and returns them (their instances are told through listen).
+   */
+  leave(key: string, lease: string, limit: number, ttlMs: number): Promise<string[]>;
+  /** Calls `onGrant` with each lease of `instance` the store grants a slot (pushed, at most once); may be retried. */
+  listen?(instance: string, onGrant: (lease: string) => void): Promise<void>;
+  /** Closes what listen opened. */
+  close?(): Promise<void>;
   /** Extends every slot and ticket listed that the store has by `ttlMs`; returns the leases it does not have. */
   renew(entries: LeaseEntry[], ttlMs: number): Promise<Set<string>>;
   /** Puts back slots and tickets the store lost (a ticket at the end of its line). */
@@ -69,6 +78,10 @@ export class SharedProbeLimits implements ProbeLimits {
   private readonly heldPerKey = new Map<string, number>();
   /** This instance's waiters per key, in arrival order. */
   private readonly lines = new Map<string, Waiter[]>();
+  /** The key each waiting lease waits for (to serve a pushed grant). */
+  private readonly waitingFor = new Map<string, string>();
+  /** Leases whose entry in the store is under way; true once a grant for it came first. */
+  private readonly entering = new Map<string, boolean>();
   /** A wake-up for the loop that polls a key's line. */
   private readonly pollers = new Map<string, () => void>();
   /** Slots given back while the store was unreachable: told to it once it answers. */
@@ -91,16 +104,25 @@ export class SharedProbeLimits implements ProbeLimits {
     void this.beat();
   }
 
+  /** Asks the store to push grants (retried every heartbeat until it does; meanwhile waiters poll). */
+  private listen(): void {
+    void this.store.listen?.(this.instance, (lease) => this.granted(lease)).catch(() => {});
+  }
+
   async acquire(host: string, signal?: AbortSignal, identity?: string): Promise<SlotRelease> {
     if (signal?.aborted) throw new DeadlineError();
     const key = limitKey.connections(host, identity);
     const lease = this.newLease();
     if (!this.degraded) {
+      this.entering.set(lease, false);
       try {
-        if (await this.track(this.store.enter(key, lease, this.options.hostConnections, this.options.leaseTtlMs, true)))
-          return this.hold(key, lease, signal);
+        const held = await this.track(this.store.enter(key, lease, this.options.hostConnections, this.options.leaseTtlMs, true));
+        // Queued, and granted by another instance's release before this answer came back.
+        if (held || this.entering.get(lease)) return this.hold(key, lease, signal);
       } catch (error) {
         this.failed(error);
+      } finally {
+        this.entering.delete(lease);
       }
     } else if (!this.lines.get(key)?.length && this.heldOf(key) < this.share(this.options.hostConnections)) {
       return this.hold(key, lease);
@@ -138,6 +160,7 @@ export class SharedProbeLimits implements ProbeLimits {
     for (const wake of this.pollers.values()) wake();
     await this.beating;
     await Promise.allSettled([...this.pending]);
+    await this.store.close?.().catch(() => {});
   }
 
   private async take(key: string, units: number, perMinute: number, signal: AbortSignal | undefined, kind: 'sessions' | 'rcpts') {
@@ -196,16 +219,10 @@ export class SharedProbeLimits implements ProbeLimits {
       const left = this.heldOf(key) - 1;
       if (left <= 0) this.heldPerKey.delete(key);
       else this.heldPerKey.set(key, left);
-      if (this.degraded) this.unsentLeaves.push({ key, lease });
-      else
-        void this.track(this.store.leave(key, lease)).then(
-          () => this.pollers.get(key)?.(),
-          (error) => {
-            this.unsentLeaves.push({ key, lease });
-            this.failed(error);
-          },
-        );
-      this.pollers.get(key)?.();
+      if (this.degraded) {
+        this.unsentLeaves.push({ key, lease });
+        this.pollers.get(key)?.();
+      } else this.leave(key, lease);
     };
     // Granted just as the deadline passed: given straight back.
     if (signal?.aborted) {
@@ -215,9 +232,45 @@ export class SharedProbeLimits implements ProbeLimits {
     return release;
   }
 
+  /**
+   * Gives `lease` back to the store. The slot goes to the earliest ticket in the same step when the
+   * store hands over (this instance's served from the answer, others' told by the store); else this
+   * instance's waiters ask for it at once.
+   */
+  private leave(key: string, lease: string, requeue = true): void {
+    void this.track(this.store.leave(key, lease, this.options.hostConnections, this.options.leaseTtlMs)).then(
+      (granted) => {
+        for (const next of granted) this.granted(next, key);
+        if (!this.store.listen) this.pollers.get(key)?.();
+      },
+      (error) => {
+        if (requeue) this.unsentLeaves.push({ key, lease });
+        this.failed(error);
+      },
+    );
+  }
+
+  /**
+   * The store granted `lease` a slot (in an answer, or pushed): its waiter is served, unless it was
+   * served already or is not this instance's. A waiter gone (its deadline passed) gave its ticket back
+   * when it left; one the store still granted in an answer for `key` is given straight back.
+   */
+  private granted(lease: string, key?: string): void {
+    if (this.closed || this.held.has(lease) || !lease.startsWith(`${this.instance}:`)) return;
+    if (this.entering.has(lease)) {
+      this.entering.set(lease, true);
+      return;
+    }
+    const lineKey = key ?? this.waitingFor.get(lease);
+    const line = lineKey === undefined ? undefined : this.lines.get(lineKey);
+    const waiter = line?.find((w) => w.lease === lease);
+    if (waiter) this.serve(line!, waiter, lineKey!);
+    else if (key !== undefined && !this.degraded) this.leave(key, lease, false);
+  }
+
   private wait(key: string, lease: string, signal?: AbortSignal): Promise<SlotRelease> {
     if (signal?.aborted) {
-      if (!this.degraded) void this.track(this.store.leave(key, lease)).catch(() => {});
+      if (!this.degraded) this.leave(key, lease, false);
       return Promise.reject(new DeadlineError());
     }
     return new Promise<SlotRelease>((resolve, reject) => {
@@ -232,12 +285,14 @@ export class SharedProbeLimits implements ProbeLimits {
           const i = line.indexOf(waiter);
           if (i < 0) return;
           line.splice(i, 1);
-          if (!this.degraded) void this.track(this.store.leave(key, lease)).catch(() => {});
+          this.waitingFor.delete(lease);
+          if (!this.degraded) this.leave(key, lease, false);
           reject(new DeadlineError());
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
       line.push(waiter);
+      this.waitingFor.set(lease, key);
       if (!this.pollers.has(key)) void this.poll(key, line);
     });
   }
@@ -251,10 +306,12 @@ export class SharedProbeLimits implements ProbeLimits {
       wake();
     });
     const limit = this.options.hostConnections;
+    // A store that pushes grants handed out what was free when the ticket was queued: its first question waits a poll.
+    let asked = this.store.pushing === true;
     try {
       while (line.length && !this.closed) {
         woken = false;
-        if (!this.degraded) {
+        if (!this.degraded && !asked) {
           try {
             const granted = await this.track(
               this.store.grant(
@@ -264,12 +321,7 @@ export class SharedProbeLimits implements ProbeLimits {
                 this.options.leaseTtlMs,
               ),
             );
-            for (const lease of granted) {
-              const waiter = line.find((w) => w.lease === lease);
-              // Its deadline passed while the store granted it: given straight back.
-              if (!waiter) void this.track(this.store.leave(key, lease)).catch(() => {});
-              else this.serve(line, waiter, key);
-            }
+            for (const lease of granted) this.granted(lease, key);
           } catch (error) {
             this.failed(error);
           }
@@ -277,6 +329,7 @@ export class SharedProbeLimits implements ProbeLimits {
         if (this.degraded) {
           while (line.length && this.heldOf(key) < this.share(limit)) this.serve(line, line[0], key);
         }
+        asked = false;
         if (!line.length || woken) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.degraded ? this.heartbeatMs : this.store.pollMs);
@@ -296,6 +349,7 @@ export class SharedProbeLimits implements ProbeLimits {
 
   private serve(line: Waiter[], waiter: Waiter, key: string): void {
     line.splice(line.indexOf(waiter), 1);
+    this.waitingFor.delete(waiter.lease);
     waiter.signal?.removeEventListener('abort', waiter.onAbort);
     try {
       waiter.resolve(this.hold(key, waiter.lease, waiter.signal));
@@ -317,8 +371,11 @@ export class SharedProbeLimits implements ProbeLimits {
         // back, unless given back or served meanwhile (never resurrect a slot released during the renewal).
         const lost = entries.filter((e) => missing.has(e.lease) && this.stillCurrent(e));
         if (lost.length) await this.track(this.store.restore(lost, this.options.leaseTtlMs));
-        for (const { key, lease } of this.unsentLeaves.splice(0)) await this.track(this.store.leave(key, lease));
+        for (const { key, lease } of this.unsentLeaves.splice(0))
+          for (const next of await this.track(this.store.leave(key, lease, this.options.hostConnections, this.options.leaseTtlMs)))
+            this.granted(next, key);
         this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
+        this.listen();
         if (this.degraded) {
           this.degraded = false;
           this.options.logger?.info({ instances: this.instances }, 'probe limits: the shared store answers again; limits are shared');

@@ -14,6 +14,7 @@ import { detectRemote } from './normalize/remote.ts';
 import { parseSalaryText } from './normalize/salary.ts';
 import { textKey } from '../text-key.ts';
 import { alpha2Code } from '../lookups/countries.ts';
+import { listingTechnologies } from './technologies.ts';
 
 export interface NormalizedListing {
   source: string;
@@ -38,6 +39,8 @@ export interface NormalizedListing {
   companyName: string;
   company: SourceCompany | null;
   contentHash: string;
+  /** The technologies the title and description name (technologies.ts), by name; not part of the hash (they follow from the text). */
+  technologies: string[];
 }
 
 const MAX_DESCRIPTION = 100_000;
@@ -80,7 +83,7 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
   const companyName = company?.name?.trim() || (/^[a-z][a-z0-9+.-]*:\/\//i.test(ctx.board) ? '' : ctx.board);
   if (!companyName)
     throw new Error('the posting names no company (no hiring organization on the page); give the company with --company-name');
-  const listing: Omit<NormalizedListing, 'contentHash'> & { contentHash?: string } = {
+  const listing: Omit<NormalizedListing, 'contentHash' | 'technologies'> & { contentHash?: string; technologies?: string[] } = {
     source: ctx.source,
     board: ctx.board,
     sourceId: raw.sourceId,
@@ -105,6 +108,8 @@ export function normalizeListing(raw: SourceListing, ctx: NormalizeContext): Nor
   };
   // The hash covers every field above, in this order; it is added last, as the final key.
   listing.contentHash = sha1(JSON.stringify(listing)).slice(0, 22);
+  // Read here, on the normalization thread of an import, so that no answer reads descriptions.
+  listing.technologies = listingTechnologies(title, description);
   return listing as NormalizedListing;
 }
 

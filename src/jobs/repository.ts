@@ -13,7 +13,8 @@ import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
-import { descriptionTerms } from './search-terms.ts';
+import { descriptionTerms, termsVector } from './search-terms.ts';
+import { listingTechnologies } from './technologies.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -221,6 +222,40 @@ class DayCounts {
   }
 }
 
+/**
+ * A batch's changes to job_technologies (technographics.ts): a rewritten listing's old rows go (its
+ * company and publication may have changed), its new ones and a new listing's come in. Every listing
+ * with a company has its rows, expired or not: technographics read both.
+ */
+class TechnologyRows {
+  private readonly gone: unknown[][] = [];
+  private readonly rows: unknown[][] = [];
+
+  remove(old: { id: number; company_id: number | null; published_at: number }): void {
+    if (old.company_id !== null) this.gone.push([Number(old.company_id), Number(old.published_at), old.id]);
+  }
+
+  add({ listing, companyId }: BatchItem, jobId: number): void {
+    if (companyId === null) return;
+    // A listing normalized by an older version (kept in a queue) may come without them.
+    const names = listing.technologies ?? listingTechnologies(listing.title, listing.description);
+    for (const name of names) this.rows.push([companyId, listing.publishedAt, jobId, name]);
+  }
+
+  async flush(trx: Trx, dialect: DialectName): Promise<void> {
+    for (const key of this.gone)
+      await run(trx, 'delete from job_technologies where company_id = ? and published_at = ? and job_id = ?', key);
+    // A build running beside the import may have written a new listing's rows already.
+    await insertMany(
+      trx,
+      dialect,
+      'insert into job_technologies (company_id, published_at, job_id, technology)',
+      this.rows,
+      'on conflict do nothing',
+    );
+  }
+}
+
 export class JobRepository {
   readonly dialect: DialectName;
 
@@ -302,15 +337,27 @@ export class JobRepository {
     await insertMany(trx, this.dialect, 'insert into jobs_fts (rowid, description)', values, '', `(${ftsKeySql('?', '?', '?')}, ?)`);
   }
 
-  /** PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had. */
+  /**
+   * PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had, with
+   * the attributes a description query filters and orders by, so that it reads no other row.
+   */
   private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
     if (!rows.length) return;
+    const ls = rows.map((r) => r.listing);
     await run(
       trx,
-      `insert into job_terms (job_id, terms)
-      select id, array_to_tsvector(string_to_array(t, E'\\n')) from unnest($1::bigint[], $2::text[]) as u(id, t) order by id
-      on conflict (job_id) do update set terms = excluded.terms`,
-      [rows.map((r) => r.listing.jobId), rows.map((r) => descriptionTerms(r.description))],
+      `insert into job_terms (job_id, has_remote, published_at, attrs, countries, terms)
+      select * from unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::text[], $6::tsvector[]) order by 1
+      on conflict (job_id) do update set has_remote = excluded.has_remote, published_at = excluded.published_at,
+        attrs = excluded.attrs, countries = excluded.countries, terms = excluded.terms`,
+      [
+        ls.map((l) => l.jobId),
+        ls.map((l) => l.hasRemote),
+        ls.map((l) => l.publishedAt),
+        ls.map((l) => l.entry.attrs),
+        ls.map((l) => l.entry.countries),
+        rows.map((r) => termsVector(descriptionTerms(r.description))),
+      ],
     );
   }
 
@@ -349,6 +396,7 @@ export class JobRepository {
       const removed: IndexedListing[] = [];
       const staged: IndexedListing[] = [];
       const texts: { listing: IndexedListing; description: string }[] = [];
+      const technologies = new TechnologyRows();
 
       for (const item of unique) {
         const old = existing.get(item.listing.sourceId);
@@ -364,6 +412,8 @@ export class JobRepository {
         }
         result.updated++;
         if (!old.expired) removed.push(indexedRow(old));
+        technologies.remove(old);
+        technologies.add(item, old.id);
         const l = item.listing;
         const values = columnValues(item, now);
         await trx
@@ -387,6 +437,7 @@ export class JobRepository {
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
         for (const item of fresh) {
           const listing = indexedListing(item, idOf.get(item.listing.sourceId)!);
+          technologies.add(item, listing.jobId);
           staged.push(listing);
           // SQLite's full-text rows of new listings are written at the merge; PostgreSQL's terms now.
           if (this.dialect === 'postgres') texts.push({ listing, description: item.listing.description });
@@ -405,6 +456,7 @@ export class JobRepository {
       await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
       await this.stage(trx, staged);
+      await technologies.flush(trx, this.dialect);
       await days.flush(trx, this.dialect);
     });
     return result;

@@ -30,8 +30,39 @@ export function descriptionTerms(description: string): string {
   return [...terms].join('\n');
 }
 
-/** A term quoted for tsquery input (terms hold only letters, digits and one space). */
+/** A term quoted for tsquery and tsvector input (terms hold only letters, digits and one space). */
 const quote = (term: string) => `'${term}'`;
+
+/**
+ * A row of job_terms whose tsvector is at least this many bytes has it moved out of the row
+ * (TOAST): PostgreSQL only tries once a row passes about 2 kB (TOAST_TUPLE_THRESHOLD of 8 kB pages;
+ * the table's toast_tuple_target only sets how small it then makes the row). A little above it.
+ */
+const OUT_OF_LINE_BYTES = 2_100;
+
+/** Rows smaller than this stay in line unpadded: at 500 bytes, 16 of them share a page already. */
+const PAD_FROM_BYTES = 512;
+
+/** Positions given to a padded lexeme: tsvector's most per lexeme, 2 bytes each. */
+const PAD_POSITIONS = Array.from({ length: 256 }, (_, i) => i + 1).join(',');
+
+/** Bytes of one lexeme's positions when padded (count, positions, alignment). */
+const PAD_BYTES_PER_LEXEME = 2 + 2 * 256 + 1;
+
+/**
+ * The tsvector input text of a listing's terms (descriptionTerms' lines), for job_terms.terms.
+ * Each match of a search reads its job_terms row (GIN keeps no columns): a row of 1–2 kB kept in
+ * line makes that one random page read per match, so a vector between 512 bytes and the
+ * out-of-line size gets positions on its first lexemes, enough to pass it and have PostgreSQL
+ * move it out of the row. Positions are no GIN key and no query here reads them (no phrase
+ * operators), so the terms found are the same; the row left behind is about 60 bytes.
+ */
+export function termsVector(terms: string): string {
+  const lexemes = terms ? terms.split('\n') : [];
+  const bytes = 8 + lexemes.reduce((n, t) => n + 4 + Buffer.byteLength(t), 0);
+  const pad = bytes >= PAD_FROM_BYTES && bytes < OUT_OF_LINE_BYTES ? Math.ceil((OUT_OF_LINE_BYTES - bytes) / PAD_BYTES_PER_LEXEME) : 0;
+  return lexemes.map((t, i) => (i < pad ? `${quote(t)}:${PAD_POSITIONS}` : quote(t))).join(' ');
+}
 
 /** A phrase as terms: its one word, or the AND of its neighbouring pairs. */
 function phraseQuery(words: string[]): string {

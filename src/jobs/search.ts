@@ -364,31 +364,48 @@ export class JobSearch {
       const total = await this.textWindow.count(q);
       return { total, ids: offset < total ? await this.textWindow.page(q, offset, limit) : [] };
     }
-    // PostgreSQL: the GIN index of job_terms gives the matches without reading any text
-    // (materialized first: with a LIMIT above the window count, the planner otherwise walks the
-    // whole date window newest first and tests each listing's terms); one statement filters, orders
-    // and counts them.
+    // PostgreSQL: the GIN index of job_terms gives the matches without reading any text; each
+    // match's narrow job_terms row carries what the filters and the order need (migration 0026),
+    // so one statement filters, orders and counts them. A listing waiting in the stage has terms
+    // but must not be found before its merge, as on SQLite: with an empty stage (the usual case,
+    // checked once in the statement's own snapshot) every row is live, otherwise job_live says so.
     const conditions = [
-      sql`l.has_remote = ${plan.remote}`,
-      sql`l.published_at between ${plan.lo} and ${plan.hi}`,
-      ...this.facetConditions(facets, 'l', counts),
+      sql`t.terms @@ ${plan.description}::tsquery`,
+      sql`t.has_remote = ${plan.remote}`,
+      sql`t.published_at between ${plan.lo} and ${plan.hi}`,
+      ...this.facetConditions(facets, 't', counts),
       ...this.residuals(plan, null),
+      sql`(not exists (select 1 from job_facets_staged) or exists (select 1 from job_live l where l.job_id = t.job_id))`,
     ];
-    const matches = sql`with m as materialized (select job_id as id from job_terms where terms @@ ${plan.description}::tsquery)`;
-    const from = needsJobs
-      ? sql`m join job_live l on l.job_id = m.id join jobs j on j.id = m.id`
-      : sql`m join job_live l on l.job_id = m.id`;
+    const from = needsJobs ? sql`job_terms t join jobs j on j.id = t.job_id` : sql`job_terms t`;
     const where = sql.join(conditions, sql` and `);
-    const rows = await sql<{
-      id: number;
-      total: number;
-    }>`${matches} select l.job_id as id, count(*) over () as total from ${from} where ${where} order by l.published_at desc, l.job_id desc limit ${limit} offset ${offset}`.execute(
-      this.db,
-    );
-    if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
-    if (offset === 0) return { total: 0, ids: [] };
-    const count = await sql<{ n: number }>`${matches} select count(*) as n from ${from} where ${where}`.execute(this.db);
-    return { total: Number(count.rows[0].n), ids: [] };
+    return this.withoutJit(async (db) => {
+      const rows = await sql<{
+        id: number;
+        total: number;
+      }>`select t.job_id as id, count(*) over () as total from ${from} where ${where} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+        db,
+      );
+      if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
+      if (offset === 0) return { total: 0, ids: [] };
+      const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(db);
+      return { total: Number(count.rows[0].n), ids: [] };
+    });
+  }
+
+  /**
+   * PostgreSQL: runs `statements` with JIT compilation off. A bitmap scan of thousands of matches is
+   * estimated costly enough for JIT, which then spent 30–80 ms compiling a query that runs in less.
+   */
+  private async withoutJit<T>(statements: (db: Db) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) {
+      await sql`set local jit = off`.execute(this.db);
+      return statements(this.db);
+    }
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local jit = off`.execute(trx);
+      return statements(trx);
+    });
   }
 
   private async load(ids: number[]): Promise<JobListing[]> {

@@ -5,7 +5,7 @@ import { JobImporter, type JobServiceDeps } from './importer.ts';
 import { JobRepository } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters } from './search.ts';
-import { technographicsOf } from './technographics.ts';
+import { buildTechnologies, technographicsOf } from './technographics.ts';
 
 export class JobService {
   readonly repository: JobRepository;
@@ -40,6 +40,11 @@ export class JobService {
   /** The technologies a company's listings name, with their evidence (technographics.ts); null when none is named. */
   technographics(companyId: number): ReturnType<typeof technographicsOf> {
     return technographicsOf(this.deps.db, companyId);
+  }
+
+  /** Makes the stored technology matches current when they are not (technographics.ts); returns the listings read. */
+  buildTechnologies(options?: { signal?: AbortSignal }): Promise<number> {
+    return buildTechnologies(this.deps.db, options);
   }
 
   search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {

@@ -68,10 +68,34 @@ export interface JobLiveTable {
   countries: string;
 }
 
-/** PostgreSQL only: a live listing's words and pairs of neighbouring words (search-terms.ts). */
+/**
+ * PostgreSQL only: a live listing's words and pairs of neighbouring words (search-terms.ts), with
+ * the job_live columns a description query filters and orders by.
+ */
 export interface JobTermsTable {
   job_id: number;
+  has_remote: number;
+  published_at: number;
+  attrs: number;
+  countries: string;
   terms: string;
+}
+
+/**
+ * Each technology a listing with a company names (technographics.ts), written with the listing; keyed
+ * (company_id, published_at, job_id, technology) so an answer reads its company's most recent listings
+ * as one key range. Expired listings keep theirs, as technographics read them too.
+ */
+export interface JobTechnologyTable {
+  company_id: number;
+  published_at: number;
+  job_id: number;
+  technology: string;
+}
+
+/** The dictionary job_technologies was made with (its fingerprint); '' while it has to be built. */
+export interface JobTechnologyStateTable {
+  dictionary: string;
 }
 
 /** Per-day counts of job_facets, so an exact total over a long date window needs few reads. */
@@ -89,6 +113,8 @@ export interface JobTables {
   job_facet_days: JobFacetDayTable;
   job_live: JobLiveTable;
   job_terms: JobTermsTable;
+  job_technologies: JobTechnologyTable;
+  job_technologies_state: JobTechnologyStateTable;
 }
 
 export type JobRow = Selectable<JobTable>;

@@ -15,6 +15,7 @@
 //   STRICT_WORDS ("Go developer") or in a list with a technology that stands on its own ("Chef, Puppet
 //   or Ansible": only separators between them). A technology merely nearby is not enough: "Make an
 //   impact with Kubernetes" or "our Salt Lake City office runs Kafka" name no Make and no Salt.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /** One technology of the dictionary. */
@@ -116,11 +117,13 @@ class Dictionary {
   private readonly byPhrase = new Map<string, Entry[]>();
   /** The longest name (in words) starting with each first word: most words start none, and are passed at once. */
   private readonly longestFrom = new Map<string, number>();
+  private readonly byName = new Map<string, Technology>();
 
   constructor(file: DictionaryFile) {
     this.size = file.technologies.length;
     for (const t of file.technologies) {
       const technology = { name: t.name, categories: t.categories, description: t.description ?? null };
+      this.byName.set(t.name, technology);
       for (const spelling of [{ name: t.name, match: t.match }, ...(t.aliases ?? [])]) {
         const words = wordsOf(spelling.name);
         if (!words.length || words.length > MAX_WORDS) continue;
@@ -131,6 +134,11 @@ class Dictionary {
         this.longestFrom.set(first, Math.max(this.longestFrom.get(first) ?? 0, words.length));
       }
     }
+  }
+
+  /** A technology by its name, or undefined when the dictionary has no such name (any more). */
+  named(name: string): Technology | undefined {
+    return this.byName.get(name);
   }
 
   /** The technologies `text` names (each once), by the rules at the top of this file. */
@@ -215,9 +223,31 @@ function listedWithStanding(hit: Hit, hits: Hit[], stands: Set<Hit>, gaps: Gaps)
   );
 }
 
-let loaded: Dictionary | undefined;
+/** Bumped when a change to the rules above changes what a text names, so stored matches are made again. */
+const RULES_VERSION = 1;
+
+let loaded: { dictionary: Dictionary; fingerprint: string } | undefined;
+
+function load(): { dictionary: Dictionary; fingerprint: string } {
+  if (loaded) return loaded;
+  const text = readFileSync(new URL('./technologies.json', import.meta.url), 'utf8');
+  const fingerprint = `${RULES_VERSION}:${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+  return (loaded = { dictionary: new Dictionary(JSON.parse(text) as DictionaryFile), fingerprint });
+}
 
 /** The maintained dictionary (read once). */
 export function technologies(): Dictionary {
-  return (loaded ??= new Dictionary(JSON.parse(readFileSync(new URL('./technologies.json', import.meta.url), 'utf8')) as DictionaryFile));
+  return load().dictionary;
+}
+
+/** Which dictionary and rules stored matches were made with (job_technologies_state): they are current while it is this. */
+export function dictionaryFingerprint(): string {
+  return load().fingerprint;
+}
+
+/** The names of the technologies a listing names: its title and description, as technographics read them. */
+export function listingTechnologies(title: string, description: string): string[] {
+  return technologies()
+    .namedIn(`${title}\n${description}`)
+    .map((t) => t.name);
 }

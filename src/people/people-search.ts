@@ -1,9 +1,9 @@
 // People search: the people holding a current position that matches company filters (domain,
 // industry, country, size) and person filters (job function, level, minimum seniority, whether we
 // hold a work address), most senior first. It reads the roles of current positions (person_roles,
-// one row per role of a current position) joined to their company; the function and level
-// vocabularies below say which stored roles a request's words select.
-import { sql, type Kysely, type QueryCreator, type SqlBool } from 'kysely';
+// one row per role of a current position, carrying its company's country, industry and size band);
+// the function and level vocabularies below say which stored roles a request's words select.
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { LEVEL_RANK, type Level } from './titles.ts';
 
@@ -148,11 +148,27 @@ export interface PeopleCount {
 
 /** Counted exactly up to this many people; above it, estimated from a fixed sample (docs/people.md). */
 export const EXACT_COUNT_UP_TO = 1000;
-/** Company facts matching at most this many companies are read as a list of their ids. */
+/** Companies matching an employee range are read as a list of their ids when they are at most this many. */
 const COMPANY_LIST_MAX = 500;
-/** The estimate's sample: SAMPLE_SLICES runs of SAMPLE_SLICE person ids spread evenly over the ids of the store. */
-const SAMPLE_SLICES = 32;
-const SAMPLE_SLICE = 64;
+/** Sample keys run over 0..SAMPLE_KEYS-1 (sampleKeyOf). */
+const SAMPLE_KEYS = 65536;
+/** How many people the estimate's first sample reads; SAMPLE_GROWTH times more when it finds few matches. */
+const SAMPLE_PEOPLE = 4096;
+const SAMPLE_GROWTH = 8;
+/** Matches in a sample below which the estimate reads the larger sample (few matches, a wide error). */
+const SAMPLE_MATCHES_ENOUGH = 128;
+/** An ordered read is split into at most this many equality reads merged here (orderedParts). */
+const MAX_PARTS = 24;
+
+/**
+ * A person's sample key, written on each of their roles (migration 0027 backfills the same
+ * expression): a multiplicative hash of the id, so consecutive ids (the people of one company,
+ * often) get keys spread evenly over 0..65535 and the people under a threshold are spread evenly
+ * over the store.
+ */
+export function sampleKeyOf(personId: number): number {
+  return ((personId % SAMPLE_KEYS) * 40503) % SAMPLE_KEYS;
+}
 
 /** Work addresses we may serve: none a source or our engine called invalid. */
 const hasWorkEmail = (db: Kysely<Database>) =>
@@ -163,16 +179,9 @@ const hasWorkEmail = (db: Kysely<Database>) =>
     .where('e.kind', '=', 'work')
     .where((eb) => eb.or([eb('e.status', 'is', null), eb('e.status', '!=', 'invalid')]));
 
-const hasCompanyFacts = (q: PeopleSearchQuery) =>
-  !!(
-    q.industries?.length ||
-    q.countryCodes?.length ||
-    q.sizeLabels?.length ||
-    q.minEmployees !== undefined ||
-    q.maxEmployees !== undefined
-  );
+const hasEmployeeRange = (q: PeopleSearchQuery) => q.minEmployees !== undefined || q.maxEmployees !== undefined;
 
-/** The companies of the company facts asked (industry, country, size). */
+/** The companies of the company facts asked (industry, country, size, employees). */
 function companiesWithFacts(db: Kysely<Database>, q: PeopleSearchQuery) {
   let companies = db.selectFrom('companies as c');
   if (q.industries?.length) companies = companies.where('c.industry', 'in', q.industries);
@@ -183,72 +192,122 @@ function companiesWithFacts(db: Kysely<Database>, q: PeopleSearchQuery) {
   return companies;
 }
 
-/**
- * Which index a read starts from: the roles of the companies (with their function:
- * person_roles_company_function; a page orders few roles, so it takes them all), of a function or
- * a level (in the answer's order), all roles in that order, the roles of given people
- * (person_roles_person), or a sample already read. The other filters are written so that no index
- * can serve them (`col + 0`, `col || ''`): without planner statistics SQLite would otherwise start
- * from an index the filter names and read far more roles than the chosen one does.
- */
-type Drive = 'company' | 'company function' | 'function' | 'level' | 'order' | 'person' | 'sample';
+/** The columns of person_roles a filter may name. */
+type RoleColumn =
+  'company_id' | 'rank' | 'job_function' | 'job_level' | 'company_country' | 'company_industry' | 'company_size' | 'sample_key';
 
 /**
- * The matching roles, read from `drive`. Company facts filter as `company_id in (the companies)`
- * when the read starts from companies, else through an `exists` on the role's company.
+ * Which index a read starts from, and the columns whose filters it serves: the roles of companies
+ * (person_roles_company_function), of a function, a level or a country in the answer's order
+ * (person_roles_function_order, _level_order, _country_order), of an industry, country and
+ * function (person_roles_industry_order), all roles in that order (person_roles_order), the roles
+ * of given people (person_roles_person), or the estimate's sample (person_roles_sample). The other
+ * filters are written so that no index can serve them (`col + 0`, `col || ''`): without planner
+ * statistics SQLite would otherwise start from an index the filter names and read far more roles
+ * than the chosen one does. Each of these indexes holds the columns the other filters read, so
+ * those filters cost no lookup of the row.
  */
-function filtered(
-  db: Kysely<Database>,
-  q: PeopleSearchQuery,
-  drive: Drive,
-  sample?: QueryCreator<Database & { person_roles_sample: Database['person_roles'] }>,
-) {
-  const indexed = (column: 'company_id' | 'rank' | 'job_function' | 'job_level', usable: boolean) =>
-    usable
+const DRIVES = {
+  company: ['company_id'],
+  'company function': ['company_id', 'job_function'],
+  function: ['job_function', 'rank'],
+  level: ['job_level', 'rank'],
+  country: ['company_country', 'rank'],
+  industry: ['company_industry', 'company_country', 'job_function'],
+  order: ['rank'],
+  person: [],
+  sample: ['sample_key'],
+} as const satisfies Record<string, readonly RoleColumn[]>;
+type Drive = keyof typeof DRIVES;
+
+/**
+ * The matching roles, read from `drive`. Company country, industry and size filter on the role's
+ * copy of them (migration 0027); an employee range through an `exists` on the role's company.
+ */
+function filtered(db: Kysely<Database>, q: PeopleSearchQuery, drive: Drive) {
+  const served: readonly RoleColumn[] = DRIVES[drive];
+  const col = (column: RoleColumn) =>
+    served.includes(column)
       ? sql.ref(`r.${column}`)
-      : column === 'company_id' || column === 'rank'
+      : column === 'company_id' || column === 'rank' || column === 'sample_key'
         ? sql`${sql.ref(`r.${column}`)} + 0`
         : sql`${sql.ref(`r.${column}`)} || ''`;
-  const byCompany = drive === 'company' || drive === 'company function';
-  const company = indexed('company_id', byCompany);
-  let query = sample ? sample.selectFrom('person_roles_sample as r') : db.selectFrom('person_roles as r');
-  if (q.companyIds) query = query.where(company, 'in', q.companyIds.length ? q.companyIds : [-1]);
-  if (hasCompanyFacts(q)) {
-    const companies = companiesWithFacts(db, q);
-    query =
-      byCompany && !q.companyIds
-        ? query.where(company, 'in', companies.select('c.id'))
-        : query.where((eb) =>
-            eb.exists(companies.select(sql.lit(1).as('one')).where(sql<SqlBool>`${sql.ref('c.id')} = ${sql.ref('r.company_id')}`)),
-          );
-  }
-  if (q.minRank !== undefined)
-    query = query.where(indexed('rank', drive === 'order' || drive === 'function' || drive === 'level'), '>=', q.minRank);
-  if (q.levels) query = query.where(indexed('job_level', drive === 'level'), 'in', q.levels.length ? q.levels : ['\u0000']);
-  if (q.functions)
-    query = query.where(
-      indexed('job_function', drive === 'function' || drive === 'company function'),
-      'in',
-      q.functions.length ? q.functions : ['\u0000'],
+  const oneOf = (values: readonly string[]) => (values.length ? values : ['\u0000']);
+  let query = db.selectFrom('person_roles as r');
+  if (q.companyIds) query = query.where(col('company_id'), 'in', q.companyIds.length ? q.companyIds : [-1]);
+  if (q.industries?.length) query = query.where(col('company_industry'), 'in', q.industries);
+  if (q.countryCodes?.length) query = query.where(col('company_country'), 'in', q.countryCodes);
+  if (q.sizeLabels?.length) query = query.where(col('company_size'), 'in', q.sizeLabels);
+  if (hasEmployeeRange(q)) {
+    const { minEmployees, maxEmployees } = q;
+    query = query.where((eb) =>
+      eb.exists(
+        companiesWithFacts(db, { minEmployees, maxEmployees, offset: 0, limit: 0 })
+          .select(sql.lit(1).as('one'))
+          .where(sql<SqlBool>`${sql.ref('c.id')} = ${sql.ref('r.company_id')}`),
+      ),
     );
+  }
+  if (q.minRank !== undefined) query = query.where(col('rank'), '>=', q.minRank);
+  if (q.levels) query = query.where(col('job_level'), 'in', oneOf(q.levels));
+  if (q.functions) query = query.where(col('job_function'), 'in', oneOf(q.functions));
   if (q.hasEmail === true) query = query.where((eb) => eb.exists(hasWorkEmail(db)));
   if (q.hasEmail === false) query = query.where((eb) => eb.not(eb.exists(hasWorkEmail(db))));
   return query;
 }
 
-/** Where a page's ordered read starts: the companies named, else a function, else a level, else all roles in order. */
-const pageDrive = (q: PeopleSearchQuery): Drive => (q.companyIds ? 'company' : q.functions ? 'function' : q.levels ? 'level' : 'order');
-
-/** Where a count starts: the companies named or selected by their facts (and the function), else as a page does. */
-const countDrive = (q: PeopleSearchQuery): Drive => (q.companyIds || hasCompanyFacts(q) ? 'company function' : pageDrive(q));
+/** Every combination of one value of each list: [[a, b], [x]] → [[a, x], [b, x]]. */
+const combinations = <T>(lists: readonly (readonly T[])[]): T[][] =>
+  lists.reduce<T[][]>((acc, list) => acc.flatMap((pick) => list.map((v) => [...pick, v])), [[]]);
 
 /**
- * The search with company facts that select few companies read as the list of their ids (the
+ * How a page is read: the drive, and the searches whose ordered reads together make the page. Each
+ * is an equality on the drive's index columns, so it reads in the answer's order; an `in` over
+ * several values would read and sort every matching role. A list of companies is read whole
+ * (their roles are few). Industry, country and function together read person_roles_industry_order;
+ * a country (without all three) person_roles_country_order, the other filters checked in the index.
+ */
+function orderedParts(q: PeopleSearchQuery): { drive: Drive; parts: PeopleSearchQuery[] } {
+  if (q.companyIds) return { drive: 'company', parts: [q] };
+  const { industries, countryCodes, functions, levels } = q;
+  if (industries?.length && countryCodes?.length && functions?.length) {
+    const picks = combinations<string>([industries, countryCodes, functions]);
+    if (picks.length <= MAX_PARTS)
+      return { drive: 'industry', parts: picks.map(([i, c, f]) => ({ ...q, industries: [i], countryCodes: [c], functions: [f] })) };
+  }
+  if (countryCodes?.length && countryCodes.length <= MAX_PARTS)
+    return { drive: 'country', parts: countryCodes.map((c) => ({ ...q, countryCodes: [c] })) };
+  if (functions) return { drive: 'function', parts: functions.length > 1 ? functions.map((f) => ({ ...q, functions: [f] })) : [q] };
+  if (levels) return { drive: 'level', parts: levels.length > 1 ? levels.map((l) => ({ ...q, levels: [l] })) : [q] };
+  return { drive: 'order', parts: [q] };
+}
+
+/**
+ * Where a count starts (its order does not matter): the companies, else an industry (with the
+ * country and function, if asked, on the same index), else a country, else as a page does (an
+ * `in` over several functions or levels is a few ranges of their index).
+ */
+const countDrive = (q: PeopleSearchQuery): Drive =>
+  q.companyIds
+    ? 'company function'
+    : q.industries?.length
+      ? 'industry'
+      : q.countryCodes?.length
+        ? 'country'
+        : q.functions
+          ? 'function'
+          : q.levels
+            ? 'level'
+            : 'order';
+
+/**
+ * The search with an employee range that selects few companies read as the list of their ids (the
  * same people: a role matches when its company is one of them), so its reads start from those
- * companies' roles instead of walking every role to check its company.
+ * companies' roles instead of checking each role's company. Country, industry and size alone need
+ * no list: the roles carry them.
  */
 async function withCompanyList(db: Kysely<Database>, q: PeopleSearchQuery): Promise<PeopleSearchQuery> {
-  if (q.companyIds || !hasCompanyFacts(q)) return q;
+  if (q.companyIds || !hasEmployeeRange(q)) return q;
   const rows = await companiesWithFacts(db, q)
     .select('c.id')
     .limit(COMPANY_LIST_MAX + 1)
@@ -259,17 +318,13 @@ async function withCompanyList(db: Kysely<Database>, q: PeopleSearchQuery): Prom
 }
 
 /**
- * The searches whose ordered reads together make the page: one per function (or, without a
- * function, per level) when several are asked, each an equality on an index in the answer's order
- * (person_roles_function_order, person_roles_level_order), merged here; an `in` over several values
- * would read and sort every matching role. A list of companies is read whole (their roles are few).
+ * The columns a part of an ordered read fixes by equality before the drive's rank order. The read
+ * orders by them first (no change to the order, each holds one value): PostgreSQL then reads the
+ * drive's index in order instead of walking person_roles_order and filtering, which its estimates
+ * prefer when they take the matching roles for spread evenly over the rank order.
  */
-function orderedParts(q: PeopleSearchQuery): PeopleSearchQuery[] {
-  if (q.companyIds) return [q];
-  if (q.functions && q.functions.length > 1) return q.functions.map((f) => ({ ...q, functions: [f] }));
-  if (!q.functions && q.levels && q.levels.length > 1) return q.levels.map((l) => ({ ...q, levels: [l] }));
-  return [q];
-}
+const equalities = (drive: Drive): RoleColumn[] =>
+  drive === 'function' || drive === 'level' || drive === 'country' || drive === 'industry' ? DRIVES[drive].filter((c) => c !== 'rank') : [];
 
 /**
  * The ids of a page of people, most senior first (person id breaks ties): the matching roles read
@@ -279,12 +334,13 @@ function orderedParts(q: PeopleSearchQuery): PeopleSearchQuery[] {
  */
 async function pageOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<number[]> {
   const wanted = q.offset + q.limit;
-  const parts = orderedParts(q);
-  for (let window = wanted * 2; ; window *= 4) {
+  const { drive, parts } = orderedParts(q);
+  // Most people hold one role: a little more than the page's depth usually fills it.
+  for (let window = Math.ceil(wanted * 1.25) + 10; ; window *= 4) {
     const reads = await Promise.all(
       parts.map((part) =>
-        filtered(db, part, pageDrive(part))
-          .select(['r.person_id', 'r.rank'])
+        equalities(drive)
+          .reduce((read, column) => read.orderBy(sql.ref(`r.${column}`)), filtered(db, part, drive).select(['r.person_id', 'r.rank']))
           .orderBy('r.rank', 'desc')
           .orderBy('r.person_id')
           .limit(window)
@@ -302,9 +358,9 @@ async function pageOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<numbe
 }
 
 /**
- * How many people match: the matching roles read up to twice the cap (from the companies when
- * company facts are asked); exact when that read them all or found more roles than people to the
- * cap, else estimated from a sample (estimateOf).
+ * How many people match: the matching roles read up to twice the cap (from the index of the
+ * company facts asked, if any); exact when that read them all or found more roles than people to
+ * the cap, else estimated from a sample (estimateOf).
  */
 async function countOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<PeopleCount> {
   const probe = 2 * EXACT_COUNT_UP_TO + 1;
@@ -323,13 +379,14 @@ async function countOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<Peop
   return { total: await estimateOf(db, q), exact: false };
 }
 
-/**
- * An estimate of how many people match, above EXACT_COUNT_UP_TO: the matching people among a
- * fixed sample of person ids (SAMPLE_SLICES runs spread evenly over the store's ids), scaled to the
- * whole id range. Its cost does not grow with the store or with how many match; the same search
- * gets the same estimate while the store is unchanged. Never below the cap the exact count passed.
- */
-async function estimateOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<number> {
+/** How long the span of person ids is reused: it only sizes the sample (the estimate scales by the keys read, not by it). */
+const ID_SPAN_TTL_MS = 60_000;
+const idSpans = new WeakMap<Kysely<Database>, { span: number; at: number }>();
+
+/** max - min + 1 of the person ids holding a role (about how many people the store holds), read at most once a minute. */
+async function idSpanOf(db: Kysely<Database>): Promise<number> {
+  const known = idSpans.get(db);
+  if (known && Date.now() - known.at < ID_SPAN_TTL_MS) return known.span;
   // Two statements: SQLite reads a lone min() or max() from the end of the index, both together by a scan.
   const [low, high] = await Promise.all(
     (['min', 'max'] as const).map(async (f) =>
@@ -343,33 +400,39 @@ async function estimateOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<n
       ),
     ),
   );
-  const span = high - low + 1;
-  const slices = Math.max(1, Math.min(SAMPLE_SLICES, Math.floor(span / SAMPLE_SLICE)));
-  const width = Math.min(SAMPLE_SLICE, span);
-  const ranges = Array.from({ length: slices }, (_, i) => low + Math.floor(((i + 0.5) * span) / slices - width / 2));
-  // The sample is read first (materialized), so the filters cannot steer the read to another index.
-  const sample = db
-    .selectFrom('person_roles')
-    .selectAll()
-    .where((eb) => eb.or(ranges.map((start) => eb.between('person_id', start, start + width - 1))));
-  const found = await db
-    .selectFrom(
-      filtered(
-        db,
-        q,
-        'sample',
-        db.with(
-          (wb) => wb('person_roles_sample').materialized(),
-          () => sample,
-        ),
+  const span = Number.isFinite(high - low) ? Math.max(1, high - low + 1) : 1;
+  idSpans.set(db, { span, at: Date.now() });
+  return span;
+}
+
+/**
+ * An estimate of how many people match, above EXACT_COUNT_UP_TO: the matching people among the
+ * people whose sample key is below a threshold (about SAMPLE_PEOPLE of them, read from
+ * person_roles_sample), scaled by the share of keys below it; SAMPLE_GROWTH times more people when
+ * that finds few matches. The keys spread over the store whatever order its ids came in, so
+ * people clustered by company are sampled across many companies. Its cost does not grow with the
+ * store or with how many match; the same search gets the same estimate while the store is
+ * unchanged. Never below the cap the exact count passed.
+ */
+async function estimateOf(db: Kysely<Database>, q: PeopleSearchQuery): Promise<number> {
+  const people = await idSpanOf(db);
+  let threshold = Math.min(SAMPLE_KEYS, Math.max(1, Math.round((SAMPLE_KEYS * SAMPLE_PEOPLE) / people)));
+  for (let grown = false; ; grown = true) {
+    // Read first (materialized): SQLite would otherwise walk person_roles_person for the distinct count.
+    const found = await db
+      .with(
+        (wb) => wb('m').materialized(),
+        () => filtered(db, q, 'sample').select('r.person_id').where('r.sample_key', '<', threshold),
       )
-        .select('r.person_id')
-        .as('m'),
-    )
-    .select((eb) => eb.fn.count<number | string>('m.person_id').distinct().as('n'))
-    .executeTakeFirstOrThrow();
-  const estimate = (Number(found.n) * span) / (slices * width);
-  return Math.max(EXACT_COUNT_UP_TO + 1, roundTo3Digits(estimate));
+      .selectFrom('m')
+      .select((eb) => eb.fn.count<number | string>('m.person_id').distinct().as('n'))
+      .executeTakeFirstOrThrow();
+    const n = Number(found.n);
+    if (n >= SAMPLE_MATCHES_ENOUGH || threshold >= SAMPLE_KEYS || grown) {
+      return Math.max(EXACT_COUNT_UP_TO + 1, roundTo3Digits((n * SAMPLE_KEYS) / threshold));
+    }
+    threshold = Math.min(SAMPLE_KEYS, threshold * SAMPLE_GROWTH);
+  }
 }
 
 /** An estimate written with three significant digits (123,456 → 123,000): no more precise than it is. */
@@ -385,9 +448,13 @@ export async function searchPeople(
   search: PeopleSearchQuery,
 ): Promise<{ count: PeopleCount; rows: PeopleSearchRow[] }> {
   const q = await withCompanyList(db, search);
-  const [count, ids] = await Promise.all([countOf(db, q), pageOf(db, q)]);
-  if (!ids.length) return { count, rows: [] };
-  // Each person's best matching role with its position and company, and whether we hold a work address.
+  const [count, rows] = await Promise.all([countOf(db, q), pageOf(db, q).then((ids) => detailsOf(db, q, ids))]);
+  return { count, rows };
+}
+
+/** Each person's best matching role with its position and company, and whether we hold a work address, in the order of `ids`. */
+async function detailsOf(db: Kysely<Database>, q: PeopleSearchQuery, ids: number[]): Promise<PeopleSearchRow[]> {
+  if (!ids.length) return [];
   const details = await filtered(db, q, 'person')
     .innerJoin('companies as c', 'c.id', 'r.company_id')
     .innerJoin('person_positions as pos', 'pos.id', 'r.position_id')
@@ -420,5 +487,5 @@ export async function searchPeople(
     const id = Number(d.person_id);
     if (!best.has(id)) best.set(id, { ...d, person_id: id, rank: Number(d.rank), has_email: Number(d.has_email) });
   }
-  return { count, rows: ids.map((id) => best.get(id)!).filter(Boolean) };
+  return ids.map((id) => best.get(id)!).filter(Boolean);
 }

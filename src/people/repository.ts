@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts';
 import type { PreparedPerson } from './input.ts';
 import type { PersonEmailRow, PersonPhoneRow, PersonRow } from './tables.ts';
 import { chunk } from '../db/chunks.ts';
-import { searchFieldsOf } from './people-search.ts';
+import { sampleKeyOf, searchFieldsOf } from './people-search.ts';
 
 type Executor = Kysely<Database>;
 
@@ -328,6 +328,17 @@ export class PeopleRepository {
     for (const part of chunk(positions.filter((p) => p.replaced).map(idOf), CHUNK)) {
       await db.deleteFrom('person_roles').where('position_id', 'in', part).execute();
     }
+    // The company facts a search filters on are copied onto each role (migration 0027).
+    const facts = new Map<number, { company_country: string | null; company_industry: string | null; company_size: string | null }>();
+    for (const part of chunk([...new Set(positions.filter((p) => p.roles.length).map((p) => p.values.company_id))], CHUNK)) {
+      const rows = await db
+        .selectFrom('companies')
+        .select(['id', 'country_code', 'industry', 'size_label'])
+        .where('id', 'in', part)
+        .execute();
+      for (const c of rows)
+        facts.set(Number(c.id), { company_country: c.country_code, company_industry: c.industry, company_size: c.size_label });
+    }
     const roles = positions.flatMap((p) =>
       p.roles.map((r) => ({
         position_id: idOf(p),
@@ -337,6 +348,8 @@ export class PeopleRepository {
         fn: r.fn,
         rank: r.rank,
         ...searchFieldsOf(r),
+        ...(facts.get(p.values.company_id) ?? { company_country: null, company_industry: null, company_size: null }),
+        sample_key: sampleKeyOf(p.values.person_id),
       })),
     );
     for (const part of chunk(roles, CHUNK)) await db.insertInto('person_roles').values(part).execute();

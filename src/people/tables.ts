@@ -58,6 +58,12 @@ export interface PersonRoleTable {
   job_function: string | null;
   /** The role key before ':' with its qualifier ("vp", "deputy chief"): what a level filter names. */
   job_level: string;
+  /** The company's facts a search filters on, copied from companies (migration 0027; a trigger keeps them equal). */
+  company_country: string | null;
+  company_industry: string | null;
+  company_size: string | null;
+  /** sampleKeyOf(person_id) (src/people/people-search.ts): which people the total_count estimate samples. */
+  sample_key: number;
 }
 
 export interface PersonEmailTable {

@@ -1,6 +1,8 @@
 // One case per row of the RCPT reply table, with the wording real servers use.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { classifyRcptReply, RCPT_REPLY_TABLE } from '../../src/email/classify.ts';
 
 const cases: { row: string; code: number; enhanced: string | null; text: string; verdict: string; reason: string }[] = [
@@ -36,6 +38,22 @@ const cases: { row: string; code: number; enhanced: string | null; text: string;
     text: '<a@example.com>: Recipient address rejected',
     verdict: 'unknown',
     reason: 'greylisted',
+  },
+  {
+    row: 'rate limited (enhanced 4.7.28)',
+    code: 421,
+    enhanced: '4.7.28',
+    text: '[198.51.100.7 15] Our system has detected an unusual rate of unsolicited mail originating from your IP address.',
+    verdict: 'unknown',
+    reason: 'rate_limited',
+  },
+  {
+    row: 'rate limited (text)',
+    code: 421,
+    enhanced: '4.7.0',
+    text: 'Try again later, closing connection.',
+    verdict: 'unknown',
+    reason: 'rate_limited',
   },
   {
     row: 'service not available',
@@ -192,4 +210,19 @@ describe('RCPT reply classification table', () => {
     const covered = new Set(cases.map((c) => classifyRcptReply({ code: c.code, enhanced: c.enhanced, text: c.text }).rule));
     for (const rule of RCPT_REPLY_TABLE) assert.ok(covered.has(rule.name), `row without a test: ${rule.name}`);
   });
+});
+
+describe('rate limits, in real wording (test/fixtures/real/smtp-replies/rate-limits.json)', () => {
+  const { replies } = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', 'fixtures', 'real', 'smtp-replies', 'rate-limits.json'), 'utf8'),
+  ) as { replies: { source: string; code: number; text: string }[] };
+  for (const f of replies) {
+    it(`${f.code} ${f.text.slice(0, 60)} → rate_limited (asked again later, never invalid)`, () => {
+      const match = /^([245]\.\d{1,3}\.\d{1,3})\s+/.exec(f.text);
+      const reply = { code: f.code, enhanced: match ? match[1] : null, text: match ? f.text.slice(match[0].length) : f.text };
+      const result = classifyRcptReply(reply);
+      assert.equal(result.verdict, 'unknown');
+      assert.equal(result.reason, 'rate_limited');
+    });
+  }
 });

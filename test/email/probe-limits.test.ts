@@ -109,6 +109,39 @@ for (const backend of backends) {
       for (const release of again) release();
     });
 
+    it('never holds more than the limit while three instances wait, check for free slots and give up at deadlines', async () => {
+      const instances = [limits(), limits(), limits()];
+      const host = `mx.churn-${randomBytes(3).toString('hex')}.test`;
+      let holding = 0;
+      let peak = 0;
+      let held = 0;
+      const stopAt = Date.now() + 3000;
+      await Promise.all(
+        instances.flatMap((l) =>
+          Array.from({ length: 8 }, async () => {
+            while (Date.now() < stopAt) {
+              let release: SlotRelease | null;
+              try {
+                if (Math.random() < 0.2) release = await l.tryAcquire(host);
+                else release = await l.acquire(host, AbortSignal.timeout(Math.random() < 0.3 ? Math.random() * 30 : 10_000));
+              } catch {
+                continue; // a deadline passed
+              }
+              if (!release) continue;
+              holding += 1;
+              held += 1;
+              peak = Math.max(peak, holding);
+              await new Promise((r) => setTimeout(r, Math.random() * 10));
+              holding -= 1;
+              release();
+            }
+          }),
+        ),
+      );
+      assert.ok(held > 20, `slots were passed around (${held})`);
+      assert.ok(peak <= settings.hostConnections, `at most ${settings.hostConnections} at once, saw ${peak}`);
+    });
+
     it('frees the slots of an instance that stopped renewing them once their time to live passed', async () => {
       const host = `mx.crash-${randomBytes(3).toString('hex')}.test`;
       const dead = limits(1500);

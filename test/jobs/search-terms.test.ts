@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { descriptionTerms, termsQuery } from '../../src/jobs/search-terms.ts';
+import { descriptionTerms, termsQuery, termsVector } from '../../src/jobs/search-terms.ts';
 import { parseTextQuery } from '../../src/jobs/fts-query.ts';
 import { migrations } from '../../src/db/migrate.ts';
 import { openPostgres, PG_SKIP } from '../support/db.ts';
@@ -41,6 +41,21 @@ describe('search terms of a description', () => {
   });
 });
 
+describe('the stored vector of search terms', () => {
+  it('holds the terms, with positions padding a vector of 512 bytes to 2,100 so that PostgreSQL moves it out of the row', () => {
+    assert.equal(termsVector(''), '');
+    assert.equal(termsVector('machine\nmachine learning'), "'machine' 'machine learning'");
+    const words = Array.from({ length: 100 }, (_, i) => `word${i}`); // 8 + 100 × 10 bytes
+    const padded = termsVector(words.join('\n')).split(' ');
+    assert.equal(padded.length, 100);
+    // (2,100 − 1,008) / 515 bytes of positions per lexeme: 3 lexemes padded.
+    assert.equal(padded.filter((t) => t.includes(':')).length, 3);
+    assert.match(padded[0], /^'word0':1,2,3,.*,256$/);
+    const long = Array.from({ length: 300 }, (_, i) => `longer${i}`);
+    assert.ok(!termsVector(long.join('\n')).includes(':'), 'a vector over 2,100 bytes is moved out of the row as it is');
+  });
+});
+
 describe('search terms of listings stored before the phrase index (postgres)', { skip: PG_SKIP }, () => {
   it('are cut by the migration as the application cuts them', async () => {
     const t = await openPostgres();
@@ -69,14 +84,23 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       const read = async () =>
         new Map(
           (
-            await sql<{ job_id: string; terms: string }>`select job_id, terms::text as terms from job_terms order by job_id`.execute(t.db)
+            await sql<{
+              job_id: string;
+              terms: string;
+            }>`select job_id, array_to_string(tsvector_to_array(terms), '|') as terms from job_terms order by job_id`.execute(t.db)
           ).rows.map((r) => [r.job_id, r.terms]),
         );
       const written = await read();
       assert.equal(written.size, texts.length);
+      const vectors = await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db);
+      await migrations['0026_job_terms_narrow'].down!(t.db);
       await migrations['0022_job_terms'].down!(t.db);
       await migrations['0022_job_terms'].up(t.db);
       assert.deepEqual(await read(), written);
+      // Migration 0026 pads the stored vectors as the application pads them.
+      await migrations['0026_job_terms_narrow'].up(t.db);
+      assert.deepEqual(await read(), written);
+      assert.deepEqual((await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db)).rows, vectors.rows);
     } finally {
       await jobs.close();
       await t.destroy();

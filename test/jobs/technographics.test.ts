@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { technologies } from '../../src/jobs/technologies.ts';
+import { forgetTechnologyState, POSTINGS_READ, technographicsFromDescriptions } from '../../src/jobs/technographics.ts';
 
 const names = (text: string) =>
   technologies()
@@ -199,6 +200,81 @@ for (const target of dbTargets) {
           ['Terraform', ['Infrastructure as code'], 1, day(20), day(20), 'Platform Engineer'],
         ],
       );
+    });
+
+    it('a rewritten listing replaces its technologies; a store whose matches are not current reads descriptions until a build', async () => {
+      const infra = { name: 'Streamline Infra', website: 'https://streamline-infra.example' };
+      const rewritten = {
+        sourceId: 'P1',
+        title: 'Platform Engineer',
+        location: 'Austin, TX',
+        employmentTypes: ['Full-time'],
+        publishedAt: PUBLISHED - 3 * DAY,
+        descriptionHtml: '<p>Run our servers with Ansible.</p>',
+        applyUrl: 'https://jobs.example/P1',
+        company: infra,
+      };
+      await t.services.jobs.importer.importBoard([rewritten], { source: 'greenhouse', board: 'streamline', now: PUBLISHED });
+      const { db } = t.services;
+      const company = await t.services.companies.resolve({
+        company_domain: 'streamline-infra.example',
+        company_name: null,
+        profile_url: null,
+      });
+      const answer = await t.services.jobs.technographics(company!.id);
+      const day = (d: number) => new Date(PUBLISHED - d * DAY).toISOString();
+      assert.deepEqual(
+        answer!.technologies.map((x) => [x.name, x.postings, x.first_seen, x.last_seen, x.posting_url]),
+        [
+          ['Ansible', 1, day(3), day(3), 'https://jobs.example/P1'],
+          ['Apache Kafka', 1, day(5), day(5), 'https://jobs.example/P2'],
+          ['Kubernetes', 1, day(5), day(5), 'https://jobs.example/P2'],
+        ],
+        'Terraform went with the old text',
+      );
+      // As after a migration of a store with listings: no rows, state to be built.
+      await db.deleteFrom('job_technologies').execute();
+      await db.updateTable('job_technologies_state').set({ dictionary: '' }).execute();
+      forgetTechnologyState(db);
+      assert.deepEqual(await t.services.jobs.technographics(company!.id), answer, 'read from the descriptions');
+      assert.ok((await t.services.jobs.buildTechnologies()) >= 7, 'every listing with a company read');
+      assert.ok((await db.selectFrom('job_technologies').select('job_id').execute()).length > 0);
+      assert.deepEqual(await t.services.jobs.technographics(company!.id), answer, 'read from the stored matches');
+      assert.equal(await t.services.jobs.buildTechnologies(), 0, 'current: nothing to build');
+    });
+
+    it('only the latest 500 listings count, the edge cut by id among listings published at once, as reading the descriptions', async () => {
+      const company = { name: 'Many Postings', website: 'https://many-postings.example' };
+      // 497 listings a day apart, then six published at the same moment: the three latest by id are in the window.
+      const listings = Array.from({ length: 503 }, (_, i) => ({
+        sourceId: `M${i}`,
+        title: 'Engineer',
+        location: 'Austin, TX',
+        employmentTypes: ['Full-time'],
+        publishedAt: PUBLISHED - Math.min(i, 497) * DAY,
+        descriptionHtml: `<p>${i >= 500 ? 'Servers run with Ansible.' : i >= 497 ? 'Data in Snowflake.' : i % 2 ? 'Deploys with Terraform.' : 'Events on Kafka.'}</p>`,
+        applyUrl: `https://jobs.example/M${i}`,
+        company,
+      }));
+      // Stored in this order, so ids follow i.
+      await t.services.jobs.importer.importBoard(listings, { source: 'greenhouse', board: 'many', now: PUBLISHED });
+      const { id } = (await t.services.companies.resolve({
+        company_domain: 'many-postings.example',
+        company_name: null,
+        profile_url: null,
+      }))!;
+      const answer = await t.services.jobs.technographics(id);
+      assert.equal(answer!.postings_read, POSTINGS_READ);
+      assert.deepEqual(
+        answer!.technologies.map((x) => [x.name, x.postings, x.posting_url]),
+        [
+          ['Apache Kafka', 249, 'https://jobs.example/M0'],
+          ['Terraform', 248, 'https://jobs.example/M1'],
+          ['Ansible', 3, 'https://jobs.example/M502'],
+        ],
+        'Snowflake is only in listings outside the window',
+      );
+      assert.deepEqual(answer, await technographicsFromDescriptions(t.services.db, id));
     });
 
     it('a company whose listings name none, or an unknown one, is the not-found answer at 0 credits', async () => {
