@@ -18,6 +18,7 @@ import type { BulkJobTable } from './tables.ts';
 import { MAX_BULK_ROWS } from '../contract/bulk.ts';
 import { jobEvents, recordEvent, type BulkEventView, type PauseReason } from './events.ts';
 import { callbackPayload, type Announce } from './callbacks.ts';
+import { PROGRESS_SAMPLE_MS, recordProgress } from './job-metrics.ts';
 
 /** Distinct refusal reasons a job's summary lists (the rows themselves each carry theirs). */
 const MAX_REASONS = 20;
@@ -72,6 +73,15 @@ export interface BulkRowView {
   output: Record<string, unknown> | null;
   credits_consumed: number;
   error: RowError | null;
+}
+
+/** Which of a key's jobs `list` answers. */
+export interface BulkListFilter {
+  statuses?: readonly BulkJobStatus[];
+  product?: string;
+  /** Most jobs answered (default 100). */
+  limit?: number;
+  offset?: number;
 }
 
 /** The callback of a job that ended could not be queued. */
@@ -168,6 +178,8 @@ export class BulkJobService {
   private readonly sliceMs: number;
   private readonly pausedCheckMs: number;
   private readonly runAttempts: number;
+  /** When this instance last wrote each job's progress sample. */
+  private readonly sampled = new Map<string, number>();
   /** How a job's stream reads it and keeps the connection alive. */
   readonly streamTiming: { pollMs: number; heartbeatMs: number };
 
@@ -281,15 +293,16 @@ export class BulkJobService {
     return row ? view(row) : null;
   }
 
-  /** The key's jobs, newest first. */
-  async list(keyId: number, limit = 100): Promise<BulkJobView[]> {
-    const rows = await this.db
-      .selectFrom('bulk_jobs')
-      .selectAll()
-      .where('key_id', '=', keyId)
+  /** The key's jobs, newest first, of the given statuses and product when named, a page at a time. */
+  async list(keyId: number, filter: BulkListFilter = {}): Promise<BulkJobView[]> {
+    let query = this.db.selectFrom('bulk_jobs').selectAll().where('key_id', '=', keyId);
+    if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+    if (filter.product) query = query.where('product', '=', filter.product);
+    const rows = await query
       .orderBy('created_at', 'desc')
       .orderBy('id')
-      .limit(limit)
+      .limit(filter.limit ?? 100)
+      .offset(filter.offset ?? 0)
       .execute();
     return rows.map(view);
   }
@@ -552,8 +565,19 @@ export class BulkJobService {
       cursor = Number(page[page.length - 1].seq);
       await Promise.all(page.map((item) => this.answerRow(jobId, product, Number(item.seq), item.input)));
       settled = await this.settle(jobId, keyId, row.operation);
+      await this.sampleProgress(jobId);
     }
     await this.end(jobId, 'done');
+  }
+
+  /** Writes the job's processed count for its recent pace (job-metrics.ts), at most every PROGRESS_SAMPLE_MS from this instance. */
+  private async sampleProgress(jobId: string): Promise<void> {
+    const at = this.now();
+    if (at - (this.sampled.get(jobId) ?? -Infinity) < PROGRESS_SAMPLE_MS) return;
+    this.sampled.set(jobId, at);
+    // Only recent jobs are remembered: an old entry merely lets one more sample through.
+    if (this.sampled.size > 10_000) this.sampled.clear();
+    await recordProgress(this.db, jobId, at);
   }
 
   /**

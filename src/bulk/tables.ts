@@ -45,6 +45,14 @@ export interface BulkJobEventTable {
   at: number;
 }
 
+/** A job's processed count at an instant (bulk/job-metrics.ts): its recent rows per second. */
+export interface BulkJobProgressTable {
+  id: Generated<number>;
+  job_id: string;
+  processed: number;
+  at: number;
+}
+
 export interface BulkRowTable {
   job_id: string;
   seq: number;
@@ -63,4 +71,5 @@ export interface BulkTables {
   bulk_jobs: BulkJobTable;
   bulk_rows: BulkRowTable;
   bulk_job_events: BulkJobEventTable;
+  bulk_job_progress: BulkJobProgressTable;
 }

@@ -183,7 +183,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The key's bulk jobs, newest first (the last 100) */
+        /** The key's bulk jobs, newest first (100 a page), filtered by status and product */
         get: operations["bulkList"];
         put?: never;
         /** Queue up to 100,000 rows for one product (email_finder, email_validation, mobile_finder, company_search, profile_search); each row charged as its single call */
@@ -374,6 +374,74 @@ export interface paths {
         };
         /** A bulk job's charged rows so far as one CSV file, streamed */
         get: operations["bulkDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's figures and pace: rows per second over the last minute and overall, time left, time spent paused */
+        get: operations["bulkMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A bulk job's log, a page at a time: its events in words, then each refused row with its reason */
+        get: operations["bulkLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/capabilities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a bulk job can run: each product with its operation, request fields, price rule and row limit, and the accepted inputs */
+        get: operations["bulkCapabilities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bulk/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The key's bulk jobs not ended (queued, running, paused) with their figures and pace, in one call */
+        get: operations["bulkProgress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3280,7 +3348,16 @@ export interface operations {
     };
     bulkList: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only jobs in these statuses, comma-separated (queued, running, paused, paused_insufficient_credits, done, cancelled, failed) */
+                status?: string;
+                /** @description Only jobs of this product */
+                product?: "email_finder" | "email_validation" | "mobile_finder" | "company_search" | "profile_search";
+                /** @description Jobs per page, 1 to 100 (default 100) */
+                limit?: string;
+                /** @description Jobs to skip, newest first (default 0) */
+                offset?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3330,6 +3407,27 @@ export interface operations {
                             created_at: string;
                             started_at: string | null;
                             finished_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
                         }[];
                     };
                 };
@@ -6339,6 +6437,687 @@ export interface operations {
             };
             /** @description not_found: no such job for this key */
             404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        product: string;
+                        status: "queued" | "running" | "paused" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description Rows submitted */
+                        total: number;
+                        /** @description Rows answered, charged and served so far (refused ones included) */
+                        processed: number;
+                        found: number;
+                        refused: number;
+                        /** @description Rows not served yet */
+                        remaining: number;
+                        credits_consumed: number;
+                        rows_per_second_last_minute: number | null;
+                        rows_per_second_overall: number | null;
+                        eta_seconds: number | null;
+                        /** @description Time spent paused (by its owner or for credits) */
+                        paused_seconds: number;
+                        /** @description Time of work: from its start to its end (or now), paused time left out */
+                        running_seconds: number;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        /** Format: date-time */
+                        measured_at: string;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkLogs: {
+        parameters: {
+            query?: {
+                /** @description The first line to return (default 0) */
+                offset?: string;
+                /** @description Lines per page, 1 to 10000 (default 1000) */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        status: "queued" | "running" | "paused" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                        /** @description The job's events in words, oldest first, then each served refused row with its reason, in list order */
+                        lines: {
+                            /** @description The line's place in the log, from 0 */
+                            line: number;
+                            at: string | null;
+                            level: "info" | "warning" | "error";
+                            event: string | null;
+                            row_index: number | null;
+                            message: string;
+                        }[];
+                        next_offset: number | null;
+                    };
+                };
+            };
+            /** @description invalid_request: the input breaks a rule; `details` names each field */
+            400: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description not_found: no such job for this key */
+            404: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkCapabilities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Most rows one job holds */
+                        max_rows: number;
+                        /** @description The submit's body fields besides product (rows, csv, callback…), read from its schema */
+                        inputs: {
+                            field: string;
+                            description: string | null;
+                        }[];
+                        /** @description The statuses a job goes through */
+                        statuses: string[];
+                        products: {
+                            product: string;
+                            /** @description The operation whose single call a row is */
+                            operation: string;
+                            /** @description The request's fields (a row is read in every form the single call accepts) */
+                            fields: {
+                                name: string;
+                                type: string;
+                                description: string | null;
+                            }[];
+                            /** @description The single call's price rule, applied to each row */
+                            price_rule: string;
+                            /** @description Credits a row costs when it is charged (its smallest non-zero charge) */
+                            credits_when_charged: number;
+                            max_rows: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description rate_limited: the per-minute limit of this key and operation is reached */
+            429: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description internal_error: an unexpected fault; nothing was charged */
+            500: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description unavailable: the database is unreachable for now; nothing was charged */
+            503: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Machine-readable error code: invalid_request, missing_api_key, invalid_api_key, insufficient_credits, not_found, idempotency_in_flight, payload_too_large, unsupported_media_type, idempotency_key_reused, rate_limited, internal_error, unavailable, or on /mcp not_acceptable and method_not_allowed */
+                        error: string;
+                        /** @description Human-readable explanation */
+                        message: string;
+                        details?: {
+                            /** @description The offending field, as a JSON path such as /per_page */
+                            field: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    bulkProgress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description The request id (the one the client sent when sane, else ours); logs carry it */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per minute for this key and operation */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The key's jobs not ended (queued, running, paused), newest first, up to 100 */
+                        jobs: {
+                            job_id: string;
+                            product: string;
+                            status: "queued" | "running" | "paused" | "paused_insufficient_credits" | "done" | "cancelled" | "failed";
+                            /** @description Rows submitted */
+                            total: number;
+                            /** @description Rows answered, charged and served so far (refused ones included) */
+                            processed: number;
+                            found: number;
+                            refused: number;
+                            /** @description Rows not served yet */
+                            remaining: number;
+                            credits_consumed: number;
+                            rows_per_second_last_minute: number | null;
+                            rows_per_second_overall: number | null;
+                            eta_seconds: number | null;
+                            /** @description Time spent paused (by its owner or for credits) */
+                            paused_seconds: number;
+                            /** @description Time of work: from its start to its end (or now), paused time left out */
+                            running_seconds: number;
+                            started_at: string | null;
+                            finished_at: string | null;
+                            /** Format: date-time */
+                            measured_at: string;
+                        }[];
+                        totals: {
+                            jobs: number;
+                            total: number;
+                            processed: number;
+                            remaining: number;
+                            credits_consumed: number;
+                        };
+                        /** Format: date-time */
+                        measured_at: string;
+                    };
+                };
+            };
+            /** @description missing_api_key (no X-API-Key header) or invalid_api_key (unknown or revoked key) */
+            401: {
                 headers: {
                     /** @description The request id (the one the client sent when sane, else ours); logs carry it */
                     "X-Request-Id"?: string;

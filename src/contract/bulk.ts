@@ -185,3 +185,112 @@ export const BulkReviewResponse = Type.Object(
   },
   { title: 'BulkReview', description: 'What a submit of the same body would queue; nothing is stored, queued or charged.' },
 );
+
+// Insights on the jobs (docs/bulk.md, "Metrics, logs, capabilities, progress").
+
+const JobStatus = Type.Union(BULK_JOB_STATUSES.map((s) => Type.Literal(s)));
+
+export const BulkListQuery = Type.Object({
+  status: Type.Optional(
+    Type.String({
+      pattern: `^(${BULK_JOB_STATUSES.join('|')})(,(${BULK_JOB_STATUSES.join('|')}))*$`,
+      description: `Only jobs in these statuses, comma-separated (${BULK_JOB_STATUSES.join(', ')})`,
+    }),
+  ),
+  product: Type.Optional(
+    Type.Union(
+      BULK_PRODUCTS.map((p) => Type.Literal(p)),
+      { description: 'Only jobs of this product' },
+    ),
+  ),
+  limit: Type.Optional(Digits('Jobs per page, 1 to 100 (default 100)')),
+  offset: Type.Optional(Digits('Jobs to skip, newest first (default 0)')),
+});
+
+export const BulkJobMetrics = Type.Object(
+  {
+    job_id: Type.String(),
+    product: Type.String(),
+    status: JobStatus,
+    total: Type.Integer({ description: 'Rows submitted' }),
+    processed: Type.Integer({ description: 'Rows answered, charged and served so far (refused ones included)' }),
+    found: Type.Integer(),
+    refused: Type.Integer(),
+    remaining: Type.Integer({ description: 'Rows not served yet' }),
+    credits_consumed: Type.Number(),
+    rows_per_second_last_minute: Nullable(Type.Number({ description: 'Rows served per second over the last minute of work' })),
+    rows_per_second_overall: Nullable(Type.Number({ description: 'Rows served per second of working time (paused time left out)' })),
+    eta_seconds: Nullable(
+      Type.Integer({ description: 'Seconds until every row is served at the recent pace; null when paused, ended or not started' }),
+    ),
+    paused_seconds: Type.Number({ description: 'Time spent paused (by its owner or for credits)' }),
+    running_seconds: Type.Number({ description: 'Time of work: from its start to its end (or now), paused time left out' }),
+    started_at: Nullable(Type.String({ format: 'date-time' })),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+    measured_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'BulkJobMetrics' },
+);
+
+export const BulkLogsQuery = Type.Object({
+  offset: Type.Optional(Digits('The first line to return (default 0)')),
+  limit: Type.Optional(Digits('Lines per page, 1 to 10000 (default 1000)')),
+});
+
+export const BulkLogsPage = Type.Object(
+  {
+    job_id: Type.String(),
+    status: JobStatus,
+    lines: Type.Array(
+      Type.Object({
+        line: Type.Integer({ description: "The line's place in the log, from 0" }),
+        at: Nullable(Type.String({ format: 'date-time', description: 'When it happened; null for a refused row' })),
+        level: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]),
+        event: Nullable(Type.String({ description: 'The event it tells (created, started, paused…); null for a refused row' })),
+        row_index: Nullable(Type.Integer({ description: "A refused row's row_index; null for an event" })),
+        message: Type.String(),
+      }),
+      { description: "The job's events in words, oldest first, then each served refused row with its reason, in list order" },
+    ),
+    next_offset: Nullable(Type.Integer({ description: 'The offset of the next page, null when this page is the last so far' })),
+  },
+  { title: 'BulkJobLogs' },
+);
+
+export const BulkCapabilities = Type.Object(
+  {
+    max_rows: Type.Integer({ description: 'Most rows one job holds' }),
+    inputs: Type.Array(Type.Object({ field: Type.String(), description: Nullable(Type.String()) }), {
+      description: "The submit's body fields besides product (rows, csv, callback…), read from its schema",
+    }),
+    statuses: Type.Array(Type.String(), { description: 'The statuses a job goes through' }),
+    products: Type.Array(
+      Type.Object({
+        product: Type.String(),
+        operation: Type.String({ description: 'The operation whose single call a row is' }),
+        fields: Type.Array(Type.Object({ name: Type.String(), type: Type.String(), description: Nullable(Type.String()) }), {
+          description: "The request's fields (a row is read in every form the single call accepts)",
+        }),
+        price_rule: Type.String({ description: "The single call's price rule, applied to each row" }),
+        credits_when_charged: Type.Number({ description: 'Credits a row costs when it is charged (its smallest non-zero charge)' }),
+        max_rows: Type.Integer(),
+      }),
+    ),
+  },
+  { title: 'BulkCapabilities' },
+);
+
+export const BulkProgress = Type.Object(
+  {
+    jobs: Type.Array(BulkJobMetrics, { description: "The key's jobs not ended (queued, running, paused), newest first, up to 100" }),
+    totals: Type.Object({
+      jobs: Type.Integer(),
+      total: Type.Integer(),
+      processed: Type.Integer(),
+      remaining: Type.Integer(),
+      credits_consumed: Type.Number(),
+    }),
+    measured_at: Type.String({ format: 'date-time' }),
+  },
+  { title: 'BulkProgress' },
+);

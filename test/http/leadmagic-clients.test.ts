@@ -184,6 +184,15 @@ for (const target of dbTargets) {
             );
             assert.ok(present, `${label}: reads one of ${JSON.stringify(request.readsAnyOf)}\n${res.body.slice(0, 600)}`);
           }
+          if (request.operation === 'bulk-metrics') {
+            // The job the client submitted is done: every row served, nothing left, no time left.
+            assert.equal(answer.processed, answer.total, `${label}: every row served`);
+            assert.deepEqual([answer.remaining, answer.eta_seconds], [0, null], label);
+          }
+          if (request.operation === 'bulk-logs') {
+            const lines = answer.lines as { event: string | null }[];
+            assert.deepEqual([lines[0].event, lines.some((line) => line.event === 'done')], ['created', true], label);
+          }
           const operation = request.operation!;
           assert.ok(isOperationId(operation), `${label}: ${operation} is an operation`);
           if (isCharged(operation)) {

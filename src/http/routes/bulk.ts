@@ -11,6 +11,7 @@ import { OPERATIONS, isOperationId, routeOptions, spellingsOf, type OperationId 
 import { BulkInputError, BulkStateError, type BulkJobView, type BulkRowView } from '../../bulk/service.ts';
 import { webhookUrlProblem } from '../../net/webhooks.ts';
 import { streamJob } from '../bulk-stream.ts';
+import { listFilterOf } from './bulk-insights.ts';
 import { bulkOperationOf } from '../bulk-products.ts';
 import { csvLine } from '../../csv/write.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
@@ -173,7 +174,12 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     }
   });
 
-  serve('bulk-list', async (request) => ({ jobs: await jobs().list(keyOf(request)) }));
+  serve('bulk-list', async (request) => ({
+    jobs: await jobs().list(
+      keyOf(request),
+      listFilterOf((request as FastifyRequest<{ Querystring: Parameters<typeof listFilterOf>[0] }>).query),
+    ),
+  }));
 
   serve('bulk-status', async (request) => {
     const { id } = (request as FastifyRequest<ById>).params;

@@ -5,6 +5,7 @@ import lookups from './lookups.ts';
 import emailValidate from './email-validate.ts';
 import emailBulk from './email-bulk.ts';
 import bulk from './bulk.ts';
+import bulkInsights from './bulk-insights.ts';
 import emailFinder from './email-finder.ts';
 import companyFunding from './company-funding.ts';
 import companySearch from './company-search.ts';
@@ -40,6 +41,7 @@ export const routes: FastifyPluginAsync[] = [
   emailValidate,
   emailBulk,
   bulk,
+  bulkInsights,
   emailFinder,
   companyFunding,
   companySearch,
