@@ -1,6 +1,6 @@
 // A product bulk job's figures over time and its log (docs/bulk.md, "Metrics and logs"), read from
 // what the database holds: the job's row, its events (bulk_job_events) and its progress samples
-// (bulk_job_progress, migration 0032), written by its runs at most every few seconds. Every instance
+// (bulk_job_progress, migration 0030), written by its runs at most every few seconds. Every instance
 // answers the same, whichever one works the job.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';

@@ -29,8 +29,8 @@ import * as probeLeases from './migrations/0025_probe_leases.ts';
 import * as jobTermsNarrow from './migrations/0026_job_terms_narrow.ts';
 import * as peopleSearchFacts from './migrations/0027_people_search_facts.ts';
 import * as bulkLifecycle from './migrations/0028_bulk_lifecycle.ts';
-import * as jobTechnologies from './migrations/0031_job_technologies.ts';
-import * as bulkProgress from './migrations/0032_bulk_progress.ts';
+import * as jobTechnologies from './migrations/0029_job_technologies.ts';
+import * as bulkProgress from './migrations/0030_bulk_progress.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -63,8 +63,8 @@ export const migrations: Record<string, Migration> = {
   '0026_job_terms_narrow': jobTermsNarrow,
   '0027_people_search_facts': peopleSearchFacts,
   '0028_bulk_lifecycle': bulkLifecycle,
-  '0031_job_technologies': jobTechnologies,
-  '0032_bulk_progress': bulkProgress,
+  '0029_job_technologies': jobTechnologies,
+  '0030_bulk_progress': bulkProgress,
 };
 
 class StaticProvider implements MigrationProvider {
