@@ -2,8 +2,7 @@
 // as the job would read it, nothing stored, queued or charged. It says how many rows can be read, why
 // the others are refused (the job's own summary), the mapping applied, the columns nothing is read
 // from, and the most the job can cost.
-import { MAX_BULK_ROWS } from '../contract/bulk.ts';
-import { addReason, BulkInputError, reasonsOf, type BulkProduct, type RowError } from './service.ts';
+import { addReason, checkListSize, sortedReasons, type BulkProduct, type RowError } from './service.ts';
 import type { ColumnMapping } from './input-mapping.ts';
 
 /** Refused rows listed one by one (the summary counts them all). */
@@ -36,9 +35,7 @@ export function reviewRows(
   rows: readonly unknown[],
   context: { columns: string[]; mapping: ColumnMapping[]; unusedColumns: string[] },
 ): BulkReview {
-  if (!rows.length) throw new BulkInputError('The list has no rows.', '/rows');
-  if (rows.length > MAX_BULK_ROWS)
-    throw new BulkInputError(`A job holds at most ${MAX_BULK_ROWS} rows; this one has ${rows.length}.`, '/rows');
+  checkListSize(rows);
   const reasons: Record<string, number> = {};
   const errors: BulkReview['errors'] = [];
   const sample: BulkReview['sample'] = [];
@@ -55,7 +52,7 @@ export function reviewRows(
     total: rows.length,
     readable: rows.length - refused,
     refused,
-    refusals: reasonsOf(JSON.stringify(reasons)),
+    refusals: sortedReasons(reasons),
     errors,
     sample,
     columns: context.columns,

@@ -139,9 +139,22 @@ export interface BulkJobOptions {
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 export function reasonsOf(json: string): { reason: string; rows: number }[] {
-  return Object.entries(JSON.parse(json) as Record<string, number>)
+  return sortedReasons(JSON.parse(json) as Record<string, number>);
+}
+
+/** Reasons counted while reading a list, most frequent first. */
+export function sortedReasons(reasons: Record<string, number>): { reason: string; rows: number }[] {
+  return Object.entries(reasons)
     .map(([reason, rows]) => ({ reason, rows }))
     .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason));
+}
+
+/** Refuses a list a job cannot hold: no rows, or more than MAX_BULK_ROWS (a submit and its review alike). */
+export function checkListSize(rows: readonly unknown[]): void {
+  if (!rows.length) throw new BulkInputError('The list has no rows.', '/rows');
+  if (rows.length > MAX_BULK_ROWS) {
+    throw new BulkInputError(`A job holds at most ${MAX_BULK_ROWS} rows; this one has ${rows.length}.`, '/rows');
+  }
 }
 
 /** Adds a refusal to the reasons (at most MAX_REASONS distinct; the rest are counted as "other reasons"). */
@@ -211,10 +224,7 @@ export class BulkJobService {
     options: { callbackUrl?: string; resultsUrl?: (id: string) => string } = {},
   ): Promise<BulkJobView> {
     const product = this.product(productName);
-    if (!rows.length) throw new BulkInputError('The list has no rows.', '/rows');
-    if (rows.length > MAX_BULK_ROWS) {
-      throw new BulkInputError(`A job holds at most ${MAX_BULK_ROWS} rows; this one has ${rows.length}.`, '/rows');
-    }
+    checkListSize(rows);
     const reasons: Record<string, number> = {};
     let refused = 0;
     const items = rows.map((row, seq) => {
