@@ -182,11 +182,21 @@ function indexedListing({ listing: l, companyId }: BatchItem, jobId: number): In
 }
 
 /**
- * Facets whose ranges can hold a large share of all listings: only these keep per-day counts.
- * Title words, cities and companies are narrow enough to count row by row.
+ * Facets that keep per-day counts: those whose ranges can hold a large share of all listings, and
+ * title words and pairs (migration 0032), so that a title query is counted from a month's days
+ * rather than from every matching index row, and a query's driving range is chosen by exact sizes.
+ * Cities and companies are narrow enough to count row by row.
  */
 export function hasDayCounts(facet: string): boolean {
-  return facet === 'all' || facet.startsWith('c:') || facet.startsWith('r:') || facet.startsWith('t:') || facet.startsWith('x:');
+  return (
+    facet === 'all' ||
+    facet.startsWith('c:') ||
+    facet.startsWith('r:') ||
+    facet.startsWith('t:') ||
+    facet.startsWith('x:') ||
+    facet.startsWith('w:') ||
+    facet.startsWith('p:')
+  );
 }
 
 /** Accumulates +1/-1 per (facet, remote, day) and writes the sums once per batch. */
@@ -511,9 +521,18 @@ export class JobRepository {
     });
   }
 
-  /** Makes staged listings searchable (staged-index.ts); returns how many it merged. */
-  mergeStagedIndex(options?: MergeOptions): Promise<number> {
-    return mergeStagedIndex(this.db, options);
+  /**
+   * Makes staged listings searchable (staged-index.ts); returns how many it merged. On PostgreSQL
+   * the merged index pages are then vacuumed, so that the visibility map marks them all-visible:
+   * counts of facet ranges are index-only scans (migration 0032) and would otherwise read a heap
+   * row per index entry on exactly the pages a search's window reads, the newest, until autovacuum
+   * came by. Only pages changed since the last vacuum are visited; the heap is not truncated (that
+   * would lock searches out for a moment).
+   */
+  async mergeStagedIndex(options?: MergeOptions): Promise<number> {
+    const merged = await mergeStagedIndex(this.db, options);
+    if (merged && this.dialect === 'postgres' && !this.db.isTransaction) await run(this.db, 'vacuum (truncate false) job_facets');
+    return merged;
   }
 
   /**

@@ -89,6 +89,29 @@ export function companyTypeCondition(typeId: number, year: number): RawBuilder<u
   }
 }
 
+/**
+ * How many rows of a driving range cost as much as one probe of another facet's range: a probe is a
+ * descent of the index (four pages at a million listings), a type, region, level or country is
+ * checked in the row already read.
+ */
+const PROBE_ROWS = 8;
+
+/** Facets the driver's rows carry (attribute bits, countries): checked without a probe. */
+function checkedInRow(facet: string): boolean {
+  return facet === 'all' || attributeBit(facet) !== null || isCountryFacet(facet);
+}
+
+/**
+ * The facet whose range drives a query of several: the one whose rows, with the probes the other
+ * facets then need, cost least. A title word of 19,000 listings whose rows carry the country beats
+ * a country of 10,000 that must probe the word for each of them.
+ */
+function cheapestDriver(facets: string[], counts: Map<string, number>): string {
+  const cost = (driver: string) =>
+    (counts.get(driver) ?? Infinity) * (1 + PROBE_ROWS * facets.filter((f) => f !== driver && !checkedInRow(f)).length);
+  return facets.reduce((best, facet) => (cost(facet) < cost(best) ? facet : best));
+}
+
 function dateStart(text: string): number {
   const ms = Date.parse(`${text}T00:00:00Z`);
   if (!Number.isFinite(ms)) throw new Error(`invalid date "${text}"`);
@@ -243,13 +266,21 @@ export class JobSearch {
     return Number(result.rows[0].n);
   }
 
+  /**
+   * Whether the listing of a row is in `facet`'s range. With the window (PostgreSQL), the probed
+   * range is bounded as the driver's is, so the planner can also merge the two ranges, both in key
+   * order, instead of descending the index once per row: 2,562 probes of "senior engineer" from
+   * "senior backend" read 10,000 index pages, the merge 264.
+   */
   private facetProbe(
     facet: string,
     remote: RawBuilder<unknown>,
     published: RawBuilder<unknown>,
     jobId: RawBuilder<unknown>,
+    window?: { lo: number; hi: number },
   ): RawBuilder<unknown> {
-    return sql`exists (select 1 from job_facets o where o.facet = ${facet} and o.has_remote = ${remote} and o.published_at = ${published} and o.job_id = ${jobId})`;
+    const bounded = window && this.dialect === 'postgres' ? sql` and o.published_at between ${window.lo} and ${window.hi}` : sql``;
+    return sql`exists (select 1 from job_facets o where o.facet = ${facet} and o.has_remote = ${remote} and o.published_at = ${published} and o.job_id = ${jobId}${bounded})`;
   }
 
   /**
@@ -257,7 +288,12 @@ export class JobSearch {
    * (an index row or a job_live row): types, regions, level and countries are checked in that row;
    * the others (title words and pairs, cities, companies) are probes, the rarest first.
    */
-  private facetConditions(facets: string[], row: string, counts: Map<string, number>): RawBuilder<unknown>[] {
+  private facetConditions(
+    facets: string[],
+    row: string,
+    counts: Map<string, number>,
+    window?: { lo: number; hi: number },
+  ): RawBuilder<unknown>[] {
     const r = (column: string) => sql.ref(`${row}.${column}`);
     let mask = 0;
     const out: RawBuilder<unknown>[] = [];
@@ -276,7 +312,7 @@ export class JobSearch {
     }
     if (mask) out.unshift(sql`(${r('attrs')} & ${mask}) = ${mask}`);
     probes.sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
-    for (const facet of probes) out.push(this.facetProbe(facet, r('has_remote'), r('published_at'), r('job_id')));
+    for (const facet of probes) out.push(this.facetProbe(facet, r('has_remote'), r('published_at'), r('job_id'), window));
     return out;
   }
 
@@ -314,7 +350,7 @@ export class JobSearch {
         }
       }
     }
-    const driver = plan.facets.length === 1 ? plan.facets[0] : [...counts].sort((a, b) => a[1] - b[1])[0][0];
+    const driver = plan.facets.length === 1 ? plan.facets[0] : cheapestDriver(plan.facets, counts);
     const driverCount = exact.has(driver) || (counts.get(driver) ?? Infinity) < DRIVER_COUNT_CAP ? counts.get(driver) : undefined;
     if (counts.get(driver) === 0) return { total: 0, ids: [] };
     if (driverCount === 0) return { total: 0, ids: [] };
@@ -327,7 +363,7 @@ export class JobSearch {
     }
 
     const others = plan.facets.filter((f) => f !== driver && f !== 'all');
-    const conditions = [...this.facetConditions(others, 'f', counts), ...this.residuals(plan, 'f')];
+    const conditions = [...this.facetConditions(others, 'f', counts, plan), ...this.residuals(plan, 'f')];
     const needsJobs = plan.locationWords.length > 0 || plan.company.length > 0 || plan.recheck !== null;
     const from = needsJobs
       ? this.dialect === 'sqlite'

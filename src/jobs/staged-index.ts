@@ -29,7 +29,7 @@ export interface MergeOptions {
 
 const COLUMNS = 'facet, has_remote, published_at, job_id, attrs, countries';
 /** Facets with per-day counts (see hasDayCounts in repository.ts), as an SQL condition on `f.value`. */
-const HAS_DAY_COUNTS = "(f.value = 'all' or substr(f.value, 1, 2) in ('c:', 'r:', 't:', 'x:'))";
+const HAS_DAY_COUNTS = "(f.value = 'all' or substr(f.value, 1, 2) in ('c:', 'r:', 't:', 'x:', 'w:', 'p:'))";
 
 export interface MergeProgress {
   /** Index rows (facet rows and listings) written so far, and in all. */
