@@ -199,9 +199,20 @@ export function hasDayCounts(facet: string): boolean {
   );
 }
 
-/** Accumulates +1/-1 per (facet, remote, day) and writes the sums once per batch. */
+/**
+ * PostgreSQL: facets whose per-day counts are also kept per attribute bits and countries
+ * (job_facet_attr_days, migration 0032), so that a query whose other filters are all carried in
+ * the index rows (type, region, level, country) is counted from its driver's days, not its rows.
+ * Not title pairs: they are many and narrow.
+ */
+export function hasAttrDayCounts(facet: string): boolean {
+  return facet !== 'all' && !facet.startsWith('p:') && hasDayCounts(facet);
+}
+
+/** Accumulates +1/-1 per (facet, remote, day), and on PostgreSQL per attributes too, and writes the sums once per batch. */
 class DayCounts {
   private readonly deltas = new Map<string, number>();
+  private readonly attrDeltas = new Map<string, number>();
 
   add(listings: IndexedListing[], sign: 1 | -1): void {
     for (const l of listings) {
@@ -210,6 +221,9 @@ class DayCounts {
         if (!hasDayCounts(facet)) continue;
         const id = `${facet}\u0000${l.hasRemote}\u0000${day}`;
         this.deltas.set(id, (this.deltas.get(id) ?? 0) + sign);
+        if (!hasAttrDayCounts(facet)) continue;
+        const attrId = `${id}\u0000${l.entry.attrs}\u0000${l.entry.countries}`;
+        this.attrDeltas.set(attrId, (this.attrDeltas.get(attrId) ?? 0) + sign);
       }
     }
   }
@@ -228,7 +242,23 @@ class DayCounts {
       rows,
       'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n',
     );
+    if (dialect === 'postgres') {
+      const attrRows = [...this.attrDeltas]
+        .filter(([, n]) => n !== 0)
+        .map(([id, n]) => {
+          const [facet, remote, day, attrs, countries] = id.split('\u0000');
+          return [facet, Number(remote), Number(day), Number(attrs), countries, n];
+        });
+      await insertMany(
+        trx,
+        dialect,
+        'insert into job_facet_attr_days (facet, has_remote, day, attrs, countries, n)',
+        attrRows,
+        'on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n',
+      );
+    }
     this.deltas.clear();
+    this.attrDeltas.clear();
   }
 }
 

@@ -24,7 +24,7 @@ import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query } from './fts-query
 import { termsQuery } from './search-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
-import { DAY_MS, hasDayCounts } from './repository.ts';
+import { DAY_MS, hasAttrDayCounts, hasDayCounts } from './repository.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 50;
@@ -247,6 +247,25 @@ export class JobSearch {
     return Number(full.rows[0]?.n ?? 0) + head + tail;
   }
 
+  /**
+   * PostgreSQL: the exact count of `driver`'s range whose rows pass the type, region, level and
+   * country checks of `others`, from the per-day counts per attributes and countries of its whole
+   * days (job_facet_attr_days) plus the two partial days at the window's ends, counted row by row.
+   */
+  private async countByAttrDays(driver: string, others: string[], plan: Plan, counts: Map<string, number>): Promise<number> {
+    const firstFullDay = Math.ceil(plan.lo / DAY_MS);
+    const lastFullDay = Math.floor((plan.hi + 1) / DAY_MS) - 1;
+    const rows = (lo: number, hi: number) =>
+      sql`(select count(*) from job_facets f where f.facet = ${driver} and f.has_remote = ${plan.remote} and f.published_at between ${lo} and ${hi} and ${sql.join(this.facetConditions(others, 'f', counts), sql` and `)})`;
+    if (lastFullDay - firstFullDay < 2)
+      return Number((await sql<{ n: string }>`select ${rows(plan.lo, plan.hi)} as n`.execute(this.db)).rows[0].n);
+    const days = sql`(select coalesce(sum(d.n), 0) from job_facet_attr_days d where d.facet = ${driver} and d.has_remote = ${plan.remote} and d.day between ${firstFullDay} and ${lastFullDay} and ${sql.join(this.facetConditions(others, 'd', counts), sql` and `)})`;
+    const head = rows(plan.lo, firstFullDay * DAY_MS - 1);
+    const tail = rows((lastFullDay + 1) * DAY_MS, plan.hi);
+    const result = await sql<{ n: number | string }>`select ${days} + ${head} + ${tail} as n`.execute(this.db);
+    return Number(result.rows[0].n);
+  }
+
   private async countRowsCapped(facet: string, remote: number, lo: number, hi: number, cap: number): Promise<number> {
     const result = await sql<{
       n: number | string;
@@ -371,10 +390,20 @@ export class JobSearch {
         : sql`job_facets f join jobs j on j.id = f.job_id`
       : sql`job_facets f`;
     const where = sql`f.facet = ${driver} and f.has_remote = ${plan.remote} and f.published_at between ${plan.lo} and ${plan.hi}${conditions.length ? sql` and ${sql.join(conditions, sql` and `)}` : sql``}`;
+    const onlyInRow =
+      this.dialect === 'postgres' &&
+      hasAttrDayCounts(driver) &&
+      others.length > 0 &&
+      others.every(checkedInRow) &&
+      !plan.locationWords.length &&
+      !plan.company.length &&
+      !plan.description;
     const total =
       !conditions.length && driverCount !== undefined
         ? driverCount
-        : Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where}`.execute(this.db)).rows[0].n);
+        : onlyInRow
+          ? await this.countByAttrDays(driver, others, plan, counts)
+          : Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where}`.execute(this.db)).rows[0].n);
     if (offset >= total) return { total, ids: [] };
     const page = await sql<{
       job_id: number;

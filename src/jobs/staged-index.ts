@@ -30,6 +30,8 @@ export interface MergeOptions {
 const COLUMNS = 'facet, has_remote, published_at, job_id, attrs, countries';
 /** Facets with per-day counts (see hasDayCounts in repository.ts), as an SQL condition on `f.value`. */
 const HAS_DAY_COUNTS = "(f.value = 'all' or substr(f.value, 1, 2) in ('c:', 'r:', 't:', 'x:', 'w:', 'p:'))";
+/** Facets with per-day counts per attributes on PostgreSQL (hasAttrDayCounts in repository.ts). */
+const HAS_ATTR_DAY_COUNTS = "substr(f.value, 1, 2) in ('c:', 'r:', 't:', 'x:', 'w:')";
 
 export interface MergeProgress {
   /** Index rows (facet rows and listings) written so far, and in all. */
@@ -106,10 +108,17 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
     group by f.value, s.has_remote, s.published_at / ${DAY_MS}
     on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n`;
   if (dialect === 'postgres') {
+    // The same deleted rows also give the counts per attributes (hasAttrDayCounts in repository.ts).
+    const expandedGone = 'gone s cross join lateral json_array_elements_text(s.facets::json) f(value)';
     await run(
       trx,
-      `with gone as (delete from job_facets_staged where seq <= ? returning has_remote, published_at, facets)
-      ${counts('gone s cross join lateral json_array_elements_text(s.facets::json) f(value)', HAS_DAY_COUNTS)}`,
+      `with gone as (delete from job_facets_staged where seq <= ? returning has_remote, published_at, attrs, countries, facets),
+      days as (${counts(expandedGone, HAS_DAY_COUNTS)})
+      insert into job_facet_attr_days (facet, has_remote, day, attrs, countries, n)
+      select f.value, s.has_remote, s.published_at / ${DAY_MS}, s.attrs, s.countries, count(*) from ${expandedGone}
+      where ${HAS_ATTR_DAY_COUNTS}
+      group by f.value, s.has_remote, s.published_at / ${DAY_MS}, s.attrs, s.countries
+      on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n`,
       [last],
     );
     return;

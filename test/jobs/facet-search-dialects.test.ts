@@ -89,7 +89,20 @@ describe('title and combined searches on PostgreSQL answer as on SQLite', { skip
   before(async () => {
     sqlite = await openSqlite();
     postgres = await openPostgres();
-    for (const db of [sqlite, postgres]) await service(db).importer.importBoards(boards(), { now: NOW, groupSize: 1_000 });
+    for (const db of [sqlite, postgres]) {
+      const jobs = service(db);
+      await jobs.importer.importBoards(boards(), { now: NOW, groupSize: 1_000 });
+      // Then a second import of a few boards: some listings gone (expired), some rewritten with
+      // another title, place and type, so the index and the counts also change in place.
+      for (const board of boards().slice(0, 6)) {
+        const listings = board.listings
+          .filter((_, i) => i % 7 !== 3)
+          .map((l, i) =>
+            i % 5 === 0 ? { ...l, title: 'Senior Quokka Engineer', location: 'Munich, Germany', employmentTypes: ['Contract'] } : l,
+          );
+        await jobs.importer.importBoard(listings, { source: board.source, board: board.board, now: NOW + 1_000 });
+      }
+    }
   });
   after(async () => {
     await sqlite?.destroy();
@@ -139,7 +152,7 @@ describe('title and combined searches on PostgreSQL answer as on SQLite', { skip
     assert.match(count.rows.map((r) => r['QUERY PLAN']).join('\n'), /Index Only Scan/);
   });
 
-  it('migration 0032 counts the title days of a store as its imports counted them', async () => {
+  it('migration 0032 counts the title days (and on PostgreSQL the days per attributes) of a store as its imports counted them', async () => {
     for (const db of [sqlite, postgres]) {
       const days = async () =>
         (
@@ -149,12 +162,26 @@ describe('title and combined searches on PostgreSQL answer as on SQLite', { skip
             db.db,
           )
         ).rows.map((r) => r.row);
+      // PostgreSQL: the counts per attributes and countries too.
+      const attrDays = async () =>
+        db.dialect === 'postgres'
+          ? (
+              await sql<{
+                row: string;
+              }>`select facet || ' ' || has_remote || ' ' || day || ' ' || attrs || ' ' || countries || ' ' || n as row from job_facet_attr_days where n <> 0 order by facet, has_remote, day, attrs, countries`.execute(
+                db.db,
+              )
+            ).rows.map((r) => r.row)
+          : [];
       const imported = await days();
+      const importedAttrs = await attrDays();
       assert.ok(imported.some((row) => row.startsWith('p:engineer senior ')));
+      assert.ok(db.dialect === 'sqlite' || importedAttrs.some((row) => row.startsWith('w:quokka ')));
       await facetsCovering.down(db.db);
       assert.ok(!(await days()).some((row) => /^[wp]:/.test(row)));
       await facetsCovering.up(db.db);
       assert.deepEqual(await days(), imported);
+      assert.deepEqual(await attrDays(), importedAttrs);
     }
   });
 });
