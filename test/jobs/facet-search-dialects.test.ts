@@ -74,6 +74,11 @@ const QUERIES: JobSearchFilters[] = [
     })),
   ),
   { country_id: 'US', job_title: 'engineer', job_type_id: 2, posted_within: 30 },
+  // Windows on whole days, and one too short for whole days.
+  { country_id: 'US', job_title: 'engineer', experience_level: 'senior', posted_after: '2026-10-31', posted_before: '2026-11-17' },
+  { country_id: 'GB', job_title: 'quokka', job_type_id: 1, posted_after: '2026-10-31' },
+  { country_id: 'US', job_title: 'engineer', experience_level: 'senior', posted_within: 1 },
+  { country_id: 'DE', experience_level: 'senior', job_type_id: 4, posted_within: 14 },
   { region_id: 5, job_title: 'engineer', experience_level: 'senior', posted_within: 7 },
   { country_id: 'US', job_title: 'engineer', has_remote: true },
   { country_id: 'US', job_title: 'data engineer', has_remote: 'any' },
