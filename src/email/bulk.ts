@@ -386,12 +386,31 @@ export class BulkValidationService {
       .execute();
     const keyId = Number(row.key_id);
     const greylistUntil = Number(row.started_at ?? start) + this.greylistDeadlineMs;
-    let inFlight = 0;
+    const sliceEnd = start + this.sliceMs;
+    /** The positions being validated now: a retry never asks one of them a second time meanwhile. */
+    const inFlight = new Set<number>();
     let wake: (() => void) | undefined;
     let failure: Error | undefined;
     const drain = async () => {
-      while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
+      while (inFlight.size > 0) await new Promise<void>((resolve) => (wake = resolve));
       if (failure) throw failure;
+    };
+    // When the earliest address put back for a greylisting host is asked again (null: none waits).
+    // Addresses behind the cursor are asked again inside this run once their time comes, not left
+    // for a continuation queued after the whole pass: a list's last greylisted addresses would
+    // otherwise wait for its slowest host, then for the queue.
+    let nextRetryAt = await this.nextRetry(jobId);
+    const validate = (item: { seq: number; email: string; input: string }) => {
+      inFlight.add(Number(item.seq));
+      this.validateItem(jobId, item, greylistUntil)
+        .then((retryAt) => {
+          if (retryAt !== null) nextRetryAt = Math.min(nextRetryAt ?? retryAt, retryAt);
+        })
+        .catch((error: unknown) => (failure ??= error instanceof Error ? error : new Error(String(error))))
+        .finally(() => {
+          inFlight.delete(Number(item.seq));
+          wake?.();
+        });
     };
     // Results stored by an earlier run that stopped before charging them are charged first.
     let settled = await this.settle(jobId, keyId);
@@ -411,20 +430,46 @@ export class BulkValidationService {
       }
       if (failure) throw failure;
       if (signal.aborted) return drain();
-      if (listEnd && inFlight === 0) {
+      // The pass is over and nothing waits that this run could ask before its slice ends.
+      if (listEnd && inFlight.size === 0 && (nextRetryAt === null || nextRetryAt > sliceEnd)) {
         // The last answers may have come in after the last charge: charged before the job ends.
         settled = await this.settle(jobId, keyId);
         if (settled === 'ok') break;
         continue;
       }
-      if (this.now() - start >= this.sliceMs) {
+      if (this.now() >= sliceEnd) {
         await drain();
         settled = await this.settle(jobId, keyId);
         if (settled !== 'ok') continue;
         await this.queueRun(jobId, keyId);
         return;
       }
-      if (!listEnd && inFlight < this.concurrency) {
+      let free = this.concurrency - inFlight.size;
+      if (free > 0 && nextRetryAt !== null && nextRetryAt <= this.now()) {
+        // Greylisted addresses behind the cursor whose time has come (those ahead of it the pass reaches itself).
+        const now = this.now();
+        const due = await this.db
+          .selectFrom('email_bulk_items')
+          .select(['seq', 'email', 'input'])
+          .where('job_id', '=', jobId)
+          .where('seq', '<=', cursor)
+          .where('result', 'is', null)
+          .where('retry_at', '<=', now)
+          .orderBy('seq')
+          .limit(free + inFlight.size)
+          .execute();
+        const waiting = due.filter((item) => !inFlight.has(Number(item.seq)));
+        for (const item of waiting.slice(0, free)) validate(item);
+        if (waiting.length <= free) {
+          // None left due: the next is the earliest still waiting in the store, or one put back
+          // meanwhile by an answer that came in during the query.
+          nextRetryAt = null;
+          const stored = await this.nextRetry(jobId, now);
+          if (stored !== null) nextRetryAt = Math.min(nextRetryAt ?? stored, stored);
+        }
+        free -= Math.min(free, waiting.length);
+      }
+      if (!listEnd && free > 0) {
         const now = this.now();
         const page = await this.db
           .selectFrom('email_bulk_items')
@@ -434,46 +479,53 @@ export class BulkValidationService {
           .where('result', 'is', null)
           .where((eb) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', now)]))
           .orderBy('seq')
-          .limit(this.concurrency - inFlight)
+          .limit(free)
           .execute();
         if (!page.length) listEnd = true;
         for (const item of page) {
           cursor = Number(item.seq);
-          inFlight += 1;
-          this.validateItem(jobId, item, greylistUntil)
-            .catch((error: unknown) => (failure ??= error instanceof Error ? error : new Error(String(error))))
-            .finally(() => {
-              inFlight -= 1;
-              wake?.();
-            });
+          validate(item);
         }
         if (page.length) continue;
       }
-      if (inFlight > 0) {
-        // Wait for a free place in the window, or for the next charge.
+      // Wait for a free place in the window, the next charge, or the next greylisted address's time.
+      const retryWaitMs = nextRetryAt !== null && inFlight.size < this.concurrency ? nextRetryAt - this.now() : Infinity;
+      const waitMs = Math.min(this.settleEveryMs - (this.now() - settledAt), retryWaitMs, sliceEnd - this.now());
+      if (waitMs > 0) {
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, Math.max(1, this.settleEveryMs - (this.now() - settledAt))).unref();
+          setTimeout(resolve, Math.max(1, waitMs)).unref();
         });
       }
-      if (this.now() - settledAt >= this.settleEveryMs || (listEnd && inFlight === 0)) {
+      if (this.now() - settledAt >= this.settleEveryMs || (listEnd && inFlight.size === 0)) {
         settled = await this.settle(jobId, keyId);
         settledAt = this.now();
       }
     }
-    // Every address of this pass has an answer or waits for a greylisting host.
-    const waiting = await this.db
+    // Every address has an answer or waits for a greylisting host past this slice.
+    const next = await this.nextRetry(jobId);
+    if (next === null) return this.finish(jobId);
+    await this.queueRun(jobId, keyId, next - this.now());
+  }
+
+  /** When the job's earliest address waiting for a greylisting host is asked again (after `after`), null when none waits. */
+  private async nextRetry(jobId: string, after?: number): Promise<number | null> {
+    let query = this.db
       .selectFrom('email_bulk_items')
       .select((eb) => eb.fn.min('retry_at').as('next'))
       .where('job_id', '=', jobId)
-      .where('result', 'is', null)
-      .executeTakeFirst();
-    if (waiting?.next === null || waiting?.next === undefined) return this.finish(jobId);
-    await this.queueRun(jobId, keyId, Number(waiting.next) - this.now());
+      .where('result', 'is', null);
+    if (after !== undefined) query = query.where('retry_at', '>', after);
+    const waiting = await query.executeTakeFirst();
+    return waiting?.next === null || waiting?.next === undefined ? null : Number(waiting.next);
   }
 
-  /** Validates one address and stores its answer at once, or when greylisted the instant to ask again. */
-  private async validateItem(jobId: string, item: { seq: number; email: string; input: string }, greylistUntil: number): Promise<void> {
+  /** Validates one address and stores its answer at once, or when greylisted the instant to ask again (returned; else null). */
+  private async validateItem(
+    jobId: string,
+    item: { seq: number; email: string; input: string },
+    greylistUntil: number,
+  ): Promise<number | null> {
     const input = JSON.parse(item.input) as Record<string, unknown>;
     const { validation, reason } = await this.options.validator.validateDetailed({
       email: item.email,
@@ -497,6 +549,7 @@ export class BulkValidationService {
       .where('seq', '=', item.seq)
       .where('result', 'is', null)
       .execute();
+    return again ? retryAt : null;
   }
 
   /**
