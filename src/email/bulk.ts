@@ -395,17 +395,21 @@ export class BulkValidationService {
       while (inFlight.size > 0) await new Promise<void>((resolve) => (wake = resolve));
       if (failure) throw failure;
     };
-    // When the earliest address put back for a greylisting host is asked again (null: none waits).
-    // Addresses behind the cursor are asked again inside this run once their time comes, not left
-    // for a continuation queued after the whole pass: a list's last greylisted addresses would
-    // otherwise wait for its slowest host, then for the queue.
-    let nextRetryAt = await this.nextRetry(jobId);
+    // Addresses put back for a greylisting host that this run has passed, by position: when each is
+    // asked again. They are asked again inside this run once their time comes, not left for a
+    // continuation queued after the whole pass: a list's greylisted addresses would otherwise wait for
+    // its slowest host, then for the queue. Kept here (from the answers, and from the rows the pass
+    // skips) so that finding them never scans the job's rows.
+    const putBack = new Map<number, number>();
+    let nextRetryAt = Infinity;
+    const waitFor = (seq: number, retryAt: number) => {
+      putBack.set(seq, retryAt);
+      nextRetryAt = Math.min(nextRetryAt, retryAt);
+    };
     const validate = (item: { seq: number; email: string; input: string }) => {
       inFlight.add(Number(item.seq));
       this.validateItem(jobId, item, greylistUntil)
-        .then((retryAt) => {
-          if (retryAt !== null) nextRetryAt = Math.min(nextRetryAt ?? retryAt, retryAt);
-        })
+        .then((retryAt) => retryAt !== null && waitFor(Number(item.seq), retryAt))
         .catch((error: unknown) => (failure ??= error instanceof Error ? error : new Error(String(error))))
         .finally(() => {
           inFlight.delete(Number(item.seq));
@@ -431,7 +435,7 @@ export class BulkValidationService {
       if (failure) throw failure;
       if (signal.aborted) return drain();
       // The pass is over and nothing waits that this run could ask before its slice ends.
-      if (listEnd && inFlight.size === 0 && (nextRetryAt === null || nextRetryAt > sliceEnd)) {
+      if (listEnd && inFlight.size === 0 && nextRetryAt > sliceEnd) {
         // The last answers may have come in after the last charge: charged before the job ends.
         settled = await this.settle(jobId, keyId);
         if (settled === 'ok') break;
@@ -445,51 +449,51 @@ export class BulkValidationService {
         return;
       }
       let free = this.concurrency - inFlight.size;
-      if (free > 0 && nextRetryAt !== null && nextRetryAt <= this.now()) {
-        // Greylisted addresses behind the cursor whose time has come (those ahead of it the pass reaches itself).
+      if (free > 0 && nextRetryAt <= this.now()) {
+        // Put-back addresses whose time has come, in list order, as far as the window has room.
         const now = this.now();
-        const due = await this.db
-          .selectFrom('email_bulk_items')
-          .select(['seq', 'email', 'input'])
-          .where('job_id', '=', jobId)
-          .where('seq', '<=', cursor)
-          .where('result', 'is', null)
-          .where('retry_at', '<=', now)
-          .orderBy('seq')
-          .limit(free + inFlight.size)
-          .execute();
-        const waiting = due.filter((item) => !inFlight.has(Number(item.seq)));
-        for (const item of waiting.slice(0, free)) validate(item);
-        if (waiting.length <= free) {
-          // None left due: the next is the earliest still waiting in the store, or one put back
-          // meanwhile by an answer that came in during the query.
-          nextRetryAt = null;
-          const stored = await this.nextRetry(jobId, now);
-          if (stored !== null) nextRetryAt = Math.min(nextRetryAt ?? stored, stored);
+        const due = [...putBack]
+          .filter(([, at]) => at <= now)
+          .map(([seq]) => seq)
+          .sort((x, y) => x - y)
+          .slice(0, free);
+        for (const seq of due) putBack.delete(seq);
+        nextRetryAt = Infinity;
+        for (const at of putBack.values()) nextRetryAt = Math.min(nextRetryAt, at);
+        for (const part of chunk(due, 500)) {
+          const rows = await this.db
+            .selectFrom('email_bulk_items')
+            .select(['seq', 'email', 'input'])
+            .where('job_id', '=', jobId)
+            .where('seq', 'in', part)
+            .where('result', 'is', null)
+            .execute();
+          for (const item of rows) validate(item);
         }
-        free -= Math.min(free, waiting.length);
+        free = this.concurrency - inFlight.size;
       }
       if (!listEnd && free > 0) {
         const now = this.now();
         const page = await this.db
           .selectFrom('email_bulk_items')
-          .select(['seq', 'email', 'input'])
+          .select(['seq', 'email', 'input', 'retry_at'])
           .where('job_id', '=', jobId)
           .where('seq', '>', cursor)
           .where('result', 'is', null)
-          .where((eb) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', now)]))
           .orderBy('seq')
           .limit(free)
           .execute();
         if (!page.length) listEnd = true;
-        for (const item of page) {
+        for (const { retry_at: retryAt, ...item } of page) {
           cursor = Number(item.seq);
-          validate(item);
+          // Put back by an earlier run, and not due yet: asked when its time comes.
+          if (retryAt !== null && Number(retryAt) > now) waitFor(cursor, Number(retryAt));
+          else validate(item);
         }
         if (page.length) continue;
       }
       // Wait for a free place in the window, the next charge, or the next greylisted address's time.
-      const retryWaitMs = nextRetryAt !== null && inFlight.size < this.concurrency ? nextRetryAt - this.now() : Infinity;
+      const retryWaitMs = inFlight.size < this.concurrency ? nextRetryAt - this.now() : Infinity;
       const waitMs = Math.min(this.settleEveryMs - (this.now() - settledAt), retryWaitMs, sliceEnd - this.now());
       if (waitMs > 0) {
         await new Promise<void>((resolve) => {
@@ -508,15 +512,14 @@ export class BulkValidationService {
     await this.queueRun(jobId, keyId, next - this.now());
   }
 
-  /** When the job's earliest address waiting for a greylisting host is asked again (after `after`), null when none waits. */
-  private async nextRetry(jobId: string, after?: number): Promise<number | null> {
-    let query = this.db
+  /** When the job's earliest address waiting for a greylisting host is asked again, null when none waits. */
+  private async nextRetry(jobId: string): Promise<number | null> {
+    const waiting = await this.db
       .selectFrom('email_bulk_items')
       .select((eb) => eb.fn.min('retry_at').as('next'))
       .where('job_id', '=', jobId)
-      .where('result', 'is', null);
-    if (after !== undefined) query = query.where('retry_at', '>', after);
-    const waiting = await query.executeTakeFirst();
+      .where('result', 'is', null)
+      .executeTakeFirst();
     return waiting?.next === null || waiting?.next === undefined ? null : Number(waiting.next);
   }
 
