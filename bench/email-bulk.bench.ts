@@ -17,6 +17,8 @@
 // session it must open: one per connection, and one per address on the one-recipient-per-session
 // host. The list's bound is the slowest host's, plus the greylist retry delay on the greylisting
 // hosts. DNS, HTTP, the database and the other SMTP replies are not in the bound.
+// BENCH_TIMELINE=1 also prints every host's first and last RCPT and, per second of the run, how many
+// first asks and second looks the greylisting hosts saw (where the greylist tail is).
 import { loadConfig } from '../src/config.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { dbTargets } from '../test/support/db.ts';
@@ -283,6 +285,20 @@ try {
       }
     }
   }, 10);
+  // BENCH_TIMELINE: when each greylisting host was asked (first asks and retries), per second of the run.
+  const greyAsks: number[][] = [];
+  if (process.env.BENCH_TIMELINE)
+    for (const plan of plans.filter((p) => p.greylisting)) {
+      const rcpts = servers.get(plan)!.rcpts;
+      const seenBefore = new Set<string>();
+      rcpts.push = (...items: string[]) => {
+        for (const item of items) {
+          greyAsks.push([performance.now() - started, seenBefore.has(item) ? 1 : 0]);
+          seenBefore.add(item);
+        }
+        return Array.prototype.push.apply(rcpts, items);
+      };
+    }
   const timeline: string[] = [];
   const sampler = setInterval(() => {
     timeline.push(
@@ -308,7 +324,18 @@ try {
       `  ${plan.name.padEnd(20)} first RCPT at ${fmt(u.first)} ms (${fmt(u.first - accepted)} ms after acceptance), last at ${fmt(u.last)} ms; ` +
         `while it had work: ${fmt(u.openSum / Math.max(1, u.samples))} connections open on average, all ${CONNECTIONS} open ${fmt((u.full / Math.max(1, u.samples)) * 100)}% of the time`,
     );
-  if (process.env.BENCH_TIMELINE) console.log(timeline.join('\n'));
+  if (process.env.BENCH_TIMELINE) {
+    console.log(timeline.join('\n'));
+    const perSecond = new Map<number, [number, number]>();
+    for (const [at, again] of greyAsks) {
+      const s = perSecond.get(Math.floor(at / 1000)) ?? [0, 0];
+      s[again] += 1;
+      perSecond.set(Math.floor(at / 1000), s);
+    }
+    console.log(
+      `greylisting hosts asked, per second (first asks / asked again): ${[...perSecond].map(([s, [a, b]]) => `${s}s ${a}/${b}`).join(', ')}`,
+    );
+  }
   if (process.env.BENCH_TRACE) {
     for (const [name, list] of trace.calls) console.log(`  store ${name.padEnd(6)} ${quantiles(list)}`);
     console.log(`  slot given back → next holder: ${quantiles(trace.handoffs)}`);

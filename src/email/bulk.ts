@@ -386,12 +386,35 @@ export class BulkValidationService {
       .execute();
     const keyId = Number(row.key_id);
     const greylistUntil = Number(row.started_at ?? start) + this.greylistDeadlineMs;
-    let inFlight = 0;
+    const sliceEnd = start + this.sliceMs;
+    /** The positions being validated now: a retry never asks one of them a second time meanwhile. */
+    const inFlight = new Set<number>();
     let wake: (() => void) | undefined;
     let failure: Error | undefined;
     const drain = async () => {
-      while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
+      while (inFlight.size > 0) await new Promise<void>((resolve) => (wake = resolve));
       if (failure) throw failure;
+    };
+    // Addresses put back for a greylisting host that this run has passed, by position: when each is
+    // asked again. They are asked again inside this run once their time comes, not left for a
+    // continuation queued after the whole pass: a list's greylisted addresses would otherwise wait for
+    // its slowest host, then for the queue. Kept here (from the answers, and from the rows the pass
+    // skips) so that finding them never scans the job's rows.
+    const putBack = new Map<number, number>();
+    let nextRetryAt = Infinity;
+    const waitFor = (seq: number, retryAt: number) => {
+      putBack.set(seq, retryAt);
+      nextRetryAt = Math.min(nextRetryAt, retryAt);
+    };
+    const validate = (item: { seq: number; email: string; input: string }) => {
+      inFlight.add(Number(item.seq));
+      this.validateItem(jobId, item, greylistUntil)
+        .then((retryAt) => retryAt !== null && waitFor(Number(item.seq), retryAt))
+        .catch((error: unknown) => (failure ??= error instanceof Error ? error : new Error(String(error))))
+        .finally(() => {
+          inFlight.delete(Number(item.seq));
+          wake?.();
+        });
     };
     // Results stored by an earlier run that stopped before charging them are charged first.
     let settled = await this.settle(jobId, keyId);
@@ -411,69 +434,101 @@ export class BulkValidationService {
       }
       if (failure) throw failure;
       if (signal.aborted) return drain();
-      if (listEnd && inFlight === 0) {
+      // The pass is over and nothing waits that this run could ask before its slice ends.
+      if (listEnd && inFlight.size === 0 && nextRetryAt > sliceEnd) {
         // The last answers may have come in after the last charge: charged before the job ends.
         settled = await this.settle(jobId, keyId);
         if (settled === 'ok') break;
         continue;
       }
-      if (this.now() - start >= this.sliceMs) {
+      if (this.now() >= sliceEnd) {
         await drain();
         settled = await this.settle(jobId, keyId);
         if (settled !== 'ok') continue;
         await this.queueRun(jobId, keyId);
         return;
       }
-      if (!listEnd && inFlight < this.concurrency) {
+      let free = this.concurrency - inFlight.size;
+      if (free > 0 && nextRetryAt <= this.now()) {
+        // Put-back addresses whose time has come, in list order, as far as the window has room.
+        const now = this.now();
+        const due = [...putBack]
+          .filter(([, at]) => at <= now)
+          .map(([seq]) => seq)
+          .sort((x, y) => x - y)
+          .slice(0, free);
+        for (const seq of due) putBack.delete(seq);
+        nextRetryAt = Infinity;
+        for (const at of putBack.values()) nextRetryAt = Math.min(nextRetryAt, at);
+        for (const part of chunk(due, 500)) {
+          const rows = await this.db
+            .selectFrom('email_bulk_items')
+            .select(['seq', 'email', 'input'])
+            .where('job_id', '=', jobId)
+            .where('seq', 'in', part)
+            .where('result', 'is', null)
+            .execute();
+          for (const item of rows) validate(item);
+        }
+        free = this.concurrency - inFlight.size;
+      }
+      if (!listEnd && free > 0) {
         const now = this.now();
         const page = await this.db
           .selectFrom('email_bulk_items')
-          .select(['seq', 'email', 'input'])
+          .select(['seq', 'email', 'input', 'retry_at'])
           .where('job_id', '=', jobId)
           .where('seq', '>', cursor)
           .where('result', 'is', null)
-          .where((eb) => eb.or([eb('retry_at', 'is', null), eb('retry_at', '<=', now)]))
           .orderBy('seq')
-          .limit(this.concurrency - inFlight)
+          .limit(free)
           .execute();
         if (!page.length) listEnd = true;
-        for (const item of page) {
+        for (const { retry_at: retryAt, ...item } of page) {
           cursor = Number(item.seq);
-          inFlight += 1;
-          this.validateItem(jobId, item, greylistUntil)
-            .catch((error: unknown) => (failure ??= error instanceof Error ? error : new Error(String(error))))
-            .finally(() => {
-              inFlight -= 1;
-              wake?.();
-            });
+          // Put back by an earlier run, and not due yet: asked when its time comes.
+          if (retryAt !== null && Number(retryAt) > now) waitFor(cursor, Number(retryAt));
+          else validate(item);
         }
         if (page.length) continue;
       }
-      if (inFlight > 0) {
-        // Wait for a free place in the window, or for the next charge.
+      // Wait for a free place in the window, the next charge, or the next greylisted address's time.
+      const retryWaitMs = inFlight.size < this.concurrency ? nextRetryAt - this.now() : Infinity;
+      const waitMs = Math.min(this.settleEveryMs - (this.now() - settledAt), retryWaitMs, sliceEnd - this.now());
+      if (waitMs > 0) {
         await new Promise<void>((resolve) => {
           wake = resolve;
-          setTimeout(resolve, Math.max(1, this.settleEveryMs - (this.now() - settledAt))).unref();
+          setTimeout(resolve, Math.max(1, waitMs)).unref();
         });
       }
-      if (this.now() - settledAt >= this.settleEveryMs || (listEnd && inFlight === 0)) {
+      if (this.now() - settledAt >= this.settleEveryMs || (listEnd && inFlight.size === 0)) {
         settled = await this.settle(jobId, keyId);
         settledAt = this.now();
       }
     }
-    // Every address of this pass has an answer or waits for a greylisting host.
+    // Every address has an answer or waits for a greylisting host past this slice.
+    const next = await this.nextRetry(jobId);
+    if (next === null) return this.finish(jobId);
+    await this.queueRun(jobId, keyId, next - this.now());
+  }
+
+  /** When the job's earliest address waiting for a greylisting host is asked again, null when none waits. */
+  private async nextRetry(jobId: string): Promise<number | null> {
     const waiting = await this.db
       .selectFrom('email_bulk_items')
       .select((eb) => eb.fn.min('retry_at').as('next'))
       .where('job_id', '=', jobId)
       .where('result', 'is', null)
       .executeTakeFirst();
-    if (waiting?.next === null || waiting?.next === undefined) return this.finish(jobId);
-    await this.queueRun(jobId, keyId, Number(waiting.next) - this.now());
+    return waiting?.next === null || waiting?.next === undefined ? null : Number(waiting.next);
   }
 
-  /** Validates one address and stores its answer at once, or when greylisted the instant to ask again. */
-  private async validateItem(jobId: string, item: { seq: number; email: string; input: string }, greylistUntil: number): Promise<void> {
+  /** Validates one address and stores its answer at once, or when greylisted the instant to ask again (returned; else null). */
+  private async validateItem(
+    jobId: string,
+    item: { seq: number; email: string; input: string },
+    greylistUntil: number,
+  ): Promise<number | null> {
     const input = JSON.parse(item.input) as Record<string, unknown>;
     const { validation, reason } = await this.options.validator.validateDetailed({
       email: item.email,
@@ -497,6 +552,7 @@ export class BulkValidationService {
       .where('seq', '=', item.seq)
       .where('result', 'is', null)
       .execute();
+    return again ? retryAt : null;
   }
 
   /**

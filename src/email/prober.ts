@@ -246,9 +246,15 @@ export class SmtpProber {
         state.kept = true;
       }
     }
-    await this.deps.limits.takeSession(domain, signal, identity.id);
-    if (conversation.noReuse) this.prepareSpare(identity, host, ip, poolKey, useTls);
+    // The domain's budget counts transactions: it is asked while a new connection opens and the
+    // host greets, so that its round trip to a shared store is off the session's path, and granted
+    // before anything but the connection reaches the host (EHLO waits for it, and MAIL FROM with it).
+    const budget = this.deps.limits.takeSession(domain, signal, identity.id).then(() => {
+      if (conversation.noReuse) this.prepareSpare(identity, host, ip, poolKey, useTls);
+    });
+    budget.catch(() => {}); // awaited below; a connection refused first leaves it unheard
     if (state.session) {
+      await budget;
       state.unbind = state.session.bindAbort(signal);
       state.stage = 'greeting';
       return null;
@@ -257,6 +263,7 @@ export class SmtpProber {
     state.session = opened.session;
     state.unbind = opened.session.bindAbort(signal);
     state.stage = 'greeting';
+    await budget;
     if (opened.banner.code !== 220) return { reply: opened.banner, atConnect: true };
     const refused = await this.greet(opened.session, identity, host, useTls, (inTls) => (state.stage = inTls ? 'tls' : 'greeting'));
     return refused && { reply: refused, atConnect: false };
