@@ -14,6 +14,7 @@ import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
 import { descriptionTerms, termsVector } from './search-terms.ts';
+import { tsvectorArrayParam } from './tsvector-binary.ts';
 import { listingTechnologies } from './technologies.ts';
 
 /**
@@ -48,6 +49,16 @@ function ftsKeysJson(listings: IndexedListing[]): string {
 const FTS_KEYS_OF_JSON = `select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?)`;
 
 export const DAY_MS = 86_400_000;
+
+/** A staged index entry's columns (staged-index.ts), in the order stage() builds them. */
+const STAGED_COLUMNS: Record<string, PgType> = {
+  job_id: 'int8',
+  has_remote: 'int4',
+  published_at: 'int8',
+  attrs: 'int8',
+  countries: 'text',
+  facets: 'text',
+};
 
 /** The jobs columns a listing's content sets, in the order of columnValues, with their PostgreSQL types (bulkInsert). */
 const CONTENT_COLUMNS: Record<string, PgType> = {
@@ -204,20 +215,19 @@ class DayCounts {
     }
   }
 
-  async flush(trx: Trx, dialect: DialectName): Promise<void> {
+  async flush(trx: Trx): Promise<void> {
     const rows = [...this.deltas]
       .filter(([, n]) => n !== 0)
       .map(([id, n]) => {
         const [facet, remote, day] = id.split('\u0000');
         return [facet, Number(remote), Number(day), n];
       });
-    await insertMany(
-      trx,
-      dialect,
-      'insert into job_facet_days (facet, has_remote, day, n)',
-      rows,
-      'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n',
-    );
+    await bulkInsert(trx, {
+      table: 'job_facet_days',
+      columns: { facet: 'text', has_remote: 'int4', day: 'int4', n: 'int4' },
+      values: rows,
+      onConflict: 'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n',
+    });
     this.deltas.clear();
   }
 }
@@ -242,17 +252,16 @@ class TechnologyRows {
     for (const name of names) this.rows.push([companyId, listing.publishedAt, jobId, name]);
   }
 
-  async flush(trx: Trx, dialect: DialectName): Promise<void> {
+  async flush(trx: Trx): Promise<void> {
     for (const key of this.gone)
       await run(trx, 'delete from job_technologies where company_id = ? and published_at = ? and job_id = ?', key);
     // A build running beside the import may have written a new listing's rows already.
-    await insertMany(
-      trx,
-      dialect,
-      'insert into job_technologies (company_id, published_at, job_id, technology)',
-      this.rows,
-      'on conflict do nothing',
-    );
+    await bulkInsert(trx, {
+      table: 'job_technologies',
+      columns: { company_id: 'int8', published_at: 'int8', job_id: 'int8', technology: 'text' },
+      values: this.rows,
+      onConflict: 'on conflict do nothing',
+    });
   }
 }
 
@@ -320,7 +329,7 @@ export class JobRepository {
       l.entry.countries,
       JSON.stringify(l.entry.facets),
     ]);
-    await insertMany(trx, this.dialect, 'insert into job_facets_staged (job_id, has_remote, published_at, attrs, countries, facets)', rows);
+    await bulkInsert(trx, { table: 'job_facets_staged', columns: STAGED_COLUMNS, values: rows });
   }
 
   /**
@@ -356,7 +365,7 @@ export class JobRepository {
         ls.map((l) => l.publishedAt),
         ls.map((l) => l.entry.attrs),
         ls.map((l) => l.entry.countries),
-        rows.map((r) => termsVector(descriptionTerms(r.description))),
+        tsvectorArrayParam(rows.map((r) => termsVector(descriptionTerms(r.description)))),
       ],
     );
   }
@@ -456,8 +465,8 @@ export class JobRepository {
       await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
       await this.stage(trx, staged);
-      await technologies.flush(trx, this.dialect);
-      await days.flush(trx, this.dialect);
+      await technologies.flush(trx);
+      await days.flush(trx);
     });
     return result;
   }
@@ -506,7 +515,7 @@ export class JobRepository {
         await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', part).execute();
       const days = new DayCounts();
       await this.removeFromIndex(trx, gone.map(indexedRow), days);
-      await days.flush(trx, this.dialect);
+      await days.flush(trx);
       return gone.length;
     });
   }
