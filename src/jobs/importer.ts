@@ -352,7 +352,9 @@ export class JobImporter {
         const ctx: NormalizeContext = { source: piece.board.source, board: piece.board.board, now, company: piece.board.company };
         const accepted = piece.postings.filter((raw) => refusal(raw) === null);
         const cut = worker ? Math.round(accepted.length * this.hereShare) : accepted.length;
-        const there = worker?.normalize(accepted.slice(cut), ctx);
+        // PostgreSQL stores: the thread also makes each listing's job_terms vector (writeTerms makes
+        // those of listings normalized here, once they are stored).
+        const there = worker?.normalize(accepted.slice(cut), ctx, this.repository.dialect === 'postgres');
         const here = accepted.slice(0, cut).map((raw) => normalizeOutcome(raw, ctx));
         return there ? [...here, ...(await there)] : here;
       }),

@@ -13,8 +13,7 @@ import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
-import { descriptionTerms, termsVector } from './search-terms.ts';
-import { tsvectorArrayParam } from './tsvector-binary.ts';
+import { listingTermsBinary, tsvectorArrayParam } from './tsvector-binary.ts';
 import { listingTechnologies } from './technologies.ts';
 
 /**
@@ -336,7 +335,7 @@ export class JobRepository {
    * SQLite full-text rows, keyed by (remote, published minute, id): see ftsKeySql. Written in key
    * order: FTS5 flushes its pending segment whenever a rowid is not larger than the last one.
    */
-  private async addText(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
+  private async addText(trx: Trx, rows: { listing: IndexedListing; description: string; termsBinary?: string }[]): Promise<void> {
     if (this.dialect !== 'sqlite') return this.writeTerms(trx, rows);
     const sorted = [...rows].sort((x, y) => ftsKeyOrder(x.listing, y.listing));
     const values = sorted.map(({ listing: l, description }) => {
@@ -350,7 +349,7 @@ export class JobRepository {
    * PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had, with
    * the attributes a description query filters and orders by, so that it reads no other row.
    */
-  private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
+  private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string; termsBinary?: string }[]): Promise<void> {
     if (!rows.length) return;
     const ls = rows.map((r) => r.listing);
     await run(
@@ -365,7 +364,7 @@ export class JobRepository {
         ls.map((l) => l.publishedAt),
         ls.map((l) => l.entry.attrs),
         ls.map((l) => l.entry.countries),
-        tsvectorArrayParam(rows.map((r) => termsVector(descriptionTerms(r.description)))),
+        tsvectorArrayParam(rows.map((r) => r.termsBinary ?? listingTermsBinary(r.description))),
       ],
     );
   }
@@ -404,7 +403,7 @@ export class JobRepository {
       const added: IndexedListing[] = [];
       const removed: IndexedListing[] = [];
       const staged: IndexedListing[] = [];
-      const texts: { listing: IndexedListing; description: string }[] = [];
+      const texts: { listing: IndexedListing; description: string; termsBinary?: string }[] = [];
       const technologies = new TechnologyRows();
 
       for (const item of unique) {
@@ -432,7 +431,7 @@ export class JobRepository {
           .execute();
         const listing = indexedListing(item, old.id);
         added.push(listing);
-        texts.push({ listing, description: l.description });
+        texts.push({ listing, description: l.description, termsBinary: l.termsBinary });
       }
 
       if (fresh.length) {
@@ -449,7 +448,8 @@ export class JobRepository {
           technologies.add(item, listing.jobId);
           staged.push(listing);
           // SQLite's full-text rows of new listings are written at the merge; PostgreSQL's terms now.
-          if (this.dialect === 'postgres') texts.push({ listing, description: item.listing.description });
+          if (this.dialect === 'postgres')
+            texts.push({ listing, description: item.listing.description, termsBinary: item.listing.termsBinary });
         }
         result.created += fresh.length;
       }

@@ -5,6 +5,9 @@
 // binary form is what the server stores, minus the parse: lexemes sorted and unique, each with its
 // positions. The value stored is the same (test/jobs/tsvector-binary.test.ts compares them).
 
+import { descriptionTerms, termsVector } from './search-terms.ts';
+import type { NormalizeOutcome } from './listing.ts';
+
 /** Oid of PostgreSQL's tsvector type (pg_type), named in a binary array's header. */
 const TSVECTOR_OID = 3614;
 /** Position weights as tsvector text may give them after a position (none: D, 0). */
@@ -88,7 +91,7 @@ const NO_POSITIONS = u16(0);
  * each with optional positions; sorted and merged as tsvectorin does. Works on the text's UTF-8
  * bytes read as latin1, so that string order is byte order (tsCompareString's: a prefix first).
  */
-function tsvectorLatin1(source: string): string {
+export function tsvectorBinary(source: string): string {
   const text = /[^\u0000-\u007f]/.test(source) ? Buffer.from(source, 'utf8').toString('latin1') : source;
   const words: string[] = [];
   // Positions text of each lexeme that has some.
@@ -139,16 +142,24 @@ function tsvectorLatin1(source: string): string {
   return u32(count) + parts.join('');
 }
 
+/** A listing's job_terms vector in binary form: termsVector's text of its description's terms, encoded. */
+export function listingTermsBinary(description: string): string {
+  return tsvectorBinary(termsVector(descriptionTerms(description)));
+}
+
+/** The outcome with its listing's job_terms vector in binary form (a refusal as it is). */
+export function withTermsBinary(outcome: NormalizeOutcome): NormalizeOutcome {
+  if (typeof outcome !== 'string') outcome.termsBinary = listingTermsBinary(outcome.description);
+  return outcome;
+}
+
 /**
- * A tsvector[] query parameter in binary form, from tsvector input texts (termsVector's). node-pg
- * sends a Buffer parameter as binary; the statement must type it (`$1::tsvector[]`).
+ * A tsvector[] query parameter in binary form, from tsvectors in binary form (tsvectorBinary).
+ * node-pg sends a Buffer parameter as binary; the statement must type it (`$1::tsvector[]`).
  */
-export function tsvectorArrayParam(texts: string[]): Buffer {
+export function tsvectorArrayParam(vectors: string[]): Buffer {
   // Array header: one dimension, no nulls, the element type, the length and lower bound 1.
-  const parts = [u32(1), u32(0), u32(TSVECTOR_OID), u32(texts.length), u32(1)];
-  for (const text of texts) {
-    const value = tsvectorLatin1(text);
-    parts.push(u32(value.length), value);
-  }
+  const parts = [u32(1), u32(0), u32(TSVECTOR_OID), u32(vectors.length), u32(1)];
+  for (const value of vectors) parts.push(u32(value.length), value);
   return Buffer.from(parts.join(''), 'latin1');
 }

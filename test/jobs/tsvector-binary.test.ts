@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { tsvectorArrayParam } from '../../src/jobs/tsvector-binary.ts';
+import { listingTermsBinary, tsvectorArrayParam, tsvectorBinary } from '../../src/jobs/tsvector-binary.ts';
 import { descriptionTerms, termsVector } from '../../src/jobs/search-terms.ts';
 import { openPostgres, PG_SKIP } from '../support/db.ts';
 
@@ -27,7 +27,7 @@ describe('tsvector binary parameters', { skip: PG_SKIP }, () => {
       ];
       const { rows } = await sql<{ same: boolean; binary: string; text: string; size: number; textSize: number }>`
         select b = t as same, b::text as binary, t::text as text, pg_column_size(b) as size, pg_column_size(t) as "textSize"
-        from unnest(${tsvectorArrayParam(texts)}::tsvector[], ${texts}::tsvector[]) as u(b, t)`.execute(t.db);
+        from unnest(${tsvectorArrayParam(texts.map(tsvectorBinary))}::tsvector[], ${texts}::tsvector[]) as u(b, t)`.execute(t.db);
       assert.equal(rows.length, texts.length);
       for (const row of rows) {
         assert.equal(row.binary, row.text);
@@ -36,7 +36,7 @@ describe('tsvector binary parameters', { skip: PG_SKIP }, () => {
       }
       // Stored bytes too: identical values compare equal as raw bytes.
       const { rows: bytes } = await sql<{ same: boolean }>`
-        select tsvectorsend(b) = tsvectorsend(t) as same from unnest(${tsvectorArrayParam(texts)}::tsvector[], ${texts}::tsvector[]) as u(b, t)`.execute(
+        select tsvectorsend(b) = tsvectorsend(t) as same from unnest(${tsvectorArrayParam(texts.map(tsvectorBinary))}::tsvector[], ${texts}::tsvector[]) as u(b, t)`.execute(
         t.db,
       );
       assert.ok(bytes.every((r) => r.same));
@@ -46,6 +46,7 @@ describe('tsvector binary parameters', { skip: PG_SKIP }, () => {
   });
 
   it('refuse text they do not understand', () => {
-    assert.throws(() => tsvectorArrayParam(['word']), /not understood/);
+    assert.throws(() => tsvectorBinary('word'), /not understood/);
+    assert.equal(listingTermsBinary(DESCRIPTIONS[2]), tsvectorBinary(termsVector(descriptionTerms(DESCRIPTIONS[2]))));
   });
 });
