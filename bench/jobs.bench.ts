@@ -8,6 +8,13 @@
 //   --dialects=sqlite,postgres   --queries=200   --keep (keep the SQLite file or PostgreSQL schema, print where)
 //   --db=PATH    query phase only, on a SQLite file an earlier --keep run left (add --optimize to
 //                compact its search index first, as `leadbase import jobs` does after a large import)
+//   --segment=N  import in segments of N listings, each one import then its index merge (as one
+//                `leadbase import jobs` run), and report each segment's rate: the last segment's
+//                against the first says whether ingest per listing holds as the store grows
+//                (default: a tenth of --listings from 2,000,000 listings, else one segment)
+//   --schema=NAME  PostgreSQL: the store in this schema, kept (created when missing); with --resume an
+//                interrupted run goes on: the boards already stored are skipped (the one cut off is
+//                imported again, which changes nothing it had stored)
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +26,7 @@ import { JobService } from '../src/jobs/service.ts';
 import { MIX } from './support/jobs-mix.ts';
 import { generateBoards } from './support/jobs-generator.ts';
 import { fmt, mainThreadCpuMs, ratio, summarize, timeCalls } from './support/stats.ts';
+import { loadavg } from 'node:os';
 import { openBenchDatabase } from './support/bench-db.ts';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -28,6 +36,9 @@ const COMPANIES = Number(arg('companies', String(Math.max(10, Math.round(LISTING
 const QUERIES = Number(arg('queries', quick ? '100' : '200'));
 const keep = process.argv.includes('--keep');
 const reuse = arg('db', '');
+const SEGMENT = Number(arg('segment', String(LISTINGS >= 2_000_000 ? Math.ceil(LISTINGS / 10) : LISTINGS)));
+const keptSchema = arg('schema', '') || undefined;
+const resume = process.argv.includes('--resume');
 const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -39,7 +50,38 @@ console.log(
 const dir = mkdtempSync(join(tmpdir(), 'leadbase-jobs-bench-'));
 
 async function open(dialect: string): Promise<{ handle: DatabaseHandle; where: string; drop: () => Promise<void> }> {
-  return openBenchDatabase(dialect, { dir, sqliteFile: reuse || undefined, pgUrl, schemaPrefix: 'bench_jobs', poolSize: 4 });
+  return openBenchDatabase(dialect, {
+    dir,
+    sqliteFile: reuse || undefined,
+    pgUrl,
+    schemaPrefix: 'bench_jobs',
+    keptSchema: dialect === 'postgres' ? keptSchema : undefined,
+    poolSize: 4,
+  });
+}
+
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+
+/** Disk use of each table of the store (PostgreSQL): heap, indexes, out-of-line values, and in all. */
+async function tableSizes(db: DatabaseHandle['db']): Promise<string[]> {
+  const { rows } = await sql<{ name: string; heap: string; indexes: string; toast: string; total: string }>`
+    select c.relname as name, pg_relation_size(c.oid) as heap, pg_indexes_size(c.oid) as indexes,
+      coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) as toast, pg_total_relation_size(c.oid) as total
+    from pg_class c where c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
+    order by pg_total_relation_size(c.oid) desc`.execute(db);
+  const mb = (bytes: string | number) => fmt(Number(bytes) / 1e6, 0);
+  const sum = rows.reduce((n, r) => n + Number(r.total), 0);
+  return [
+    `\n### disk use at the end: ${fmt(sum / 1e9, 2)} GB in all`,
+    '| table | heap MB | indexes MB | out-of-line (TOAST) MB | total MB |',
+    '|---|---|---|---|---|',
+    ...rows
+      .filter((r) => Number(r.total) >= 1e6)
+      .map((r) => `| ${r.name} | ${mb(r.heap)} | ${mb(r.indexes)} | ${mb(r.toast)} | ${mb(r.total)} |`),
+  ];
 }
 
 const results: string[] = [];
@@ -60,10 +102,11 @@ for (const dialect of dialects) {
     let mergeMs = NaN;
     let ingestMainCpuMs = NaN;
     let mergeMainCpuMs = NaN;
+    const segments: { k: number; storeBefore: number; listings: number; ms: number; mergeMs: number; load: string }[] = [];
     if (!reuse) {
       // Ingest baseline: the same postings as bare rows (JSON) into an unindexed table, same batch size.
       await sql`create table bench_baseline (id integer primary key, payload text not null)`.execute(handle.db);
-      const baselineCount = Math.min(LISTINGS, 100_000);
+      const baselineCount = resume ? 0 : Math.min(LISTINGS, 100_000);
       let baselineMs = 0;
       for (const board of generateBoards({
         listings: baselineCount,
@@ -82,46 +125,80 @@ for (const dialect of dialects) {
         }
         baselineMs += performance.now() - t;
       }
-      baselineRate = baselineRows / (baselineMs / 1000);
+      baselineRate = baselineRows ? baselineRows / (baselineMs / 1000) : NaN;
       await sql`drop table bench_baseline`.execute(handle.db);
 
       // Ingest: every board through the real import path (JobService.importer.importBoards, as `leadbase import
-      // jobs` runs it), the time spent generating boards excluded.
+      // jobs` runs it), the time spent generating boards excluded, in segments (--segment) each
+      // merged at its end. A resumed run skips the boards already stored.
+      let stored = resume ? Number((await sql<{ n: string }>`select count(*) as n from jobs`.execute(handle.db)).rows[0].n) : 0;
       let generationMs = 0;
-      let lastReport = Date.now();
+      let skipped = 0;
       const generated = generateBoards({ listings: LISTINGS, companies: COMPANIES, now: NOW });
-      function* timedBoards() {
-        for (;;) {
-          const t = performance.now();
-          const next = generated.next();
-          generationMs += performance.now() - t;
-          if (next.done) return;
-          yield { source: next.value.source, board: next.value.board, listings: next.value.listings };
+      const nextBoard = () => {
+        const t = performance.now();
+        const next = generated.next();
+        generationMs += performance.now() - t;
+        return next.done ? undefined : next.value;
+      };
+      let pending = nextBoard();
+      while (pending && skipped + pending.listings.length <= stored) {
+        skipped += pending.listings.length;
+        pending = nextBoard();
+      }
+      if (skipped)
+        console.log(
+          `resuming: ${stored.toLocaleString('en')} listings stored, ${skipped.toLocaleString('en')} of them in whole boards skipped`,
+        );
+      function* segmentBoards(size: number) {
+        let taken = 0;
+        while (pending && taken < size) {
+          taken += pending.listings.length;
+          yield { source: pending.source, board: pending.board, listings: pending.listings };
+          pending = nextBoard();
         }
       }
       const cpuStart = process.cpuUsage();
       const mainCpuStart = mainThreadCpuMs();
       const ingestStart = performance.now();
-      await jobs.importer.importBoards(timedBoards(), {
-        now: NOW,
-        mergeIndex: false,
-        onBoard: (_, summary) => {
-          imported += summary.inserted;
-          rejected += summary.rejectedTotal;
-          if (Date.now() - lastReport > 15_000) {
-            lastReport = Date.now();
+      let lastReport = { at: performance.now(), generationMs: 0, imported: 0 };
+      const toImport = LISTINGS - skipped;
+      mergeMs = 0;
+      mergeMainCpuMs = 0;
+      for (let k = 1; pending; k++) {
+        const segmentStart = { at: performance.now(), generationMs, imported, stored };
+        await jobs.importer.importBoards(segmentBoards(SEGMENT), {
+          now: NOW,
+          mergeIndex: false,
+          onBoard: (_, summary) => {
+            imported += summary.inserted;
+            rejected += summary.rejectedTotal;
+            if (performance.now() - lastReport.at < 15_000) return;
+            const recent =
+              (imported - lastReport.imported) / ((performance.now() - lastReport.at - (generationMs - lastReport.generationMs)) / 1000);
+            lastReport = { at: performance.now(), generationMs, imported };
+            const etaMinutes = (toImport - imported) / recent / 60;
             process.stderr.write(
-              `  ${dialect}: ${imported.toLocaleString('en')} listings, ${fmt(imported / ((performance.now() - ingestStart - generationMs) / 1000), 0)}/s\n`,
+              `  ${dialect}: ${(skipped + imported).toLocaleString('en')} of ${LISTINGS.toLocaleString('en')} listings, ${fmt(recent, 0)}/s lately, ${fmt(imported / ((performance.now() - ingestStart - generationMs) / 1000), 0)}/s overall, ETA ${fmt(etaMinutes, 0)} min before merges; load ${load()}\n`,
             );
-          }
-        },
-      });
-      // As `leadbase import jobs` does: the boards' new listings become searchable in one sorted merge.
-      const mergeStart = performance.now();
-      const mergeCpuStart = mainThreadCpuMs();
-      await jobs.mergeStagedIndex();
-      mergeMs = performance.now() - mergeStart;
-      mergeMainCpuMs = mainThreadCpuMs() - mergeCpuStart;
+          },
+        });
+        // As `leadbase import jobs` does: the boards' new listings become searchable in one sorted merge.
+        const mergeStart = performance.now();
+        const mergeCpuStart = mainThreadCpuMs();
+        await jobs.mergeStagedIndex();
+        const segmentMergeMs = performance.now() - mergeStart;
+        mergeMs += segmentMergeMs;
+        mergeMainCpuMs += mainThreadCpuMs() - mergeCpuStart;
+        const n = imported - segmentStart.imported;
+        const ms = performance.now() - segmentStart.at - (generationMs - segmentStart.generationMs);
+        stored += n;
+        segments.push({ k, storeBefore: segmentStart.stored, listings: n, ms, mergeMs: segmentMergeMs, load: load() });
+        if (SEGMENT < LISTINGS)
+          console.log(
+            `segment ${k}: ${n.toLocaleString('en')} listings into a store of ${segmentStart.stored.toLocaleString('en')}: ${fmt(n / (ms / 1000), 0)} listings/s (${fmt(ms / 1000, 0)} s, merge ${fmt(segmentMergeMs / 1000, 0)} s), load ${load()}`,
+          );
+      }
       ingestMainCpuMs = mainThreadCpuMs() - mainCpuStart - generationMs;
       ingestMs = performance.now() - ingestStart - generationMs;
       const cpu = process.cpuUsage(cpuStart);
@@ -150,7 +227,7 @@ for (const dialect of dialects) {
 
     const size = dialect === 'sqlite' ? `, database file ${(statSync(reuse || join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     const lines = [
-      `\n## ${dialect}: ${imported.toLocaleString('en')} listings${size}`,
+      `\n## ${dialect}: ${imported.toLocaleString('en')} listings${size} (load average at the end ${load()})`,
       '| measure | value | vs baseline |',
       '|---|---|---|',
       `| baseline: bare rows into an unindexed table (${baselineRows.toLocaleString('en')} rows) | ${fmt(baselineRate, 0)} rows/s | 1.00x |`,
@@ -168,13 +245,28 @@ for (const dialect of dialects) {
         `| ${name} (mean total_count ${avgTotal.toLocaleString('en')}), p50 / p95 / p99 | ${fmt(s.p50, 2)} / ${fmt(s.p95, 2)} / ${fmt(s.p99, 2)} ms | ${ratio(s.p95, baseline.p95)} at p95 |`,
       );
     }
+    if (segments.length > 1) {
+      const [first, last] = [segments[0], segments[segments.length - 1]];
+      const rate = (x: (typeof segments)[number]) => x.listings / (x.ms / 1000);
+      lines.push(
+        `\n### ingest per listing as the store grows (each segment: import, then its merge)`,
+        '| segment | store before | listings | listings/s | merge s | load average |',
+        '|---|---|---|---|---|---|',
+        ...segments.map(
+          (x) =>
+            `| ${x.k} | ${x.storeBefore.toLocaleString('en')} | ${x.listings.toLocaleString('en')} | ${fmt(rate(x), 0)} | ${fmt(x.mergeMs / 1000, 0)} | ${x.load} |`,
+        ),
+        `last segment / first: ${ratio(rate(last), rate(first))} the rate (1.00x or more: no slower per listing in the larger store)`,
+      );
+    }
+    if (dialect === 'postgres') lines.push(...(await tableSizes(handle.db)));
     console.log(lines.join('\n'));
     results.push(...lines);
   } finally {
     if ((keep || reuse) && dialect === 'sqlite') {
       await handle.close();
       if (!reuse) console.log(`(kept ${join(dir, 'bench.sqlite')})`);
-    } else if (keep) {
+    } else if (keep || (keptSchema && dialect === 'postgres')) {
       await handle.close();
       console.log(`(kept ${where}; drop it with \`drop schema … cascade\`)`);
     } else {

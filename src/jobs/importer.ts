@@ -14,6 +14,7 @@ import { NormalizerWorker } from './normalize-pool.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { JobRepository, type BatchItem } from './repository.ts';
+import { cleanPendingTerms, useImportSettings } from './pg-import-settings.ts';
 
 /** What the jobs domain needs of the company store (CompanyService satisfies it). */
 export interface CompanyStore {
@@ -296,6 +297,7 @@ export class JobImporter {
     const endBulkWrites = await beginBulkWrites(this.db);
     try {
       await this.storeGroups(nextGroup, now, options);
+      await cleanPendingTerms(this.db);
       if (options.mergeIndex !== false) await this.repository.mergeStagedIndex();
     } finally {
       await endBulkWrites();
@@ -350,7 +352,9 @@ export class JobImporter {
         const ctx: NormalizeContext = { source: piece.board.source, board: piece.board.board, now, company: piece.board.company };
         const accepted = piece.postings.filter((raw) => refusal(raw) === null);
         const cut = worker ? Math.round(accepted.length * this.hereShare) : accepted.length;
-        const there = worker?.normalize(accepted.slice(cut), ctx);
+        // PostgreSQL stores: the thread also makes each listing's job_terms vector (writeTerms makes
+        // those of listings normalized here, once they are stored).
+        const there = worker?.normalize(accepted.slice(cut), ctx, this.repository.dialect === 'postgres');
         const here = accepted.slice(0, cut).map((raw) => normalizeOutcome(raw, ctx));
         return there ? [...here, ...(await there)] : here;
       }),
@@ -396,6 +400,7 @@ export class JobImporter {
     const counts = await retryWhileUnavailable(
       () =>
         inTransaction(this.db, async (trx) => {
+          await useImportSettings(trx);
           const repository = new JobRepository(trx);
           const out: { created: number; updated: number; unchanged: number; expired?: number; held?: BoardImportSummary['expiryHeld'] }[] =
             [];
@@ -407,6 +412,8 @@ export class JobImporter {
             }
             const { live, vanished } = await repository.countVanished(piece.board.source, piece.board.board, now);
             if (vanished * 2 > live && !piece.board.allowMassExpiry) out.push({ ...result, expired: 0, held: { vanished, live } });
+            // Nothing vanished (a new board, or one imported again whole): no expiry to look for.
+            else if (!vanished) out.push({ ...result, expired: 0 });
             else out.push({ ...result, expired: await repository.expireUnseen(piece.board.source, piece.board.board, now, now) });
           }
           return out;

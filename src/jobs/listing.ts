@@ -41,6 +41,11 @@ export interface NormalizedListing {
   contentHash: string;
   /** The technologies the title and description name (technologies.ts), by name; not part of the hash (they follow from the text). */
   technologies: string[];
+  /**
+   * PostgreSQL: the description's job_terms vector in binary form (tsvector-binary.ts), made on the
+   * normalization thread when the store is PostgreSQL; not part of the hash. Missing: made when stored.
+   */
+  termsBinary?: string;
 }
 
 const MAX_DESCRIPTION = 100_000;

@@ -61,13 +61,16 @@ export class NormalizerWorker {
     return this.ready && !this.failed;
   }
 
-  /** Normalization outcomes of `raws`, in order. */
-  normalize(raws: SourceListing[], ctx: NormalizeContext): Promise<NormalizeOutcome[]> {
+  /**
+   * Normalization outcomes of `raws`, in order; with `terms`, each listing also has its job_terms
+   * vector (termsBinary) when the thread made it (the importer makes what is missing).
+   */
+  normalize(raws: SourceListing[], ctx: NormalizeContext, terms = false): Promise<NormalizeOutcome[]> {
     if (!raws.length) return Promise.resolve([]);
     if (!this.available || !this.worker) return Promise.resolve(raws.map((raw) => normalizeOutcome(raw, ctx)));
     const id = this.nextId++;
     try {
-      this.worker.postMessage({ id, raws, ctx } satisfies NormalizeRequest);
+      this.worker.postMessage({ id, raws, ctx, terms } satisfies NormalizeRequest);
     } catch {
       // A posting that cannot be copied to the thread (not plain data) is normalized here.
       return Promise.resolve(raws.map((raw) => normalizeOutcome(raw, ctx)));

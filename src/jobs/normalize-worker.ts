@@ -3,11 +3,14 @@
 import { parentPort } from 'node:worker_threads';
 import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
 import type { SourceListing } from './input.ts';
+import { withTermsBinary } from './tsvector-binary.ts';
 
 export interface NormalizeRequest {
   id: number;
   raws: SourceListing[];
   ctx: NormalizeContext;
+  /** Also make each listing's job_terms vector (PostgreSQL stores): off the importing thread. */
+  terms: boolean;
 }
 
 export type NormalizeReply = { ready: true } | { id: number; outcomes: NormalizeOutcome[] };
@@ -28,7 +31,8 @@ if (parentPort) {
     { source: 'warm-up', board: 'warm-up', now: 0 },
   );
   port.on('message', (request: NormalizeRequest) => {
-    port.postMessage({ id: request.id, outcomes: request.raws.map((raw) => normalizeOutcome(raw, request.ctx)) } satisfies NormalizeReply);
+    const outcomes = request.raws.map((raw) => normalizeOutcome(raw, request.ctx));
+    port.postMessage({ id: request.id, outcomes: request.terms ? outcomes.map(withTermsBinary) : outcomes } satisfies NormalizeReply);
   });
   port.postMessage({ ready: true } satisfies NormalizeReply);
 }

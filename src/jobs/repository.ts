@@ -13,7 +13,7 @@ import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
-import { descriptionTerms, termsVector } from './search-terms.ts';
+import { listingTermsBinary, tsvectorArrayParam } from './tsvector-binary.ts';
 import { listingTechnologies } from './technologies.ts';
 
 /**
@@ -48,6 +48,16 @@ function ftsKeysJson(listings: IndexedListing[]): string {
 const FTS_KEYS_OF_JSON = `select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?)`;
 
 export const DAY_MS = 86_400_000;
+
+/** A staged index entry's columns (staged-index.ts), in the order stage() builds them. */
+const STAGED_COLUMNS: Record<string, PgType> = {
+  job_id: 'int8',
+  has_remote: 'int4',
+  published_at: 'int8',
+  attrs: 'int8',
+  countries: 'text',
+  facets: 'text',
+};
 
 /** The jobs columns a listing's content sets, in the order of columnValues, with their PostgreSQL types (bulkInsert). */
 const CONTENT_COLUMNS: Record<string, PgType> = {
@@ -228,34 +238,32 @@ class DayCounts {
     }
   }
 
-  async flush(trx: Trx, dialect: DialectName): Promise<void> {
+  async flush(trx: Trx): Promise<void> {
     const rows = [...this.deltas]
       .filter(([, n]) => n !== 0)
       .map(([id, n]) => {
         const [facet, remote, day] = id.split('\u0000');
         return [facet, Number(remote), Number(day), n];
       });
-    await insertMany(
-      trx,
-      dialect,
-      'insert into job_facet_days (facet, has_remote, day, n)',
-      rows,
-      'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n',
-    );
-    if (dialect === 'postgres') {
+    await bulkInsert(trx, {
+      table: 'job_facet_days',
+      columns: { facet: 'text', has_remote: 'int4', day: 'int4', n: 'int4' },
+      values: rows,
+      onConflict: 'on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n',
+    });
+    if (dialectOf(trx) === 'postgres') {
       const attrRows = [...this.attrDeltas]
         .filter(([, n]) => n !== 0)
         .map(([id, n]) => {
           const [facet, remote, day, attrs, countries] = id.split('\u0000');
           return [facet, Number(remote), Number(day), Number(attrs), countries, n];
         });
-      await insertMany(
-        trx,
-        dialect,
-        'insert into job_facet_attr_days (facet, has_remote, day, attrs, countries, n)',
-        attrRows,
-        'on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n',
-      );
+      await bulkInsert(trx, {
+        table: 'job_facet_attr_days',
+        columns: { facet: 'text', has_remote: 'int4', day: 'int4', attrs: 'int8', countries: 'text', n: 'int4' },
+        values: attrRows,
+        onConflict: 'on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n',
+      });
     }
     this.deltas.clear();
     this.attrDeltas.clear();
@@ -282,17 +290,16 @@ class TechnologyRows {
     for (const name of names) this.rows.push([companyId, listing.publishedAt, jobId, name]);
   }
 
-  async flush(trx: Trx, dialect: DialectName): Promise<void> {
+  async flush(trx: Trx): Promise<void> {
     for (const key of this.gone)
       await run(trx, 'delete from job_technologies where company_id = ? and published_at = ? and job_id = ?', key);
     // A build running beside the import may have written a new listing's rows already.
-    await insertMany(
-      trx,
-      dialect,
-      'insert into job_technologies (company_id, published_at, job_id, technology)',
-      this.rows,
-      'on conflict do nothing',
-    );
+    await bulkInsert(trx, {
+      table: 'job_technologies',
+      columns: { company_id: 'int8', published_at: 'int8', job_id: 'int8', technology: 'text' },
+      values: this.rows,
+      onConflict: 'on conflict do nothing',
+    });
   }
 }
 
@@ -360,14 +367,14 @@ export class JobRepository {
       l.entry.countries,
       JSON.stringify(l.entry.facets),
     ]);
-    await insertMany(trx, this.dialect, 'insert into job_facets_staged (job_id, has_remote, published_at, attrs, countries, facets)', rows);
+    await bulkInsert(trx, { table: 'job_facets_staged', columns: STAGED_COLUMNS, values: rows });
   }
 
   /**
    * SQLite full-text rows, keyed by (remote, published minute, id): see ftsKeySql. Written in key
    * order: FTS5 flushes its pending segment whenever a rowid is not larger than the last one.
    */
-  private async addText(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
+  private async addText(trx: Trx, rows: { listing: IndexedListing; description: string; termsBinary?: string }[]): Promise<void> {
     if (this.dialect !== 'sqlite') return this.writeTerms(trx, rows);
     const sorted = [...rows].sort((x, y) => ftsKeyOrder(x.listing, y.listing));
     const values = sorted.map(({ listing: l, description }) => {
@@ -381,7 +388,7 @@ export class JobRepository {
    * PostgreSQL: the listings' search terms (search-terms.ts), new or replacing what they had, with
    * the attributes a description query filters and orders by, so that it reads no other row.
    */
-  private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string }[]): Promise<void> {
+  private async writeTerms(trx: Trx, rows: { listing: IndexedListing; description: string; termsBinary?: string }[]): Promise<void> {
     if (!rows.length) return;
     const ls = rows.map((r) => r.listing);
     await run(
@@ -396,7 +403,7 @@ export class JobRepository {
         ls.map((l) => l.publishedAt),
         ls.map((l) => l.entry.attrs),
         ls.map((l) => l.entry.countries),
-        rows.map((r) => termsVector(descriptionTerms(r.description))),
+        tsvectorArrayParam(rows.map((r) => r.termsBinary ?? listingTermsBinary(r.description))),
       ],
     );
   }
@@ -435,7 +442,7 @@ export class JobRepository {
       const added: IndexedListing[] = [];
       const removed: IndexedListing[] = [];
       const staged: IndexedListing[] = [];
-      const texts: { listing: IndexedListing; description: string }[] = [];
+      const texts: { listing: IndexedListing; description: string; termsBinary?: string }[] = [];
       const technologies = new TechnologyRows();
 
       for (const item of unique) {
@@ -463,7 +470,7 @@ export class JobRepository {
           .execute();
         const listing = indexedListing(item, old.id);
         added.push(listing);
-        texts.push({ listing, description: l.description });
+        texts.push({ listing, description: l.description, termsBinary: l.termsBinary });
       }
 
       if (fresh.length) {
@@ -480,7 +487,8 @@ export class JobRepository {
           technologies.add(item, listing.jobId);
           staged.push(listing);
           // SQLite's full-text rows of new listings are written at the merge; PostgreSQL's terms now.
-          if (this.dialect === 'postgres') texts.push({ listing, description: item.listing.description });
+          if (this.dialect === 'postgres')
+            texts.push({ listing, description: item.listing.description, termsBinary: item.listing.termsBinary });
         }
         result.created += fresh.length;
       }
@@ -496,8 +504,8 @@ export class JobRepository {
       await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
       await this.stage(trx, staged);
-      await technologies.flush(trx, this.dialect);
-      await days.flush(trx, this.dialect);
+      await technologies.flush(trx);
+      await days.flush(trx);
     });
     return result;
   }
@@ -546,7 +554,7 @@ export class JobRepository {
         await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', part).execute();
       const days = new DayCounts();
       await this.removeFromIndex(trx, gone.map(indexedRow), days);
-      await days.flush(trx, this.dialect);
+      await days.flush(trx);
       return gone.length;
     });
   }

@@ -14,6 +14,7 @@ import { dialectOf, type DialectName } from '../db/database.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { run } from './bulk-sql.ts';
+import { useImportSettings } from './pg-import-settings.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
 
@@ -144,6 +145,7 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
   if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
     await inTransaction(db, async (trx) => {
+      await useImportSettings(trx);
       await run(
         trx,
         `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4 on conflict do nothing`,
