@@ -1,9 +1,7 @@
 // PostgreSQL settings of an import's own transactions (SET LOCAL: they end with the transaction and
-// touch nothing else the server runs). Each is safe for an import and only for one:
-// - synchronous_commit off: a commit returns before its WAL reaches the disk. A server crash can
-//   lose the last groups committed (never corrupt anything); the import is idempotent and a rerun
-//   stores them again (docs/jobs.md, "Bulk imports"). A merge so lost leaves its entries staged,
-//   merged again by the next import or server start.
+// touch nothing else the server runs). Each is safe for an import and only for one.
+// - synchronous_commit stays on: with it off, the VACUUM after the index merge left the merged
+//   pages not all-visible (facet counts then read the heap; test/jobs/facet-search-dialects.test.ts).
 // - gin_pending_list_limit: new listings' terms go to job_terms' GIN pending list (fastupdate) and
 //   are moved into the index when it fills. Each term's move appends to that term's posting list
 //   (new ids are the largest), one page per term however many listings carry it: a larger list
@@ -19,7 +17,7 @@ const PENDING_LIST_KB = 32 * 1024;
 /** Applies the import settings to the transaction `trx` (PostgreSQL; nothing on SQLite). */
 export async function useImportSettings(trx: Kysely<any>): Promise<void> {
   if (dialectOf(trx) !== 'postgres' || !trx.isTransaction) return;
-  await run(trx, `select set_config('synchronous_commit', 'off', true), set_config('gin_pending_list_limit', '${PENDING_LIST_KB}', true)`);
+  await run(trx, `select set_config('gin_pending_list_limit', '${PENDING_LIST_KB}', true)`);
 }
 
 /** Moves job_terms' pending list into its GIN index now (PostgreSQL), so searches read no long list after an import. */

@@ -14,7 +14,6 @@ import { dialectOf, type DialectName } from '../db/database.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { run } from './bulk-sql.ts';
-import { useImportSettings } from './pg-import-settings.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
 
@@ -144,8 +143,10 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   if (stage.last === null) return 0;
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
   if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
+    // Committed synchronously (no useImportSettings): the vacuum after a PostgreSQL merge can mark
+    // a page all-visible only once the commit of the rows on it is on disk, and index-only counts
+    // need that (JobRepository.mergeStagedIndex).
     await inTransaction(db, async (trx) => {
-      await useImportSettings(trx);
       await run(
         trx,
         `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4 on conflict do nothing`,

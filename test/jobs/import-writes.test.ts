@@ -126,9 +126,9 @@ for (const target of dbTargets) {
           const { rows } = await sql<{
             sync: string;
             mem: string;
-          }>`select current_setting('synchronous_commit') as sync, current_setting('work_mem') as mem`.execute(store.db);
+          }>`select current_setting('synchronous_commit') as sync, current_setting('gin_pending_list_limit') as mem`.execute(store.db);
           assert.equal(rows[0].sync, 'on');
-          assert.notEqual(rows[0].mem, '128MB');
+          assert.notEqual(rows[0].mem, '32MB');
         }
         const { rows } = await sql<{ pages: number | string }>`select gin_clean_pending_list('job_terms_terms'::regclass) as pages`.execute(
           store.db,
