@@ -1,7 +1,8 @@
-// PostgreSQL's search terms of a listing's description (table job_terms): every word and every
-// pair of neighbouring words, without positions. GIN keeps no word positions, so a phrase tested
-// against a positional tsvector re-reads every candidate's text; a pair of words is one term, so
-// a two-word phrase is one index lookup and a longer one the AND of its pairs, with no re-read.
+// PostgreSQL's search terms of a listing's description (table job_terms): every word, every pair
+// and every triple of neighbouring words, without positions. GIN keeps no word positions, so a
+// phrase tested against a positional tsvector re-reads every candidate's text; a pair or triple of
+// words is one term, so a phrase of up to three words is one index lookup with no re-read, and a
+// longer one the AND of its triples, confirmed on the text of the few listings that hold them all.
 // Words are cut as the SQLite index and the query parser cut them (textKey): accents stripped,
 // lower case, split at anything that is not a letter or a digit.
 import { textKey } from '../text-key.ts';
@@ -17,20 +18,25 @@ const MAX_INDEXED_CHARS = 100_000;
 export function descriptionTerms(description: string): string {
   const words = textKey(description.slice(0, MAX_INDEXED_CHARS)).split(' ');
   const terms = new Set<string>();
+  // The one or two words before this one, reset by a run that is not a word (so are FTS5's phrases:
+  // such a run is a token between them).
   let previous = '';
+  let pair = '';
   for (const word of words) {
     if (!word || word.length > MAX_TERM_LENGTH) {
-      previous = '';
+      previous = pair = '';
       continue;
     }
     terms.add(word);
+    if (pair) terms.add(`${pair} ${word}`);
     if (previous) terms.add(`${previous} ${word}`);
+    pair = previous ? `${previous} ${word}` : '';
     previous = word;
   }
   return [...terms].join('\n');
 }
 
-/** A term quoted for tsquery and tsvector input (terms hold only letters, digits and one space). */
+/** A term quoted for tsquery and tsvector input (terms hold only letters, digits and spaces). */
 const quote = (term: string) => `'${term}'`;
 
 /**
@@ -64,30 +70,33 @@ export function termsVector(terms: string): string {
   return lexemes.map((t, i) => (i < pad ? `${quote(t)}:${PAD_POSITIONS}` : quote(t))).join(' ');
 }
 
-/** A phrase as terms: its one word, or the AND of its neighbouring pairs. */
+/** Longest phrase that is one term (a word, pair or triple); longer ones are the AND of their triples. */
+const MAX_PHRASE_TERM_WORDS = 3;
+
+/** A phrase as terms: itself when it has at most three words, else the AND of its neighbouring triples. */
 function phraseQuery(words: string[]): string {
-  if (words.length === 1) return quote(words[0]);
-  const pairs: string[] = [];
-  for (let i = 1; i < words.length; i++) pairs.push(quote(`${words[i - 1]} ${words[i]}`));
-  return pairs.length === 1 ? pairs[0] : `(${pairs.join(' & ')})`;
+  if (words.length <= MAX_PHRASE_TERM_WORDS) return quote(words.join(' '));
+  const triples: string[] = [];
+  for (let i = MAX_PHRASE_TERM_WORDS; i <= words.length; i++) triples.push(quote(words.slice(i - MAX_PHRASE_TERM_WORDS, i).join(' ')));
+  return `(${triples.join(' & ')})`;
 }
 
 export interface TermsQuery {
   /** tsquery text over job_terms.terms, or null when the input has no positive term. */
   tsquery: string | null;
   /**
-   * True when a phrase has three words or more: the pairs of "a b c" also match a text holding
-   * "a b" and "b c" apart, so the listing's own text must confirm the phrase.
+   * True when a phrase has four words or more: the triples of "a b c d" also match a text holding
+   * "a b c" and "b c d" apart, so the listing's own text must confirm the phrase.
    */
   needsRecheck: boolean;
 }
 
 /**
- * The job_terms query of a parsed `job_description`. An excluded phrase of three words or more is
- * left to the recheck: excluding its pairs would drop listings that hold them apart.
+ * The job_terms query of a parsed `job_description`. An excluded phrase of four words or more is
+ * left to the recheck: excluding its triples would drop listings that hold them apart.
  */
 export function termsQuery({ groups, excluded }: ParsedTextQuery): TermsQuery {
-  const long = (words: string[]) => words.length > 2;
+  const long = (words: string[]) => words.length > MAX_PHRASE_TERM_WORDS;
   const needsRecheck = groups.some((g) => g.some(long)) || excluded.some(long);
   if (!groups.length) return { tsquery: null, needsRecheck };
   const positive = groups.map((g) => (g.length > 1 ? `(${g.map(phraseQuery).join(' | ')})` : phraseQuery(g[0]))).join(' & ');

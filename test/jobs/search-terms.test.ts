@@ -12,31 +12,41 @@ import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
 
 describe('search terms of a description', () => {
-  it('are its words and pairs of neighbouring words, cut as the SQLite index cuts them', () => {
+  it('are its words, pairs and triples of neighbouring words, cut as the SQLite index cuts them', () => {
     assert.deepEqual(descriptionTerms('Machine-learning on Kubernetes, café!').split('\n').sort(), [
       'cafe',
       'kubernetes',
       'kubernetes cafe',
       'learning',
       'learning on',
+      'learning on kubernetes',
       'machine',
       'machine learning',
+      'machine learning on',
       'on',
       'on kubernetes',
+      'on kubernetes cafe',
     ]);
     assert.equal(descriptionTerms(''), '');
-    // A run too long to be a word breaks the pairs around it.
-    assert.deepEqual(descriptionTerms(`a ${'x'.repeat(101)} b`).split('\n'), ['a', 'b']);
+    // A run too long to be a word breaks the pairs and triples around it.
+    assert.deepEqual(descriptionTerms(`a b ${'x'.repeat(101)} c d`).split('\n'), ['a', 'b', 'a b', 'c', 'd', 'c d']);
   });
 
-  it('make a two-word phrase one term, a longer one the AND of its pairs, checked again on the text', () => {
+  it('make a phrase of up to three words one term, a longer one the AND of its triples, checked again on the text', () => {
     const q = (input: string) => termsQuery(parseTextQuery(input));
     assert.deepEqual(q('kubernetes'), { tsquery: "'kubernetes'", needsRecheck: false });
     assert.deepEqual(q('"machine learning"'), { tsquery: "'machine learning'", needsRecheck: false });
-    assert.deepEqual(q('"motion planning algorithms"'), { tsquery: "('motion planning' & 'planning algorithms')", needsRecheck: true });
-    assert.deepEqual(q('react OR vue -"shift 4"'), { tsquery: "(('react' | 'vue')) & !('shift 4')", needsRecheck: false });
-    // A long excluded phrase is left to the recheck rather than excluding its pairs found apart.
-    assert.deepEqual(q('forklift -"night shift rota"'), { tsquery: "'forklift'", needsRecheck: true });
+    assert.deepEqual(q('"month-end close"'), { tsquery: "'month end close'", needsRecheck: false });
+    assert.deepEqual(q('"motion planning algorithms team"'), {
+      tsquery: "('motion planning algorithms' & 'planning algorithms team')",
+      needsRecheck: true,
+    });
+    assert.deepEqual(q('react OR vue -"shift 4" -"night shift rota"'), {
+      tsquery: "(('react' | 'vue')) & !('shift 4' | 'night shift rota')",
+      needsRecheck: false,
+    });
+    // A long excluded phrase is left to the recheck rather than excluding its triples found apart.
+    assert.deepEqual(q('forklift -"on the night shift"'), { tsquery: "'forklift'", needsRecheck: true });
     assert.deepEqual(q('-forklift'), { tsquery: null, needsRecheck: false });
   });
 });
@@ -93,14 +103,31 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       const written = await read();
       assert.equal(written.size, texts.length);
       const vectors = await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db);
+      // Back to words and pairs (0031 down), and further back to before the phrase index.
+      await migrations['0031_job_terms_triples'].down!(t.db);
+      const pairs = await read();
+      for (const [id, terms] of written) {
+        const expected = terms.split('|').filter((term) => term.split(' ').length < 3);
+        assert.deepEqual(pairs.get(id)?.split('|'), expected);
+      }
       await migrations['0026_job_terms_narrow'].down!(t.db);
       await migrations['0022_job_terms'].down!(t.db);
       await migrations['0022_job_terms'].up(t.db);
-      assert.deepEqual(await read(), written);
-      // Migration 0026 pads the stored vectors as the application pads them.
+      assert.deepEqual(await read(), pairs);
+      // Migration 0026 pads the stored vectors as the application pads them; 0031 adds the triples.
       await migrations['0026_job_terms_narrow'].up(t.db);
+      assert.deepEqual(await read(), pairs);
+      await migrations['0031_job_terms_triples'].up(t.db);
       assert.deepEqual(await read(), written);
-      assert.deepEqual((await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db)).rows, vectors.rows);
+      // Padded alike: as many lexemes with positions (the SQL pads the first in sorted order, the
+      // application the first in the text's order; positions are read by no query).
+      const padding = (rows: { v: string }[]) => rows.map((r) => r.v.split(' ').filter((lexeme) => lexeme.includes(':')).length);
+      const migrated = await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db);
+      assert.deepEqual(padding(migrated.rows), padding(vectors.rows));
+      assert.ok(
+        padding(vectors.rows).some((n) => n > 0),
+        'a vector of 512 bytes to 2,100 is among them',
+      );
     } finally {
       await jobs.close();
       await t.destroy();
