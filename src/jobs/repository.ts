@@ -13,7 +13,7 @@ import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
 import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
-import { descriptionTerms, termsVector } from './search-terms.ts';
+import { descriptionTerms, termsBucket, termsVector } from './search-terms.ts';
 import { listingTechnologies } from './technologies.ts';
 
 /**
@@ -356,7 +356,7 @@ export class JobRepository {
         ls.map((l) => l.publishedAt),
         ls.map((l) => l.entry.attrs),
         ls.map((l) => l.entry.countries),
-        rows.map((r) => termsVector(descriptionTerms(r.description))),
+        rows.map((r) => termsVector(descriptionTerms(r.description), termsBucket(r.listing.hasRemote, r.listing.publishedAt))),
       ],
     );
   }

@@ -20,8 +20,8 @@ import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
-import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query } from './fts-query.ts';
-import { termsQuery } from './search-terms.ts';
+import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
+import { needsTextRecheck, termsQuery, windowBuckets } from './search-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
 import { DAY_MS, hasDayCounts } from './repository.ts';
@@ -34,6 +34,12 @@ const FTS_PROBE_LIMIT = 2_000;
 /** Narrow facet ranges are counted up to this many rows when only the driver choice depends on it. */
 const DRIVER_COUNT_CAP = 30_000;
 const FAR_FUTURE = 8_640_000_000_000_000;
+/**
+ * PostgreSQL work_mem of a description search: an exact bitmap takes about 64 bytes per heap page
+ * holding a match, and a common term has matches on nearly every page of job_terms (about 90 bytes
+ * a row: 11,000 pages at a million listings, 110,000 at ten million, over the 4 MB default).
+ */
+const SEARCH_WORK_MEM = '32MB';
 
 /** The jobs-finder filters; has_remote 'any' takes remote and non-remote listings alike (the LeadMagic v1 paths' default). */
 export type JobSearchFilters = Omit<JobsFinderBody, 'has_remote'> & { has_remote?: boolean | 'any' };
@@ -50,8 +56,13 @@ interface Plan {
   remote: number;
   lo: number;
   hi: number;
-  /** FTS5 MATCH text on SQLite; tsquery text over job_terms on PostgreSQL (search-terms.ts). */
+  /**
+   * FTS5 MATCH text on SQLite; tsquery text over job_terms on PostgreSQL (search-terms.ts), made
+   * for the remote flag and window of each run from `terms` (empty until then).
+   */
   description: string | null;
+  /** PostgreSQL: the parsed `job_description`, when it has a term to find. */
+  terms: ParsedTextQuery | null;
   /** PostgreSQL: the original `job_description`, when the listing's own text must confirm a long phrase. */
   recheck: string | null;
   locationWords: string[];
@@ -115,6 +126,7 @@ export class JobSearch {
       lo: 0,
       hi: FAR_FUTURE,
       description: null,
+      terms: null,
       recheck: null,
       locationWords: [],
       company: [],
@@ -154,9 +166,12 @@ export class JobSearch {
     if (filters.job_description?.trim()) {
       if (this.dialect === 'sqlite') plan.description = toFts5Query(filters.job_description);
       else {
-        const terms = termsQuery(parseTextQuery(filters.job_description));
-        plan.description = terms.tsquery;
-        if (terms.tsquery && terms.needsRecheck) plan.recheck = filters.job_description.trim();
+        const parsed = parseTextQuery(filters.job_description);
+        if (parsed.groups.length) {
+          plan.terms = parsed;
+          plan.description = '';
+          if (needsTextRecheck(parsed)) plan.recheck = filters.job_description.trim();
+        }
       }
     }
     if (filters.min_employees !== undefined) plan.company.push(sql`c.employee_count >= ${filters.min_employees}`);
@@ -299,7 +314,28 @@ export class JobSearch {
     return out;
   }
 
+  /**
+   * PostgreSQL: the tsquery of `terms` in the buckets (search-terms.ts) of a remote flag and window,
+   * the window first narrowed to the listings it holds (the first and last in the `all` facet's
+   * range: an open end would otherwise span every week); null when it holds none.
+   */
+  private async termsInWindow(terms: ParsedTextQuery, remote: number, lo: number, hi: number): Promise<string | null> {
+    const held = await sql<{
+      lo: number | string | null;
+      hi: number | string | null;
+    }>`select min(published_at) as lo, max(published_at) as hi from job_facets where facet = 'all' and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(
+      this.db,
+    );
+    const { lo: first, hi: last } = held.rows[0];
+    return first === null || last === null ? null : termsQuery(terms, windowBuckets(remote, Number(first), Number(last)));
+  }
+
   private async run(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+    if (plan.terms) {
+      const tsquery = await this.termsInWindow(plan.terms, plan.remote, plan.lo, plan.hi);
+      if (!tsquery) return { total: 0, ids: [] };
+      plan = { ...plan, description: tsquery };
+    }
     // Sizes of the facet ranges: exact for the broad facets (per-day sums), capped for the narrow
     // ones when there are several (only the smallest matters, to choose the driver).
     const counts = new Map<string, number>();
@@ -379,7 +415,7 @@ export class JobSearch {
     ];
     const from = needsJobs ? sql`job_terms t join jobs j on j.id = t.job_id` : sql`job_terms t`;
     const where = sql.join(conditions, sql` and `);
-    return this.withoutJit(async (db) => {
+    return this.withSearchSettings(async (db) => {
       const rows = await sql<{
         id: number;
         total: number;
@@ -394,16 +430,23 @@ export class JobSearch {
   }
 
   /**
-   * PostgreSQL: runs `statements` with JIT compilation off. A bitmap scan of thousands of matches is
-   * estimated costly enough for JIT, which then spent 30–80 ms compiling a query that runs in less.
+   * PostgreSQL: runs `statements` with JIT compilation off and room for an exact bitmap. A bitmap
+   * scan of thousands of matches is estimated costly enough for JIT, which then spent 30–80 ms
+   * compiling a query that runs in less. And a bitmap past `work_mem` turns lossy: a lossy page's
+   * every row is then tested against the query, reading its out-of-line terms, where an exact
+   * page reads only the matches' narrow rows (SEARCH_WORK_MEM).
    */
-  private async withoutJit<T>(statements: (db: Db) => Promise<T>): Promise<T> {
+  private async withSearchSettings<T>(statements: (db: Db) => Promise<T>): Promise<T> {
+    const settings = async (db: Db) => {
+      await sql`set local jit = off`.execute(db);
+      await sql.raw(`set local work_mem = '${SEARCH_WORK_MEM}'`).execute(db);
+    };
     if (this.db.isTransaction) {
-      await sql`set local jit = off`.execute(this.db);
+      await settings(this.db);
       return statements(this.db);
     }
     return this.db.transaction().execute(async (trx) => {
-      await sql`set local jit = off`.execute(trx);
+      await settings(trx);
       return statements(trx);
     });
   }

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { descriptionTerms, termsQuery, termsVector } from '../../src/jobs/search-terms.ts';
+import { descriptionTerms, needsTextRecheck, termsBucket, termsQuery, termsVector, windowBuckets } from '../../src/jobs/search-terms.ts';
 import { parseTextQuery } from '../../src/jobs/fts-query.ts';
 import { migrations } from '../../src/db/migrate.ts';
 import { openPostgres, PG_SKIP } from '../support/db.ts';
@@ -33,36 +33,55 @@ describe('search terms of a description', () => {
   });
 
   it('make a phrase of up to three words one term, a longer one the AND of its triples, checked again on the text', () => {
-    const q = (input: string) => termsQuery(parseTextQuery(input));
-    assert.deepEqual(q('kubernetes'), { tsquery: "'kubernetes'", needsRecheck: false });
-    assert.deepEqual(q('"machine learning"'), { tsquery: "'machine learning'", needsRecheck: false });
-    assert.deepEqual(q('"month-end close"'), { tsquery: "'month end close'", needsRecheck: false });
-    assert.deepEqual(q('"motion planning algorithms team"'), {
-      tsquery: "('motion planning algorithms' & 'planning algorithms team')",
-      needsRecheck: true,
-    });
-    assert.deepEqual(q('react OR vue -"shift 4" -"night shift rota"'), {
-      tsquery: "(('react' | 'vue')) & !('shift 4' | 'night shift rota')",
-      needsRecheck: false,
-    });
+    const q = (input: string) => termsQuery(parseTextQuery(input), ['012']);
+    const recheck = (input: string) => needsTextRecheck(parseTextQuery(input));
+    assert.equal(q('kubernetes'), "'kubernetes~012'");
+    assert.equal(q('"machine learning"'), "'machine learning~012'");
+    assert.equal(q('"month-end close"'), "'month end close~012'");
+    assert.equal(recheck('"month-end close"'), false);
+    assert.equal(q('"motion planning algorithms team"'), "('motion planning algorithms~012' & 'planning algorithms team~012')");
+    assert.equal(recheck('"motion planning algorithms team"'), true);
+    assert.equal(
+      q('react OR vue -"shift 4" -"night shift rota"'),
+      "(('react~012' | 'vue~012')) & !('shift 4~012' | 'night shift rota~012')",
+    );
     // A long excluded phrase is left to the recheck rather than excluding its triples found apart.
-    assert.deepEqual(q('forklift -"on the night shift"'), { tsquery: "'forklift'", needsRecheck: true });
-    assert.deepEqual(q('-forklift'), { tsquery: null, needsRecheck: false });
+    assert.equal(q('forklift -"on the night shift"'), "'forklift~012'");
+    assert.equal(recheck('forklift -"on the night shift"'), true);
+    assert.equal(q('-forklift'), null);
+  });
+
+  it('ask for each term in every bucket of the window: remote flag and publication week', () => {
+    const week = 7 * 86_400_000;
+    const start = 2_940 * week; // week 2,940 since the epoch: code 40
+    assert.equal(termsBucket(0, start), '040');
+    assert.equal(termsBucket(1, start + week - 1), '140');
+    assert.equal(termsBucket(1, start + week), '141');
+    assert.deepEqual(windowBuckets(0, start + 3 * 86_400_000, start + 15 * 86_400_000), ['040', '041', '042']);
+    assert.deepEqual(windowBuckets(0, start, start - 1), []);
+    // Codes repeat after 100 weeks: a longer window asks for each code once.
+    assert.equal(new Set(windowBuckets(1, 0, start)).size, 100);
+    assert.equal(windowBuckets(1, 0, start).length, 100);
+    assert.equal(
+      termsQuery(parseTextQuery('"machine learning" -sales'), ['040', '041']),
+      "(('machine learning~040' | 'machine learning~041')) & !(('sales~040' | 'sales~041'))",
+    );
+    assert.equal(termsQuery(parseTextQuery('kubernetes'), []), null);
   });
 });
 
 describe('the stored vector of search terms', () => {
-  it('holds the terms, with positions padding a vector of 512 bytes to 2,100 so that PostgreSQL moves it out of the row', () => {
-    assert.equal(termsVector(''), '');
-    assert.equal(termsVector('machine\nmachine learning'), "'machine' 'machine learning'");
-    const words = Array.from({ length: 100 }, (_, i) => `word${i}`); // 8 + 100 × 10 bytes
-    const padded = termsVector(words.join('\n')).split(' ');
+  it("holds the terms in the listing's bucket, with positions padding a vector of 512 bytes to 2,100 so that PostgreSQL moves it out of the row", () => {
+    assert.equal(termsVector('', '040'), '');
+    assert.equal(termsVector('machine\nmachine learning', '040'), "'machine~040' 'machine learning~040'");
+    const words = Array.from({ length: 100 }, (_, i) => `w${i}`); // 8 + 100 × (4 + 6 to 7) bytes
+    const padded = termsVector(words.join('\n'), '040').split(' ');
     assert.equal(padded.length, 100);
-    // (2,100 − 1,008) / 515 bytes of positions per lexeme: 3 lexemes padded.
-    assert.equal(padded.filter((t) => t.includes(':')).length, 3);
-    assert.match(padded[0], /^'word0':1,2,3,.*,256$/);
+    // (2,100 − 1,098) / 515 bytes of positions per lexeme: 2 lexemes padded.
+    assert.equal(padded.filter((t) => t.includes(':')).length, 2);
+    assert.match(padded[0], /^'w0~040':1,2,3,.*,256$/);
     const long = Array.from({ length: 300 }, (_, i) => `longer${i}`);
-    assert.ok(!termsVector(long.join('\n')).includes(':'), 'a vector over 2,100 bytes is moved out of the row as it is');
+    assert.ok(!termsVector(long.join('\n'), '040').includes(':'), 'a vector over 2,100 bytes is moved out of the row as it is');
   });
 });
 
@@ -107,8 +126,11 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       await migrations['0031_job_terms_triples'].down!(t.db);
       const pairs = await read();
       for (const [id, terms] of written) {
-        const expected = terms.split('|').filter((term) => term.split(' ').length < 3);
-        assert.deepEqual(pairs.get(id)?.split('|'), expected);
+        const expected = terms
+          .split('|')
+          .map((term) => term.replace(/~\d{3}$/, ''))
+          .filter((term) => term.split(' ').length < 3);
+        assert.deepEqual(pairs.get(id)?.split('|').sort(), expected.sort());
       }
       await migrations['0026_job_terms_narrow'].down!(t.db);
       await migrations['0022_job_terms'].down!(t.db);
