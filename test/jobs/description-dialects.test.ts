@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
-import type { JobsFinderBody } from '../../src/contract/jobs.ts';
+import type { JobSearchFilters } from '../../src/jobs/search.ts';
 import type { SourceListing } from '../../src/ingest/jobs/types.ts';
 import { openPostgres, openSqlite, PG_SKIP, type TestDatabase } from '../support/db.ts';
 
@@ -51,7 +51,7 @@ function listings(): SourceListing[] {
   }));
 }
 
-const QUERIES: JobsFinderBody[] = [
+const QUERIES: JobSearchFilters[] = [
   { job_description: 'clearance' },
   { job_description: 'month close' },
   { job_description: '"machine learning"' },
@@ -70,6 +70,8 @@ const QUERIES: JobsFinderBody[] = [
   { job_description: 'learning', has_remote: true, posted_within: 365 },
   { job_description: '"night shift"', job_type_id: 1, posted_within: 14 },
   { job_description: 'data', country_id: 'US', job_title: 'engineer', posted_after: '2026-10-01' },
+  { job_description: '"the night shift" OR clearance', has_remote: 'any' },
+  { job_description: 'pipelines', posted_before: '2026-10-20' },
 ];
 
 describe('description queries on SQLite and PostgreSQL', { skip: PG_SKIP }, () => {
