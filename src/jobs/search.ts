@@ -56,13 +56,12 @@ interface Plan {
   remote: number;
   lo: number;
   hi: number;
-  /**
-   * FTS5 MATCH text on SQLite; tsquery text over job_terms on PostgreSQL (search-terms.ts), made
-   * for the remote flag and window of each run from `terms` (empty until then).
-   */
+  /** FTS5 MATCH text on SQLite; on PostgreSQL the `job_description` (its queries are `weekQueries`). */
   description: string | null;
   /** PostgreSQL: the parsed `job_description`, when it has a term to find. */
   terms: ParsedTextQuery | null;
+  /** PostgreSQL: tsqueries over job_terms, one per bucket of the run's remote flag and window (search-terms.ts). */
+  weekQueries: string[];
   /** PostgreSQL: the original `job_description`, when the listing's own text must confirm a long phrase. */
   recheck: string | null;
   locationWords: string[];
@@ -127,6 +126,7 @@ export class JobSearch {
       hi: FAR_FUTURE,
       description: null,
       terms: null,
+      weekQueries: [],
       recheck: null,
       locationWords: [],
       company: [],
@@ -169,7 +169,7 @@ export class JobSearch {
         const parsed = parseTextQuery(filters.job_description);
         if (parsed.groups.length) {
           plan.terms = parsed;
-          plan.description = '';
+          plan.description = filters.job_description;
           if (needsTextRecheck(parsed)) plan.recheck = filters.job_description.trim();
         }
       }
@@ -307,7 +307,7 @@ export class JobSearch {
       out.push(
         this.dialect === 'sqlite'
           ? sql`${ftsKey(r('has_remote'), r('published_at'), r('job_id'))} in (select rowid from jobs_fts where jobs_fts match ${plan.description} and ${ftsKeyInWindow(sql`rowid`, plan.remote, plan.lo, plan.hi)})`
-          : sql`${r('job_id')} in (select job_id from job_terms where terms @@ ${plan.description}::tsquery)`,
+          : sql`${r('job_id')} in (select job_id from job_terms where ${this.termsMatch(plan, sql.ref('terms'))})`,
       );
     }
     if (plan.recheck) out.push(sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.recheck})`);
@@ -315,11 +315,11 @@ export class JobSearch {
   }
 
   /**
-   * PostgreSQL: the tsquery of `terms` in the buckets (search-terms.ts) of a remote flag and window,
-   * the window first narrowed to the listings it holds (the first and last in the `all` facet's
-   * range: an open end would otherwise span every week); null when it holds none.
+   * PostgreSQL: the tsqueries of `terms`, one per bucket (search-terms.ts) of a remote flag and
+   * window, the window first narrowed to the listings it holds (the first and last in the `all`
+   * facet's range: an open end would otherwise span every week); none when it holds none.
    */
-  private async termsInWindow(terms: ParsedTextQuery, remote: number, lo: number, hi: number): Promise<string | null> {
+  private async weekQueries(terms: ParsedTextQuery, remote: number, lo: number, hi: number): Promise<string[]> {
     const held = await sql<{
       lo: number | string | null;
       hi: number | string | null;
@@ -327,14 +327,23 @@ export class JobSearch {
       this.db,
     );
     const { lo: first, hi: last } = held.rows[0];
-    return first === null || last === null ? null : termsQuery(terms, windowBuckets(remote, Number(first), Number(last)));
+    if (first === null || last === null) return [];
+    return windowBuckets(remote, Number(first), Number(last)).flatMap((bucket) => termsQuery(terms, bucket) ?? []);
+  }
+
+  /** PostgreSQL: `terms` (a job_terms column) matches one of the run's week queries. */
+  private termsMatch(plan: Plan, terms: RawBuilder<unknown>): RawBuilder<unknown> {
+    return sql`(${sql.join(
+      plan.weekQueries.map((q) => sql`${terms} @@ ${q}::tsquery`),
+      sql` or `,
+    )})`;
   }
 
   private async run(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
     if (plan.terms) {
-      const tsquery = await this.termsInWindow(plan.terms, plan.remote, plan.lo, plan.hi);
-      if (!tsquery) return { total: 0, ids: [] };
-      plan = { ...plan, description: tsquery };
+      const weekQueries = await this.weekQueries(plan.terms, plan.remote, plan.lo, plan.hi);
+      if (!weekQueries.length) return { total: 0, ids: [] };
+      plan = { ...plan, weekQueries };
     }
     // Sizes of the facet ranges: exact for the broad facets (per-day sums), capped for the narrow
     // ones when there are several (only the smallest matters, to choose the driver).
@@ -406,7 +415,7 @@ export class JobSearch {
     // but must not be found before its merge, as on SQLite: with an empty stage (the usual case,
     // checked once in the statement's own snapshot) every row is live, otherwise job_live says so.
     const conditions = [
-      sql`t.terms @@ ${plan.description}::tsquery`,
+      this.termsMatch(plan, sql.ref('t.terms')),
       sql`t.has_remote = ${plan.remote}`,
       sql`t.published_at between ${plan.lo} and ${plan.hi}`,
       ...this.facetConditions(facets, 't', counts),
