@@ -31,6 +31,7 @@ import * as peopleSearchFacts from './migrations/0027_people_search_facts.ts';
 import * as bulkLifecycle from './migrations/0028_bulk_lifecycle.ts';
 import * as jobTechnologies from './migrations/0029_job_technologies.ts';
 import * as bulkProgress from './migrations/0030_bulk_progress.ts';
+import * as jobTermsTriples from './migrations/0031_job_terms_triples.ts';
 import * as jobFacetsCovering from './migrations/0032_job_facets_covering.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0028_bulk_lifecycle': bulkLifecycle,
   '0029_job_technologies': jobTechnologies,
   '0030_bulk_progress': bulkProgress,
+  '0031_job_terms_triples': jobTermsTriples,
   '0032_job_facets_covering': jobFacetsCovering,
 };
 

@@ -403,7 +403,7 @@ export class JobRepository {
         ls.map((l) => l.publishedAt),
         ls.map((l) => l.entry.attrs),
         ls.map((l) => l.entry.countries),
-        tsvectorArrayParam(rows.map((r) => r.termsBinary ?? listingTermsBinary(r.description))),
+        tsvectorArrayParam(rows.map((r) => r.termsBinary ?? listingTermsBinary(r.description, r.listing.hasRemote, r.listing.publishedAt))),
       ],
     );
   }

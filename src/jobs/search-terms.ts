@@ -1,7 +1,9 @@
-// PostgreSQL's search terms of a listing's description (table job_terms): every word and every
-// pair of neighbouring words, without positions. GIN keeps no word positions, so a phrase tested
-// against a positional tsvector re-reads every candidate's text; a pair of words is one term, so
-// a two-word phrase is one index lookup and a longer one the AND of its pairs, with no re-read.
+// PostgreSQL's search terms of a listing's description (table job_terms): every word, every pair
+// and every triple of neighbouring words, without positions, each keyed with the listing's remote
+// flag and publication week (termsBucket). GIN keeps no word positions, so a phrase tested against
+// a positional tsvector re-reads every candidate's text; a pair or triple of words is one term, so
+// a phrase of up to three words is one index lookup with no re-read, and a longer one the AND of
+// its triples, confirmed on the text of the few listings that hold them all.
 // Words are cut as the SQLite index and the query parser cut them (textKey): accents stripped,
 // lower case, split at anything that is not a letter or a digit.
 import { textKey } from '../text-key.ts';
@@ -17,20 +19,25 @@ const MAX_INDEXED_CHARS = 100_000;
 export function descriptionTerms(description: string): string {
   const words = textKey(description.slice(0, MAX_INDEXED_CHARS)).split(' ');
   const terms = new Set<string>();
+  // The one or two words before this one, reset by a run that is not a word (so are FTS5's phrases:
+  // such a run is a token between them).
   let previous = '';
+  let pair = '';
   for (const word of words) {
     if (!word || word.length > MAX_TERM_LENGTH) {
-      previous = '';
+      previous = pair = '';
       continue;
     }
     terms.add(word);
+    if (pair) terms.add(`${pair} ${word}`);
     if (previous) terms.add(`${previous} ${word}`);
+    pair = previous ? `${previous} ${word}` : '';
     previous = word;
   }
   return [...terms].join('\n');
 }
 
-/** A term quoted for tsquery and tsvector input (terms hold only letters, digits and one space). */
+/** A term quoted for tsquery and tsvector input (terms hold only letters, digits and spaces). */
 const quote = (term: string) => `'${term}'`;
 
 /**
@@ -50,48 +57,89 @@ const PAD_POSITIONS = Array.from({ length: 256 }, (_, i) => i + 1).join(',');
 const PAD_BYTES_PER_LEXEME = 2 + 2 * 256 + 1;
 
 /**
- * The tsvector input text of a listing's terms (descriptionTerms' lines), for job_terms.terms.
- * Each match of a search reads its job_terms row (GIN keeps no columns): a row of 1–2 kB kept in
- * line makes that one random page read per match, so a vector between 512 bytes and the
- * out-of-line size gets positions on its first lexemes, enough to pass it and have PostgreSQL
- * move it out of the row. Positions are no GIN key and no query here reads them (no phrase
- * operators), so the terms found are the same; the row left behind is about 60 bytes.
+ * Each key of job_terms is a term and the listing's bucket: its remote flag and publication week
+ * (modulo WEEK_CODES). A query asks for its terms in the buckets of its remote flag and window
+ * only, so GIN gives the matches of that window (and the edge weeks' few others, which the
+ * statement's exact test of the time drops) instead of every listing holding the term: each match
+ * costs a visit of its row, and the window is what is counted. Codes repeat after WEEK_CODES
+ * weeks (almost two years); the exact test of the time keeps answers right when they do.
  */
-export function termsVector(terms: string): string {
-  const lexemes = terms ? terms.split('\n') : [];
+const WEEK_MS = 7 * 86_400_000;
+
+/** Distinct week codes: two decimal digits. */
+const WEEK_CODES = 100;
+
+/** Joins a term to its bucket; the mark is no letter or digit, so it never occurs in a term. */
+const BUCKET_MARK = '~';
+
+/** The bucket of a listing's keys: its remote flag (0 or 1) and its publication week's code. */
+export function termsBucket(hasRemote: number, publishedAt: number): string {
+  const week = (((Math.floor(publishedAt / WEEK_MS) % WEEK_CODES) + WEEK_CODES) % WEEK_CODES).toString().padStart(2, '0');
+  return `${hasRemote ? 1 : 0}${week}`;
+}
+
+/** The buckets of a remote flag between two times (inclusive): every week's code, or all codes. */
+export function windowBuckets(hasRemote: number, lo: number, hi: number): string[] {
+  const first = Math.floor(lo / WEEK_MS);
+  const last = Math.floor(hi / WEEK_MS);
+  if (last < first) return [];
+  const weeks = Math.min(last - first + 1, WEEK_CODES);
+  return Array.from({ length: weeks }, (_, i) => termsBucket(hasRemote, (first + i) * WEEK_MS));
+}
+
+/**
+ * The tsvector input text of a listing's terms (descriptionTerms' lines) in its bucket
+ * (termsBucket), for job_terms.terms. Each match of a search reads its job_terms row (GIN keeps no
+ * columns): a row of 1–2 kB kept in line makes that one random page read per match, so a vector
+ * between 512 bytes and the out-of-line size gets positions on its first lexemes, enough to pass
+ * it and have PostgreSQL move it out of the row. Positions are no GIN key and no query here reads
+ * them (no phrase operators), so the terms found are the same; the row left behind is about 60 bytes.
+ */
+export function termsVector(terms: string, bucket: string): string {
+  const lexemes = terms ? terms.split('\n').map((t) => `${t}${BUCKET_MARK}${bucket}`) : [];
   const bytes = 8 + lexemes.reduce((n, t) => n + 4 + Buffer.byteLength(t), 0);
   const pad = bytes >= PAD_FROM_BYTES && bytes < OUT_OF_LINE_BYTES ? Math.ceil((OUT_OF_LINE_BYTES - bytes) / PAD_BYTES_PER_LEXEME) : 0;
   return lexemes.map((t, i) => (i < pad ? `${quote(t)}:${PAD_POSITIONS}` : quote(t))).join(' ');
 }
 
-/** A phrase as terms: its one word, or the AND of its neighbouring pairs. */
-function phraseQuery(words: string[]): string {
-  if (words.length === 1) return quote(words[0]);
-  const pairs: string[] = [];
-  for (let i = 1; i < words.length; i++) pairs.push(quote(`${words[i - 1]} ${words[i]}`));
-  return pairs.length === 1 ? pairs[0] : `(${pairs.join(' & ')})`;
+/** Longest phrase that is one term (a word, pair or triple); longer ones are the AND of their triples. */
+const MAX_PHRASE_TERM_WORDS = 3;
+
+/** A term's key in a bucket. */
+const key = (term: string, bucket: string) => quote(`${term}${BUCKET_MARK}${bucket}`);
+
+/** A phrase as keys: itself when it has at most three words, else the AND of its neighbouring triples. */
+function phraseQuery(words: string[], bucket: string): string {
+  if (words.length <= MAX_PHRASE_TERM_WORDS) return key(words.join(' '), bucket);
+  const triples: string[] = [];
+  for (let i = MAX_PHRASE_TERM_WORDS; i <= words.length; i++)
+    triples.push(key(words.slice(i - MAX_PHRASE_TERM_WORDS, i).join(' '), bucket));
+  return `(${triples.join(' & ')})`;
 }
 
-export interface TermsQuery {
-  /** tsquery text over job_terms.terms, or null when the input has no positive term. */
-  tsquery: string | null;
-  /**
-   * True when a phrase has three words or more: the pairs of "a b c" also match a text holding
-   * "a b" and "b c" apart, so the listing's own text must confirm the phrase.
-   */
-  needsRecheck: boolean;
+/** A long phrase's terms also match a text holding them apart: the listing's own text must confirm it. */
+const isLong = (words: string[]) => words.length > MAX_PHRASE_TERM_WORDS;
+
+/**
+ * True when a phrase has four words or more, included or excluded: the triples of "a b c d" also
+ * match a text holding "a b c" and "b c d" apart, so the listing's own text must confirm the phrase.
+ */
+export function needsTextRecheck({ groups, excluded }: ParsedTextQuery): boolean {
+  return groups.some((g) => g.some(isLong)) || excluded.some(isLong);
 }
 
 /**
- * The job_terms query of a parsed `job_description`. An excluded phrase of three words or more is
- * left to the recheck: excluding its pairs would drop listings that hold them apart.
+ * The job_terms tsquery of a parsed `job_description` in one bucket, or null when it has no
+ * positive term. A search ORs one per bucket of its window (windowBuckets): PostgreSQL makes that
+ * a union of GIN scans (BitmapOr), each reading only its bucket's keys, where one tsquery ORing
+ * every bucket's key of every term is tested in full on each candidate (at 53 weeks, 60–80 ms of
+ * GIN scan for a common phrase at a million listings). An excluded phrase of four words or more
+ * is left to the recheck: excluding its triples would drop listings that hold them apart.
  */
-export function termsQuery({ groups, excluded }: ParsedTextQuery): TermsQuery {
-  const long = (words: string[]) => words.length > 2;
-  const needsRecheck = groups.some((g) => g.some(long)) || excluded.some(long);
-  if (!groups.length) return { tsquery: null, needsRecheck };
-  const positive = groups.map((g) => (g.length > 1 ? `(${g.map(phraseQuery).join(' | ')})` : phraseQuery(g[0]))).join(' & ');
-  const exact = excluded.filter((words) => !long(words));
-  const tsquery = exact.length ? `(${positive}) & !(${exact.map(phraseQuery).join(' | ')})` : positive;
-  return { tsquery, needsRecheck };
+export function termsQuery({ groups, excluded }: ParsedTextQuery, bucket: string): string | null {
+  if (!groups.length) return null;
+  const phrase = (words: string[]) => phraseQuery(words, bucket);
+  const positive = groups.map((g) => (g.length > 1 ? `(${g.map(phrase).join(' | ')})` : phrase(g[0]))).join(' & ');
+  const exact = excluded.filter((words) => !isLong(words));
+  return exact.length ? `(${positive}) & !(${exact.map(phrase).join(' | ')})` : positive;
 }

@@ -20,8 +20,8 @@ import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
-import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query } from './fts-query.ts';
-import { termsQuery } from './search-terms.ts';
+import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
+import { needsTextRecheck, termsQuery, windowBuckets } from './search-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
 import { DAY_MS, hasAttrDayCounts, hasDayCounts } from './repository.ts';
@@ -34,6 +34,12 @@ const FTS_PROBE_LIMIT = 2_000;
 /** Narrow facet ranges are counted up to this many rows when only the driver choice depends on it. */
 const DRIVER_COUNT_CAP = 30_000;
 const FAR_FUTURE = 8_640_000_000_000_000;
+/**
+ * PostgreSQL work_mem of a description search: an exact bitmap takes about 64 bytes per heap page
+ * holding a match, and a common term has matches on nearly every page of job_terms (about 90 bytes
+ * a row: 11,000 pages at a million listings, 110,000 at ten million, over the 4 MB default).
+ */
+const SEARCH_WORK_MEM = '32MB';
 
 /** The jobs-finder filters; has_remote 'any' takes remote and non-remote listings alike (the LeadMagic v1 paths' default). */
 export type JobSearchFilters = Omit<JobsFinderBody, 'has_remote'> & { has_remote?: boolean | 'any' };
@@ -50,8 +56,12 @@ interface Plan {
   remote: number;
   lo: number;
   hi: number;
-  /** FTS5 MATCH text on SQLite; tsquery text over job_terms on PostgreSQL (search-terms.ts). */
+  /** FTS5 MATCH text on SQLite; on PostgreSQL the `job_description` (its queries are `weekQueries`). */
   description: string | null;
+  /** PostgreSQL: the parsed `job_description`, when it has a term to find. */
+  terms: ParsedTextQuery | null;
+  /** PostgreSQL: tsqueries over job_terms, one per bucket of the run's remote flag and window (search-terms.ts). */
+  weekQueries: string[];
   /** PostgreSQL: the original `job_description`, when the listing's own text must confirm a long phrase. */
   recheck: string | null;
   locationWords: string[];
@@ -138,6 +148,8 @@ export class JobSearch {
       lo: 0,
       hi: FAR_FUTURE,
       description: null,
+      terms: null,
+      weekQueries: [],
       recheck: null,
       locationWords: [],
       company: [],
@@ -177,9 +189,12 @@ export class JobSearch {
     if (filters.job_description?.trim()) {
       if (this.dialect === 'sqlite') plan.description = toFts5Query(filters.job_description);
       else {
-        const terms = termsQuery(parseTextQuery(filters.job_description));
-        plan.description = terms.tsquery;
-        if (terms.tsquery && terms.needsRecheck) plan.recheck = filters.job_description.trim();
+        const parsed = parseTextQuery(filters.job_description);
+        if (parsed.groups.length) {
+          plan.terms = parsed;
+          plan.description = filters.job_description;
+          if (needsTextRecheck(parsed)) plan.recheck = filters.job_description.trim();
+        }
       }
     }
     if (filters.min_employees !== undefined) plan.company.push(sql`c.employee_count >= ${filters.min_employees}`);
@@ -347,14 +362,44 @@ export class JobSearch {
       out.push(
         this.dialect === 'sqlite'
           ? sql`${ftsKey(r('has_remote'), r('published_at'), r('job_id'))} in (select rowid from jobs_fts where jobs_fts match ${plan.description} and ${ftsKeyInWindow(sql`rowid`, plan.remote, plan.lo, plan.hi)})`
-          : sql`${r('job_id')} in (select job_id from job_terms where terms @@ ${plan.description}::tsquery)`,
+          : sql`${r('job_id')} in (select job_id from job_terms where ${this.termsMatch(plan, sql.ref('terms'))})`,
       );
     }
     if (plan.recheck) out.push(sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.recheck})`);
     return out;
   }
 
+  /**
+   * PostgreSQL: the tsqueries of `terms`, one per bucket (search-terms.ts) of a remote flag and
+   * window, the window first narrowed to the listings it holds (the first and last in the `all`
+   * facet's range: an open end would otherwise span every week); none when it holds none.
+   */
+  private async weekQueries(terms: ParsedTextQuery, remote: number, lo: number, hi: number): Promise<string[]> {
+    const held = await sql<{
+      lo: number | string | null;
+      hi: number | string | null;
+    }>`select min(published_at) as lo, max(published_at) as hi from job_facets where facet = 'all' and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(
+      this.db,
+    );
+    const { lo: first, hi: last } = held.rows[0];
+    if (first === null || last === null) return [];
+    return windowBuckets(remote, Number(first), Number(last)).flatMap((bucket) => termsQuery(terms, bucket) ?? []);
+  }
+
+  /** PostgreSQL: `terms` (a job_terms column) matches one of the run's week queries. */
+  private termsMatch(plan: Plan, terms: RawBuilder<unknown>): RawBuilder<unknown> {
+    return sql`(${sql.join(
+      plan.weekQueries.map((q) => sql`${terms} @@ ${q}::tsquery`),
+      sql` or `,
+    )})`;
+  }
+
   private async run(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
+    if (plan.terms) {
+      const weekQueries = await this.weekQueries(plan.terms, plan.remote, plan.lo, plan.hi);
+      if (!weekQueries.length) return { total: 0, ids: [] };
+      plan = { ...plan, weekQueries };
+    }
     // Sizes of the facet ranges: exact for the broad facets (per-day sums), capped for the narrow
     // ones when there are several (only the smallest matters, to choose the driver).
     const counts = new Map<string, number>();
@@ -435,7 +480,7 @@ export class JobSearch {
     // but must not be found before its merge, as on SQLite: with an empty stage (the usual case,
     // checked once in the statement's own snapshot) every row is live, otherwise job_live says so.
     const conditions = [
-      sql`t.terms @@ ${plan.description}::tsquery`,
+      this.termsMatch(plan, sql.ref('t.terms')),
       sql`t.has_remote = ${plan.remote}`,
       sql`t.published_at between ${plan.lo} and ${plan.hi}`,
       ...this.facetConditions(facets, 't', counts),
@@ -444,7 +489,7 @@ export class JobSearch {
     ];
     const from = needsJobs ? sql`job_terms t join jobs j on j.id = t.job_id` : sql`job_terms t`;
     const where = sql.join(conditions, sql` and `);
-    return this.withoutJit(async (db) => {
+    return this.withSearchSettings(async (db) => {
       const rows = await sql<{
         id: number;
         total: number;
@@ -459,16 +504,23 @@ export class JobSearch {
   }
 
   /**
-   * PostgreSQL: runs `statements` with JIT compilation off. A bitmap scan of thousands of matches is
-   * estimated costly enough for JIT, which then spent 30–80 ms compiling a query that runs in less.
+   * PostgreSQL: runs `statements` with JIT compilation off and room for an exact bitmap. A bitmap
+   * scan of thousands of matches is estimated costly enough for JIT, which then spent 30–80 ms
+   * compiling a query that runs in less. And a bitmap past `work_mem` turns lossy: a lossy page's
+   * every row is then tested against the query, reading its out-of-line terms, where an exact
+   * page reads only the matches' narrow rows (SEARCH_WORK_MEM).
    */
-  private async withoutJit<T>(statements: (db: Db) => Promise<T>): Promise<T> {
+  private async withSearchSettings<T>(statements: (db: Db) => Promise<T>): Promise<T> {
+    const settings = async (db: Db) => {
+      await sql`set local jit = off`.execute(db);
+      await sql.raw(`set local work_mem = '${SEARCH_WORK_MEM}'`).execute(db);
+    };
     if (this.db.isTransaction) {
-      await sql`set local jit = off`.execute(this.db);
+      await settings(this.db);
       return statements(this.db);
     }
     return this.db.transaction().execute(async (trx) => {
-      await sql`set local jit = off`.execute(trx);
+      await settings(trx);
       return statements(trx);
     });
   }

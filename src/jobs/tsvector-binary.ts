@@ -5,7 +5,7 @@
 // binary form is what the server stores, minus the parse: lexemes sorted and unique, each with its
 // positions. The value stored is the same (test/jobs/tsvector-binary.test.ts compares them).
 
-import { descriptionTerms, termsVector } from './search-terms.ts';
+import { descriptionTerms, termsBucket, termsVector } from './search-terms.ts';
 import type { NormalizeOutcome } from './listing.ts';
 
 /** Oid of PostgreSQL's tsvector type (pg_type), named in a binary array's header. */
@@ -142,14 +142,18 @@ export function tsvectorBinary(source: string): string {
   return u32(count) + parts.join('');
 }
 
-/** A listing's job_terms vector in binary form: termsVector's text of its description's terms, encoded. */
-export function listingTermsBinary(description: string): string {
-  return tsvectorBinary(termsVector(descriptionTerms(description)));
+/**
+ * A listing's job_terms vector in binary form: termsVector's text of its description's terms in the
+ * bucket of its remote flag (0 or 1) and publication time, encoded.
+ */
+export function listingTermsBinary(description: string, hasRemote: number, publishedAt: number): string {
+  return tsvectorBinary(termsVector(descriptionTerms(description), termsBucket(hasRemote, publishedAt)));
 }
 
 /** The outcome with its listing's job_terms vector in binary form (a refusal as it is). */
 export function withTermsBinary(outcome: NormalizeOutcome): NormalizeOutcome {
-  if (typeof outcome !== 'string') outcome.termsBinary = listingTermsBinary(outcome.description);
+  if (typeof outcome !== 'string')
+    outcome.termsBinary = listingTermsBinary(outcome.description, outcome.hasRemote ? 1 : 0, outcome.publishedAt);
   return outcome;
 }
 

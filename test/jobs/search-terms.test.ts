@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { descriptionTerms, termsQuery, termsVector } from '../../src/jobs/search-terms.ts';
+import { descriptionTerms, needsTextRecheck, termsBucket, termsQuery, termsVector, windowBuckets } from '../../src/jobs/search-terms.ts';
 import { parseTextQuery } from '../../src/jobs/fts-query.ts';
 import { migrations } from '../../src/db/migrate.ts';
 import { openPostgres, PG_SKIP } from '../support/db.ts';
@@ -12,47 +12,72 @@ import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
 
 describe('search terms of a description', () => {
-  it('are its words and pairs of neighbouring words, cut as the SQLite index cuts them', () => {
+  it('are its words, pairs and triples of neighbouring words, cut as the SQLite index cuts them', () => {
     assert.deepEqual(descriptionTerms('Machine-learning on Kubernetes, café!').split('\n').sort(), [
       'cafe',
       'kubernetes',
       'kubernetes cafe',
       'learning',
       'learning on',
+      'learning on kubernetes',
       'machine',
       'machine learning',
+      'machine learning on',
       'on',
       'on kubernetes',
+      'on kubernetes cafe',
     ]);
     assert.equal(descriptionTerms(''), '');
-    // A run too long to be a word breaks the pairs around it.
-    assert.deepEqual(descriptionTerms(`a ${'x'.repeat(101)} b`).split('\n'), ['a', 'b']);
+    // A run too long to be a word breaks the pairs and triples around it.
+    assert.deepEqual(descriptionTerms(`a b ${'x'.repeat(101)} c d`).split('\n'), ['a', 'b', 'a b', 'c', 'd', 'c d']);
   });
 
-  it('make a two-word phrase one term, a longer one the AND of its pairs, checked again on the text', () => {
-    const q = (input: string) => termsQuery(parseTextQuery(input));
-    assert.deepEqual(q('kubernetes'), { tsquery: "'kubernetes'", needsRecheck: false });
-    assert.deepEqual(q('"machine learning"'), { tsquery: "'machine learning'", needsRecheck: false });
-    assert.deepEqual(q('"motion planning algorithms"'), { tsquery: "('motion planning' & 'planning algorithms')", needsRecheck: true });
-    assert.deepEqual(q('react OR vue -"shift 4"'), { tsquery: "(('react' | 'vue')) & !('shift 4')", needsRecheck: false });
-    // A long excluded phrase is left to the recheck rather than excluding its pairs found apart.
-    assert.deepEqual(q('forklift -"night shift rota"'), { tsquery: "'forklift'", needsRecheck: true });
-    assert.deepEqual(q('-forklift'), { tsquery: null, needsRecheck: false });
+  it('make a phrase of up to three words one term, a longer one the AND of its triples, checked again on the text', () => {
+    const q = (input: string) => termsQuery(parseTextQuery(input), '012');
+    const recheck = (input: string) => needsTextRecheck(parseTextQuery(input));
+    assert.equal(q('kubernetes'), "'kubernetes~012'");
+    assert.equal(q('"machine learning"'), "'machine learning~012'");
+    assert.equal(q('"month-end close"'), "'month end close~012'");
+    assert.equal(recheck('"month-end close"'), false);
+    assert.equal(q('"motion planning algorithms team"'), "('motion planning algorithms~012' & 'planning algorithms team~012')");
+    assert.equal(recheck('"motion planning algorithms team"'), true);
+    assert.equal(
+      q('react OR vue -"shift 4" -"night shift rota"'),
+      "(('react~012' | 'vue~012')) & !('shift 4~012' | 'night shift rota~012')",
+    );
+    // A long excluded phrase is left to the recheck rather than excluding its triples found apart.
+    assert.equal(q('forklift -"on the night shift"'), "'forklift~012'");
+    assert.equal(recheck('forklift -"on the night shift"'), true);
+    assert.equal(q('-forklift'), null);
+  });
+
+  it('ask for the terms in each bucket of the window: remote flag and publication week', () => {
+    const week = 7 * 86_400_000;
+    const start = 2_940 * week; // week 2,940 since the epoch: code 40
+    assert.equal(termsBucket(0, start), '040');
+    assert.equal(termsBucket(1, start + week - 1), '140');
+    assert.equal(termsBucket(1, start + week), '141');
+    assert.deepEqual(windowBuckets(0, start + 3 * 86_400_000, start + 15 * 86_400_000), ['040', '041', '042']);
+    assert.deepEqual(windowBuckets(0, start, start - 1), []);
+    // Codes repeat after 100 weeks: a longer window asks for each code once.
+    assert.equal(new Set(windowBuckets(1, 0, start)).size, 100);
+    assert.equal(windowBuckets(1, 0, start).length, 100);
+    assert.equal(termsQuery(parseTextQuery('"machine learning" -sales'), '141'), "('machine learning~141') & !('sales~141')");
   });
 });
 
 describe('the stored vector of search terms', () => {
-  it('holds the terms, with positions padding a vector of 512 bytes to 2,100 so that PostgreSQL moves it out of the row', () => {
-    assert.equal(termsVector(''), '');
-    assert.equal(termsVector('machine\nmachine learning'), "'machine' 'machine learning'");
-    const words = Array.from({ length: 100 }, (_, i) => `word${i}`); // 8 + 100 × 10 bytes
-    const padded = termsVector(words.join('\n')).split(' ');
+  it("holds the terms in the listing's bucket, with positions padding a vector of 512 bytes to 2,100 so that PostgreSQL moves it out of the row", () => {
+    assert.equal(termsVector('', '040'), '');
+    assert.equal(termsVector('machine\nmachine learning', '040'), "'machine~040' 'machine learning~040'");
+    const words = Array.from({ length: 100 }, (_, i) => `w${i}`); // 8 + 100 × (4 + 6 to 7) bytes
+    const padded = termsVector(words.join('\n'), '040').split(' ');
     assert.equal(padded.length, 100);
-    // (2,100 − 1,008) / 515 bytes of positions per lexeme: 3 lexemes padded.
-    assert.equal(padded.filter((t) => t.includes(':')).length, 3);
-    assert.match(padded[0], /^'word0':1,2,3,.*,256$/);
+    // (2,100 − 1,098) / 515 bytes of positions per lexeme: 2 lexemes padded.
+    assert.equal(padded.filter((t) => t.includes(':')).length, 2);
+    assert.match(padded[0], /^'w0~040':1,2,3,.*,256$/);
     const long = Array.from({ length: 300 }, (_, i) => `longer${i}`);
-    assert.ok(!termsVector(long.join('\n')).includes(':'), 'a vector over 2,100 bytes is moved out of the row as it is');
+    assert.ok(!termsVector(long.join('\n'), '040').includes(':'), 'a vector over 2,100 bytes is moved out of the row as it is');
   });
 });
 
@@ -93,14 +118,34 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       const written = await read();
       assert.equal(written.size, texts.length);
       const vectors = await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db);
+      // Back to words and pairs (0031 down), and further back to before the phrase index.
+      await migrations['0031_job_terms_triples'].down!(t.db);
+      const pairs = await read();
+      for (const [id, terms] of written) {
+        const expected = terms
+          .split('|')
+          .map((term) => term.replace(/~\d{3}$/, ''))
+          .filter((term) => term.split(' ').length < 3);
+        assert.deepEqual(pairs.get(id)?.split('|').sort(), expected.sort());
+      }
       await migrations['0026_job_terms_narrow'].down!(t.db);
       await migrations['0022_job_terms'].down!(t.db);
       await migrations['0022_job_terms'].up(t.db);
-      assert.deepEqual(await read(), written);
-      // Migration 0026 pads the stored vectors as the application pads them.
+      assert.deepEqual(await read(), pairs);
+      // Migration 0026 pads the stored vectors as the application pads them; 0031 adds the triples.
       await migrations['0026_job_terms_narrow'].up(t.db);
+      assert.deepEqual(await read(), pairs);
+      await migrations['0031_job_terms_triples'].up(t.db);
       assert.deepEqual(await read(), written);
-      assert.deepEqual((await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db)).rows, vectors.rows);
+      // Padded alike: as many lexemes with positions (the SQL pads the first in sorted order, the
+      // application the first in the text's order; positions are read by no query).
+      const padding = (rows: { v: string }[]) => rows.map((r) => r.v.split(' ').filter((lexeme) => lexeme.includes(':')).length);
+      const migrated = await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db);
+      assert.deepEqual(padding(migrated.rows), padding(vectors.rows));
+      assert.ok(
+        padding(vectors.rows).some((n) => n > 0),
+        'a vector of 512 bytes to 2,100 is among them',
+      );
     } finally {
       await jobs.close();
       await t.destroy();

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { listingTermsBinary, tsvectorArrayParam, tsvectorBinary } from '../../src/jobs/tsvector-binary.ts';
-import { descriptionTerms, termsVector } from '../../src/jobs/search-terms.ts';
+import { descriptionTerms, termsBucket, termsVector } from '../../src/jobs/search-terms.ts';
 import { openPostgres, PG_SKIP } from '../support/db.ts';
 
 const DESCRIPTIONS = [
@@ -20,7 +20,7 @@ describe('tsvector binary parameters', { skip: PG_SKIP }, () => {
     const t = await openPostgres(2);
     try {
       const texts = [
-        ...DESCRIPTIONS.map((d) => termsVector(descriptionTerms(d))),
+        ...DESCRIPTIONS.map((d, i) => termsVector(descriptionTerms(d), termsBucket(i % 2, Date.UTC(2026, 10, i + 1)))),
         // Beyond what termsVector writes today: unsorted and repeated lexemes, positions out of order and
         // repeated, weights, quotes and a prefix of another lexeme.
         "'b':3,1,2 'a' 'b':2 'ab':5A,5,1B 'it''s' 'a b':9 'back\\'slash' 'x\\\\y'",
@@ -47,6 +47,9 @@ describe('tsvector binary parameters', { skip: PG_SKIP }, () => {
 
   it('refuse text they do not understand', () => {
     assert.throws(() => tsvectorBinary('word'), /not understood/);
-    assert.equal(listingTermsBinary(DESCRIPTIONS[2]), tsvectorBinary(termsVector(descriptionTerms(DESCRIPTIONS[2]))));
+    assert.equal(
+      listingTermsBinary(DESCRIPTIONS[2], 1, Date.UTC(2026, 10, 3)),
+      tsvectorBinary(termsVector(descriptionTerms(DESCRIPTIONS[2]), termsBucket(1, Date.UTC(2026, 10, 3)))),
+    );
   });
 });
