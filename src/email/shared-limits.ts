@@ -88,6 +88,8 @@ export class SharedProbeLimits implements ProbeLimits {
   private readonly unsentLeaves: { key: string; lease: string }[] = [];
   private readonly pending = new Set<Promise<unknown>>();
   private instances = 1;
+  /** The store's counts of live instances over the last few times to live (see sharers). */
+  private recentCounts: { at: number; alive: number }[] = [];
   private degraded = false;
   /**
    * While the store is away: no new slot before this time, so that sessions other instances opened
@@ -386,7 +388,10 @@ export class SharedProbeLimits implements ProbeLimits {
         for (const { key, lease } of this.unsentLeaves.splice(0))
           for (const next of await this.track(this.store.leave(key, lease, this.options.hostConnections, this.options.leaseTtlMs)))
             this.granted(next, key);
-        this.instances = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
+        const alive = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
+        // While counting alone, the share never grows: right after the store returns empty, the
+        // first instance to beat again sees itself alone while the others still hold their shares.
+        this.instances = this.degraded ? Math.max(this.instances, alive) : this.sharers(alive);
         this.listen();
         if (this.degraded && !this.rejoinAt) {
           // Every live instance beats several times within a time to live: by then all have put back what they hold.
@@ -404,6 +409,18 @@ export class SharedProbeLimits implements ProbeLimits {
       }
     })();
     return this.beating;
+  }
+
+  /**
+   * How many instances the share divides by if the store goes away: the most it counted over the
+   * last three times to live, so that a count that dipped because another instance was slow to beat
+   * (a busy machine) does not hand this one the other's share just before a loss.
+   */
+  private sharers(alive: number): number {
+    const now = Date.now();
+    this.recentCounts = this.recentCounts.filter((c) => c.at >= now - 3 * this.options.leaseTtlMs);
+    this.recentCounts.push({ at: now, alive });
+    return Math.max(...this.recentCounts.map((c) => c.alive));
   }
 
   private stillCurrent(entry: LeaseEntry): boolean {
