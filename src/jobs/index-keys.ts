@@ -89,3 +89,30 @@ export function indexEntryOf(source: FacetSource): IndexEntry {
     countries: countriesText(source.countryCodes),
   };
 }
+
+/**
+ * Prefixes of the facets that keep per-day counts, beside `all`: those whose ranges can hold a large
+ * share of all listings (country, region, type, level), and title words and pairs (migration 0032),
+ * so that a title query is counted from a month's days rather than from every matching index row,
+ * and a query's driving range is chosen by exact sizes. Cities and companies are narrow enough to
+ * count row by row. The merge's SQL (staged-index.ts) is built from the same lists.
+ */
+export const DAY_COUNTED_PREFIXES: readonly string[] = ['c:', 'r:', 't:', 'x:', 'w:', 'p:'];
+
+/**
+ * PostgreSQL: prefixes of the facets whose per-day counts are also kept per attribute bits and
+ * countries (job_facet_attr_days, migration 0032), so that a query whose other filters are all
+ * carried in the index rows (type, region, level, country) is counted from its driver's days, not
+ * its rows. Not `all`, nor title pairs: they are many and narrow.
+ */
+export const ATTR_DAY_COUNTED_PREFIXES: readonly string[] = DAY_COUNTED_PREFIXES.filter((prefix) => prefix !== 'p:');
+
+/** Whether `facet` keeps per-day counts (DAY_COUNTED_PREFIXES). */
+export function hasDayCounts(facet: string): boolean {
+  return facet === 'all' || DAY_COUNTED_PREFIXES.includes(facet.slice(0, 2));
+}
+
+/** Whether `facet`'s per-day counts are also kept per attributes (ATTR_DAY_COUNTED_PREFIXES). */
+export function hasAttrDayCounts(facet: string): boolean {
+  return ATTR_DAY_COUNTED_PREFIXES.includes(facet.slice(0, 2));
+}

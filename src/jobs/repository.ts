@@ -7,7 +7,7 @@ import { bulkInsert, type PgType } from '../db/bulk.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import { inTransaction } from '../db/transaction.ts';
 import type { FacetSource, NormalizedListing } from './listing.ts';
-import { indexEntryOf, type IndexEntry } from './index-keys.ts';
+import { hasAttrDayCounts, hasDayCounts, indexEntryOf, type IndexEntry } from './index-keys.ts';
 import { ftsKeyMinute, ftsKeySql, MAX_FTS_JOB_ID } from './fts-query.ts';
 import { insertMany, listMatch, listParam, run } from './bulk-sql.ts';
 import { hasStagedEntries, mergeStagedIndex, type MergeOptions } from './staged-index.ts';
@@ -189,34 +189,6 @@ function indexedListing({ listing: l, companyId }: BatchItem, jobId: number): In
     companyId,
   };
   return { jobId, hasRemote: l.hasRemote ? 1 : 0, publishedAt: l.publishedAt, entry: indexEntryOf(source) };
-}
-
-/**
- * Facets that keep per-day counts: those whose ranges can hold a large share of all listings, and
- * title words and pairs (migration 0032), so that a title query is counted from a month's days
- * rather than from every matching index row, and a query's driving range is chosen by exact sizes.
- * Cities and companies are narrow enough to count row by row.
- */
-export function hasDayCounts(facet: string): boolean {
-  return (
-    facet === 'all' ||
-    facet.startsWith('c:') ||
-    facet.startsWith('r:') ||
-    facet.startsWith('t:') ||
-    facet.startsWith('x:') ||
-    facet.startsWith('w:') ||
-    facet.startsWith('p:')
-  );
-}
-
-/**
- * PostgreSQL: facets whose per-day counts are also kept per attribute bits and countries
- * (job_facet_attr_days, migration 0032), so that a query whose other filters are all carried in
- * the index rows (type, region, level, country) is counted from its driver's days, not its rows.
- * Not title pairs: they are many and narrow.
- */
-export function hasAttrDayCounts(facet: string): boolean {
-  return facet !== 'all' && !facet.startsWith('p:') && hasDayCounts(facet);
 }
 
 /** Accumulates +1/-1 per (facet, remote, day), and on PostgreSQL per attributes too, and writes the sums once per batch. */

@@ -19,12 +19,12 @@ import {
 import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
-import { attributeBit, isCountryFacet, titleQueryFacets } from './index-keys.ts';
+import { attributeBit, hasAttrDayCounts, hasDayCounts, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
 import { needsTextRecheck, termsQuery, windowBuckets } from './search-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
-import { DAY_MS, hasAttrDayCounts, hasDayCounts } from './repository.ts';
+import { DAY_MS } from './repository.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 50;

@@ -16,6 +16,7 @@ import { inTransaction } from '../db/transaction.ts';
 import { run } from './bulk-sql.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
+import { ATTR_DAY_COUNTED_PREFIXES, DAY_COUNTED_PREFIXES } from './index-keys.ts';
 
 export interface MergeOptions {
   onProgress?: (progress: MergeProgress) => void;
@@ -28,10 +29,12 @@ export interface MergeOptions {
 }
 
 const COLUMNS = 'facet, has_remote, published_at, job_id, attrs, countries';
-/** Facets with per-day counts (see hasDayCounts in repository.ts), as an SQL condition on `f.value`. */
-const HAS_DAY_COUNTS = "(f.value = 'all' or substr(f.value, 1, 2) in ('c:', 'r:', 't:', 'x:', 'w:', 'p:'))";
-/** Facets with per-day counts per attributes on PostgreSQL (hasAttrDayCounts in repository.ts). */
-const HAS_ATTR_DAY_COUNTS = "substr(f.value, 1, 2) in ('c:', 'r:', 't:', 'x:', 'w:')";
+/** The facet `f.value` has one of `prefixes` (SQL; the prefixes are our own constants, two characters each). */
+const prefixIn = (prefixes: readonly string[]) => `substr(f.value, 1, 2) in (${prefixes.map((p) => `'${p}'`).join(', ')})`;
+/** Facets with per-day counts (hasDayCounts in index-keys.ts), as an SQL condition on `f.value`. */
+const HAS_DAY_COUNTS = `(f.value = 'all' or ${prefixIn(DAY_COUNTED_PREFIXES)})`;
+/** Facets with per-day counts per attributes on PostgreSQL (hasAttrDayCounts in index-keys.ts). */
+const HAS_ATTR_DAY_COUNTS = prefixIn(ATTR_DAY_COUNTED_PREFIXES);
 
 export interface MergeProgress {
   /** Index rows (facet rows and listings) written so far, and in all. */
@@ -108,7 +111,7 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
     group by f.value, s.has_remote, s.published_at / ${DAY_MS}
     on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n`;
   if (dialect === 'postgres') {
-    // The same deleted rows also give the counts per attributes (hasAttrDayCounts in repository.ts).
+    // The same deleted rows also give the counts per attributes (hasAttrDayCounts in index-keys.ts).
     const expandedGone = 'gone s cross join lateral json_array_elements_text(s.facets::json) f(value)';
     await run(
       trx,
@@ -143,9 +146,6 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   if (stage.last === null) return 0;
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
   if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
-    // Committed synchronously (no useImportSettings): the vacuum after a PostgreSQL merge can mark
-    // a page all-visible only once the commit of the rows on it is on disk, and index-only counts
-    // need that (JobRepository.mergeStagedIndex).
     await inTransaction(db, async (trx) => {
       await run(
         trx,
