@@ -33,6 +33,7 @@ import * as jobTechnologies from './migrations/0029_job_technologies.ts';
 import * as bulkProgress from './migrations/0030_bulk_progress.ts';
 import * as jobTermsTriples from './migrations/0031_job_terms_triples.ts';
 import * as jobFacetsCovering from './migrations/0032_job_facets_covering.ts';
+import * as jobTermsPartitions from './migrations/0033_job_terms_partitions.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -69,6 +70,7 @@ export const migrations: Record<string, Migration> = {
   '0030_bulk_progress': bulkProgress,
   '0031_job_terms_triples': jobTermsTriples,
   '0032_job_facets_covering': jobFacetsCovering,
+  '0033_job_terms_partitions': jobTermsPartitions,
 };
 
 class StaticProvider implements MigrationProvider {

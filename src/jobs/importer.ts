@@ -14,7 +14,8 @@ import { NormalizerWorker } from './normalize-pool.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { JobRepository, type BatchItem } from './repository.ts';
-import { cleanPendingTerms, useImportSettings } from './pg-import-settings.ts';
+import { cleanPendingTerms, PendingTerms, useImportSettings } from './pg-import-settings.ts';
+import { ensureTermsPartitions } from './terms-partitions.ts';
 
 /** What the jobs domain needs of the company store (CompanyService satisfies it). */
 export interface CompanyStore {
@@ -89,8 +90,10 @@ export interface ImportBoardsOptions {
   mergeIndex?: boolean;
   /** Called for each board once all of it is stored, with its summary. */
   onBoard?: (board: BoardInput, summary: BoardImportSummary) => void;
-  /** Called after each stored group with the summaries of the boards it touched. */
-  onGroup?: (summaries: BoardImportSummary[]) => void;
+  /** Called after each stored group with the summaries of the boards it touched; a returned promise is awaited. */
+  onGroup?: (summaries: BoardImportSummary[]) => void | Promise<void>;
+  /** PostgreSQL: listings written between two moves of the description terms' pending lists into their indexes (default 10,000; pg-import-settings.ts). */
+  termsMoveEvery?: number;
 }
 
 export interface BoardImportSummary extends ImportSummary {
@@ -307,6 +310,8 @@ export class JobImporter {
 
   /** Stores group after group, reading (and handing to the thread) the next group before storing one. */
   private async storeGroups(nextGroup: () => Promise<Group | undefined>, now: number, options: ImportBoardsOptions): Promise<void> {
+    const pending = new PendingTerms(this.db, options.termsMoveEvery);
+    await retryWhileUnavailable(() => ensureTermsPartitions(this.db), this.writeRetry);
     let group = await nextGroup();
     while (group) {
       // Storing runs on promises that settle without a trip through the event loop: without this
@@ -317,8 +322,8 @@ export class JobImporter {
       const waitStart = performance.now();
       const outcomes = await group.outcomes;
       if (this.readyWorker()) this.rebalance(performance.now() - waitStart);
-      await this.storeGroup(group, outcomes, now);
-      options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
+      await pending.wrote(await this.storeGroup(group, outcomes, now));
+      await options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
       for (const piece of group.pieces) if (piece.last) options.onBoard?.(piece.board, piece.summary);
       group = following;
     }
@@ -370,8 +375,8 @@ export class JobImporter {
     this.hereShare = Math.min(MAX_HERE_SHARE, Math.max(0, this.hereShare + step));
   }
 
-  /** Links the group's companies, then writes its listings and expiries in one transaction. */
-  private async storeGroup(group: Group, outcomes: NormalizeOutcome[][], now: number): Promise<void> {
+  /** Links the group's companies, then writes its listings and expiries in one transaction; returns the listings created or rewritten. */
+  private async storeGroup(group: Group, outcomes: NormalizeOutcome[][], now: number): Promise<number> {
     const batches = group.pieces.map((piece, k) => {
       const normalized: NormalizedListing[] = [];
       let next = 0;
@@ -428,6 +433,7 @@ export class JobImporter {
       if (c.expired !== undefined) piece.summary.expired = (piece.summary.expired ?? 0) + c.expired;
       if (c.held) piece.summary.expiryHeld = c.held;
     }
+    return counts.reduce((n, c) => n + c.created + c.updated, 0);
   }
 
   /** Stores already normalized listings of one (source, board). */
@@ -436,6 +442,7 @@ export class JobImporter {
     now: number,
     summary: BoardImportSummary = new ImportSummary(),
   ): Promise<BoardImportSummary> {
+    await ensureTermsPartitions(this.db);
     const companyIds = await this.linkCompanies(
       listings.map((listing) => ({ listing, summary })),
       now,

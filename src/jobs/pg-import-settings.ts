@@ -2,17 +2,27 @@
 // touch nothing else the server runs). Each is safe for an import and only for one.
 // - synchronous_commit stays on: with it off, the VACUUM after the index merge left the merged
 //   pages not all-visible (facet counts then read the heap; test/jobs/facet-search-dialects.test.ts).
-// - gin_pending_list_limit: new listings' terms go to job_terms' GIN pending list (fastupdate) and
-//   are moved into the index when it fills. Each term's move appends to that term's posting list
-//   (new ids are the largest), one page per term however many listings carry it: a larger list
-//   touches fewer pages per listing. The import empties the list at its end (cleanPendingTerms), so
-//   searches do not read a long list after it.
+// - gin_pending_list_limit: new listings' terms go to job_terms' GIN pending list (fastupdate). An
+//   insert that finds the list past this limit moves it into the index itself, with only work_mem
+//   (4 MB by default) to gather it: a few dozen listings a pass, so nearly every term of every
+//   listing is a separate insertion into the index. During an import the limit is set out of reach
+//   and the import moves the list itself (PendingTerms) every CLEAN_EVERY listings, with
+//   maintenance_work_mem raised for that statement: one pass gathers thousands of listings, so a
+//   common term is one insertion for all of them (a third fewer server seconds a listing, and a
+//   quarter of the write-ahead log; docs/jobs.md, "Ingest on PostgreSQL").
 import type { Kysely } from 'kysely';
 import { dialectOf } from '../db/database.ts';
 import { run } from './bulk-sql.ts';
+import { cleanTermsPartitions, ensureTermsPartitions } from './terms-partitions.ts';
 
-/** job_terms' pending list during an import, in kB (the server default is 4 MB). */
-const PENDING_LIST_KB = 32 * 1024;
+/** job_terms' pending list limit during an import, in kB: a guard only, the import empties the list sooner. */
+const PENDING_LIST_KB = 1024 * 1024;
+
+/** Listings written between two moves of the pending list into the index (about 45 MB of pending list). */
+export const CLEAN_EVERY = 10_000;
+
+/** maintenance_work_mem of a move: enough to gather CLEAN_EVERY listings' terms in one pass. */
+const CLEAN_MEMORY = '256MB';
 
 /** Applies the import settings to the transaction `trx` (PostgreSQL; nothing on SQLite). */
 export async function useImportSettings(trx: Kysely<any>): Promise<void> {
@@ -20,8 +30,33 @@ export async function useImportSettings(trx: Kysely<any>): Promise<void> {
   await run(trx, `select set_config('gin_pending_list_limit', '${PENDING_LIST_KB}', true)`);
 }
 
-/** Moves job_terms' pending list into its GIN index now (PostgreSQL), so searches read no long list after an import. */
+/** Moves job_terms' pending lists into their GIN indexes now (PostgreSQL), so searches read no long list after an import. */
 export async function cleanPendingTerms(db: Kysely<any>): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
-  await run(db, `select gin_clean_pending_list('job_terms_terms'::regclass)`);
+  await db.transaction().execute(async (trx) => {
+    await run(trx, `select set_config('maintenance_work_mem', '${CLEAN_MEMORY}', true)`);
+    await cleanTermsPartitions(trx);
+  });
+}
+
+/**
+ * Counts the listings an import writes; every `every` of them moves the pending lists into the
+ * indexes and makes sure job_terms has a partition for the ids to come (terms-partitions.ts).
+ */
+export class PendingTerms {
+  private written = 0;
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly every = CLEAN_EVERY,
+  ) {}
+
+  async wrote(listings: number): Promise<void> {
+    if (dialectOf(this.db) !== 'postgres') return;
+    this.written += listings;
+    if (this.written < this.every) return;
+    this.written = 0;
+    await cleanPendingTerms(this.db);
+    await ensureTermsPartitions(this.db);
+  }
 }
