@@ -65,13 +65,15 @@ const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 
-/** Disk use of each table of the store (PostgreSQL): heap, indexes, out-of-line values, and in all. */
+/** Disk use of each table of the store (PostgreSQL): heap, indexes, out-of-line values, and in all; a partitioned table's partitions summed under its name. */
 async function tableSizes(db: DatabaseHandle['db']): Promise<string[]> {
   const { rows } = await sql<{ name: string; heap: string; indexes: string; toast: string; total: string }>`
-    select c.relname as name, pg_relation_size(c.oid) as heap, pg_indexes_size(c.oid) as indexes,
-      coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) as toast, pg_total_relation_size(c.oid) as total
-    from pg_class c where c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
-    order by pg_total_relation_size(c.oid) desc`.execute(db);
+    select coalesce(p.relname, c.relname) || case when count(*) > 1 then ' (' || count(*) || ' partitions)' else '' end as name,
+      sum(pg_relation_size(c.oid)) as heap, sum(pg_indexes_size(c.oid)) as indexes,
+      sum(coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0)) as toast, sum(pg_total_relation_size(c.oid)) as total
+    from pg_class c left join pg_inherits i on i.inhrelid = c.oid left join pg_class p on p.oid = i.inhparent
+    where c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
+    group by coalesce(p.relname, c.relname) order by sum(pg_total_relation_size(c.oid)) desc`.execute(db);
   const mb = (bytes: string | number) => fmt(Number(bytes) / 1e6, 0);
   const sum = rows.reduce((n, r) => n + Number(r.total), 0);
   return [
