@@ -300,7 +300,7 @@ export class JobImporter {
     const endBulkWrites = await beginBulkWrites(this.db);
     try {
       await this.storeGroups(nextGroup, now, options);
-      await cleanPendingTerms(this.db);
+      await retryWhileUnavailable(() => cleanPendingTerms(this.db), this.writeRetry);
       if (options.mergeIndex !== false) await this.repository.mergeStagedIndex();
     } finally {
       await endBulkWrites();
@@ -322,7 +322,7 @@ export class JobImporter {
       const waitStart = performance.now();
       const outcomes = await group.outcomes;
       if (this.readyWorker()) this.rebalance(performance.now() - waitStart);
-      await pending.wrote(await this.storeGroup(group, outcomes, now));
+      if (pending.wrote(await this.storeGroup(group, outcomes, now))) await retryWhileUnavailable(() => pending.move(), this.writeRetry);
       await options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
       for (const piece of group.pieces) if (piece.last) options.onBoard?.(piece.board, piece.summary);
       group = following;

@@ -40,8 +40,9 @@ export async function cleanPendingTerms(db: Kysely<any>): Promise<void> {
 }
 
 /**
- * Counts the listings an import writes; every `every` of them moves the pending lists into the
- * indexes and makes sure job_terms has a partition for the ids to come (terms-partitions.ts).
+ * Counts the listings an import writes: `wrote` says when `every` of them have been written since
+ * the last `move`, which moves the pending lists into the indexes and makes sure job_terms has a
+ * partition for the ids to come (terms-partitions.ts). Apart, so the importer can retry a move.
  */
 export class PendingTerms {
   private written = 0;
@@ -51,12 +52,16 @@ export class PendingTerms {
     private readonly every = CLEAN_EVERY,
   ) {}
 
-  async wrote(listings: number): Promise<void> {
-    if (dialectOf(this.db) !== 'postgres') return;
+  /** Counts `listings` more; true when a move is due (never on SQLite). */
+  wrote(listings: number): boolean {
+    if (dialectOf(this.db) !== 'postgres') return false;
     this.written += listings;
-    if (this.written < this.every) return;
-    this.written = 0;
+    return this.written >= this.every;
+  }
+
+  async move(): Promise<void> {
     await cleanPendingTerms(this.db);
     await ensureTermsPartitions(this.db);
+    this.written = 0;
   }
 }
