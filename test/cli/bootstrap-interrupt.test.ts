@@ -15,7 +15,8 @@ describe('leadbase bootstrap, interrupted', () => {
   it('an interrupted run (SIGINT) keeps what it stored, says so, and the next run resumes', async () => {
     const slowDir = mkdtempSync(join(tmpdir(), 'leadbase-bootstrap-slow-'));
     const slowEnv = { ...envFor(slowDir), CRAWL_CONCURRENCY: '1' };
-    const slow = await startBoardsMirror({ delayMs: 1500 });
+    // Slow enough that the check for a stored board (a CLI run, seconds on a busy machine) lands before the last board.
+    const slow = await startBoardsMirror({ delayMs: 4000 });
     try {
       const child = spawn(
         process.execPath,
