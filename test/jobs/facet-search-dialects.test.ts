@@ -10,7 +10,7 @@ import { JobService } from '../../src/jobs/service.ts';
 import type { JobSearchFilters } from '../../src/jobs/search.ts';
 import type { SourceListing } from '../../src/ingest/jobs/types.ts';
 import { generateBoards } from '../../bench/support/jobs-generator.ts';
-import { openPostgres, openSqlite, PG_SKIP, type TestDatabase } from '../support/db.ts';
+import { openOwnPostgresDatabase, openSqlite, PG_SKIP, type TestDatabase } from '../support/db.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const DAY = 86_400_000;
@@ -93,7 +93,8 @@ describe('title and combined searches on PostgreSQL answer as on SQLite', { skip
 
   before(async () => {
     sqlite = await openSqlite();
-    postgres = await openPostgres();
+    // A database of its own: the import's vacuum must not wait on other test files' transactions.
+    postgres = await openOwnPostgresDatabase();
     for (const db of [sqlite, postgres]) {
       const jobs = service(db);
       await jobs.importer.importBoards(boards(), { now: NOW, groupSize: 1_000 });

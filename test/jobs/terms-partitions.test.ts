@@ -9,9 +9,8 @@ import { CompanyService } from '../../src/companies/service.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { ensureTermsPartitions, TERMS_PARTITION_IDS } from '../../src/jobs/terms-partitions.ts';
 import type { BoardInput } from '../../src/jobs/importer.ts';
-import { openDatabase } from '../../src/db/database.ts';
 import { generateBoards } from '../../bench/support/jobs-generator.ts';
-import { openPostgres, openSqlite, PG_SKIP, type TestDatabase } from '../support/db.ts';
+import { openPostgres, openSqlite, PG_SKIP, reopen, type TestDatabase } from '../support/db.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
@@ -99,11 +98,11 @@ describe('job_terms partitions (postgres)', { skip: PG_SKIP }, () => {
 
   it('agrees when several instances add partitions at once', async () => {
     await skipIdsTo(pgStore, 6 * TERMS_PARTITION_IDS + 600_000);
-    const other = openDatabase(pgStore.url, { pgSchema: pgStore.pgSchema });
+    const other = reopen(pgStore);
     try {
       await Promise.all([ensureTermsPartitions(pgStore.db), ensureTermsPartitions(other.db), ensureTermsPartitions(pgStore.db)]);
     } finally {
-      await other.close();
+      await other.destroy();
     }
     // Contiguous, and reaching half a partition past the last id: up to 8,000,000.
     assert.deepEqual((await partitions(pgStore)).map((p) => p.name).sort(), Array.from({ length: 8 }, (_, i) => `job_terms_p${i}`).sort());

@@ -95,6 +95,39 @@ export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
   };
 }
 
+/**
+ * A PostgreSQL database of its own on DATABASE_URL's server, for a test that needs VACUUM to find
+ * it alone: a vacuum marks pages all-visible only past every open transaction of its database, and
+ * the shared test database always holds some of other test files' (a stalled-database fault test
+ * keeps one open for seconds).
+ */
+export async function openOwnPostgresDatabase(): Promise<TestDatabase> {
+  if (!POSTGRES_URL) throw new Error('DATABASE_URL is not set');
+  const name = `t_own_${randomBytes(6).toString('hex')}`;
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const handle = openDatabase(url.toString());
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    url: url.toString(),
+    destroy: async () => {
+      await handle.close();
+      await admin(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
 /** Both storage modes; PostgreSQL only when DATABASE_URL is set. */
 export const dbTargets: DbTarget[] = [
   { name: 'sqlite', skip: false, open: openSqlite },
