@@ -2,9 +2,10 @@
 // terms to the GIN index of its newest partition only and ingest per listing does not slow as the
 // store grows (docs/jobs.md, "Ingest on PostgreSQL"). Partitions are added ahead of the ids: an
 // import makes sure, when it starts and each time it moves its pending terms into the index, that
-// the partitions reach at least half a partition past the largest listing id (an import checks
-// every 10,000 listings or so, so it never writes an id no partition holds). A partition is created as a
-// table of its own and then attached, which takes no lock that stops searches or other imports.
+// the partitions reach at least half a partition past the largest listing id (it checks every
+// 10,000 listings or so, so it never writes an id no partition holds). A partition is created as a
+// table of its own and then attached: searches go on meanwhile; the attach adds the partition's
+// foreign key, so writes to jobs by other imports wait for it (a moment: the table is empty).
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../db/database.ts';
 

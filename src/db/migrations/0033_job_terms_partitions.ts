@@ -11,7 +11,7 @@ import { isPostgres } from './helpers.ts';
 // The table as it is becomes the first partition (ids 0 up to the next whole million past the
 // largest), attached without copying a row: its primary key, foreign key and GIN index are taken as
 // the partitioned table's. The application adds the following partitions as ids approach them
-// (src/jobs/terms-partitions.ts), each created apart and then attached, which locks out no search.
+// (src/jobs/terms-partitions.ts), each created apart and then attached, which stops no search.
 
 /** Listing ids a partition covers (the application's TERMS_PARTITION_IDS, frozen here). */
 const IDS_PER_PARTITION = 1_000_000;
