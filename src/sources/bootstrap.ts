@@ -189,8 +189,12 @@ function newStep(name: string, unit: StepProgress['unit']): Step {
 /** How often a data set's reports are passed on at most (a download reports every chunk). */
 const REPORT_EVERY_MS = 250;
 
-/** Takes a kind's report into its step: rows, rate, the running part, and the ETA they give. */
-function takeReport(step: Step, report: KindReport, at: number): void {
+/**
+ * Takes a kind's report into its step: rows, rate, the running part, and the ETA they give. While
+ * running, a rate waits for the step's first second (before it, a rate is noise); the `final`
+ * report gives the rate over the whole step however short.
+ */
+function takeReport(step: Step, report: KindReport, at: number, final = false): void {
   const live = step.live;
   if (!live) return;
   if (report.rows !== undefined) live.rows = report.rows;
@@ -200,7 +204,7 @@ function takeReport(step: Step, report: KindReport, at: number): void {
   if (report.parts) step.runParts = { ...report.parts };
   step.rows = Math.max(step.rows, live.rowsBefore + live.rows);
   const seconds = (at - live.startedAt) / 1000;
-  step.rowsPerSecond = seconds >= 1 ? live.rows / seconds : null;
+  step.rowsPerSecond = seconds >= 1 || (final && seconds > 0) ? live.rows / seconds : null;
   const within = step.totalBytes && step.bytes !== null ? Math.min(1, step.bytes / step.totalBytes) : 0;
   const parts = step.runParts;
   const share = parts ? (parts.total > 0 ? (parts.done + (parts.done < parts.total ? within : 0)) / parts.total : 1) : within;
@@ -337,7 +341,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
       // The parts held now (this run's and earlier ones'), and their rows.
       step.done = await partCount(deps.db, Number(source.id));
       step.rows = Math.max(await partRows(deps.db, Number(source.id)), result?.counts.read ?? 0);
-      takeReport(step, {}, now());
+      takeReport(step, {}, now(), true);
       step.etaSeconds = null;
       step.live = null;
       end(step);
