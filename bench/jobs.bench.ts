@@ -86,6 +86,14 @@ async function tableSizes(db: DatabaseHandle['db']): Promise<string[]> {
   ];
 }
 
+/** PostgreSQL: the server settings an ingest rate depends on most (docs/jobs.md, "Ingest on PostgreSQL"), so runs on different servers compare. */
+async function serverSettings(db: DatabaseHandle['db']): Promise<string> {
+  const names = ['shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression'];
+  const { rows } = await sql<{ name: string; setting: string }>`
+    select name, current_setting(name) as setting from pg_settings where name in (${sql.join(names)}) order by name`.execute(db);
+  return `server: ${rows.map((r) => `${r.name} ${r.setting}`).join(', ')}\n`;
+}
+
 const results: string[] = [];
 
 for (const dialect of dialects) {
@@ -230,6 +238,7 @@ for (const dialect of dialects) {
     const size = dialect === 'sqlite' ? `, database file ${(statSync(reuse || join(dir, 'bench.sqlite')).size / 1e9).toFixed(2)} GB` : '';
     const lines = [
       `\n## ${dialect}: ${imported.toLocaleString('en')} listings${size} (load average at the end ${load()})`,
+      ...(dialect === 'postgres' ? [await serverSettings(handle.db)] : []),
       '| measure | value | vs baseline |',
       '|---|---|---|',
       `| baseline: bare rows into an unindexed table (${baselineRows.toLocaleString('en')} rows) | ${fmt(baselineRate, 0)} rows/s | 1.00x |`,
