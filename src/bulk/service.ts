@@ -412,38 +412,46 @@ export class BulkJobService {
   }
 
   /**
-   * Ends a job that has not ended (done, failed with the reason, or cancelled), records the event
-   * and queues its callback. A callback that cannot be queued puts the job back as it was and throws
-   * CallbackError (the run's retry ends it again: a callback is sent at least once, never lost),
-   * except for a cancel, which stands.
+   * Ends a job that has not ended (done, failed with the reason, or cancelled) with its event in the
+   * same transaction, and queues its callback. A callback that cannot be queued puts the job back as
+   * it was, without that event, and throws CallbackError (the run's retry ends it again: a callback
+   * is sent at least once, never lost), except for a cancel, which stands.
    */
   private async end(jobId: string, status: 'done' | 'failed' | 'cancelled', reason: string | null = null): Promise<void> {
     const before = await this.load(jobId);
     if (!before || FINISHED.includes(before.status)) return;
     const at = this.now();
-    const ended = await this.db
-      .updateTable('bulk_jobs')
-      .set({ status, failure: status === 'failed' ? reason : null, finished_at: at })
-      .where('id', '=', jobId)
-      .where('status', 'not in', FINISHED)
-      .executeTakeFirst();
-    if (!Number(ended.numUpdatedRows)) return;
-    if (status === 'cancelled') await recordEvent(this.db, jobId, status, at, reason);
+    // The end and its event in one transaction: whoever sees the job ended finds the event too.
+    const ended = await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('bulk_jobs')
+        .set({ status, failure: status === 'failed' ? reason : null, finished_at: at })
+        .where('id', '=', jobId)
+        .where('status', 'not in', FINISHED)
+        .executeTakeFirst();
+      if (!Number(updated.numUpdatedRows)) return false;
+      await recordEvent(trx, jobId, status, at, reason);
+      return true;
+    });
+    if (!ended) return;
     const row = (await this.load(jobId))!;
     try {
       await this.options.announce?.(Number(row.key_id), row.callback_url, callbackPayload(view(row), row.results_url));
     } catch (error) {
       if (status !== 'cancelled') {
-        await this.db
-          .updateTable('bulk_jobs')
-          .set({ status: before.status, failure: null, finished_at: null })
-          .where('id', '=', jobId)
-          .where('status', '=', status)
-          .execute();
+        await this.db.transaction().execute(async (trx) => {
+          const reverted = await trx
+            .updateTable('bulk_jobs')
+            .set({ status: before.status, failure: null, finished_at: null })
+            .where('id', '=', jobId)
+            .where('status', '=', status)
+            .executeTakeFirst();
+          if (Number(reverted.numUpdatedRows))
+            await trx.deleteFrom('bulk_job_events').where('job_id', '=', jobId).where('kind', '=', status).where('at', '=', at).execute();
+        });
       }
       throw new CallbackError(error);
     }
-    if (status !== 'cancelled') await recordEvent(this.db, jobId, status, at, reason);
   }
 
   /**
