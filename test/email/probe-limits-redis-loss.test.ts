@@ -12,10 +12,10 @@ import type { ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { until } from '../support/until.ts';
-import { PG_SKIP } from '../support/db.ts';
+import { ownDatabase, PG_SKIP } from '../support/db.ts';
 import { freeLowPort } from '../support/pg-cluster.ts';
 import { killOwnRedis, OWN_REDIS_SKIP, startOwnRedis } from '../support/redis-server.ts';
-import { baseEnv, Cluster, ownDatabase, strictHost } from '../support/probe-cluster.ts';
+import { baseEnv, Cluster, strictHost } from '../support/probe-cluster.ts';
 
 const LIMIT = 4;
 

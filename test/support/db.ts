@@ -75,10 +75,7 @@ async function migrateBesideOtherTests(handle: DatabaseHandle, schema: string): 
 export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
   if (!POSTGRES_URL) throw new Error('DATABASE_URL is not set');
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  await adminQuery(`create schema ${schema}`);
   const handle = openDatabase(POSTGRES_URL, { pgSchema: schema, poolSize });
   await migrateBesideOtherTests(handle, schema);
   return {
@@ -87,10 +84,7 @@ export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
     pgSchema: schema,
     destroy: async () => {
       await handle.close();
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
+      await adminQuery(`drop schema if exists ${schema} cascade`);
     },
   };
 }
@@ -102,30 +96,26 @@ export async function openPostgres(poolSize = 10): Promise<TestDatabase> {
  * keeps one open for seconds).
  */
 export async function openOwnPostgresDatabase(): Promise<TestDatabase> {
-  if (!POSTGRES_URL) throw new Error('DATABASE_URL is not set');
-  const name = `t_own_${randomBytes(6).toString('hex')}`;
-  const admin = async (text: string) => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const handle = openDatabase(url.toString());
+  const own = await ownDatabase();
+  const handle = openDatabase(own.url);
   await migrateToLatest(handle.db);
   return {
     ...handle,
-    url: url.toString(),
+    url: own.url,
     destroy: async () => {
       await handle.close();
-      await admin(`drop database if exists ${name} with (force)`);
+      await own.drop();
     },
   };
+}
+
+/** A PostgreSQL database of the test's own on DATABASE_URL's server (empty; whoever opens it migrates it), dropped by drop(). */
+export async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!POSTGRES_URL) throw new Error('DATABASE_URL is not set');
+  const name = `t_own_${randomBytes(5).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = Object.assign(new URL(POSTGRES_URL), { pathname: `/${name}` }).toString();
+  return { url, drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
 }
 
 /** Both storage modes; PostgreSQL only when DATABASE_URL is set. */
@@ -142,11 +132,16 @@ export function reopen(t: TestDatabase): TestDatabase {
 
 /** Drops a schema a test made beside its database (pg-boss's, say), with its own connection. */
 export async function dropPgSchema(schema: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
+  await adminQuery(`drop schema if exists ${schema} cascade`);
+}
+
+/** Runs one statement on DATABASE_URL's database over a connection of its own (schemas and databases made and dropped). */
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
   try {
-    await admin.query(`drop schema if exists ${schema} cascade`);
+    await client.query(text);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }

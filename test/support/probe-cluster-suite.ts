@@ -11,8 +11,8 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { startMailWorld, type MailWorld } from './fake-smtp.ts';
 import { until } from './until.ts';
-import { PG_SKIP, REDIS_SKIP, REDIS_URL } from './db.ts';
-import { baseEnv, Cluster, ownDatabase, strictHost } from './probe-cluster.ts';
+import { ownDatabase, PG_SKIP, REDIS_SKIP, REDIS_URL } from './db.ts';
+import { baseEnv, Cluster, strictHost } from './probe-cluster.ts';
 
 const LIMIT = 2;
 // Short enough for the test to wait it out, long beside a heartbeat on a busy machine.

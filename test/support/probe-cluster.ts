@@ -1,32 +1,10 @@
 // Serve processes of a test cluster on a PostgreSQL database of their own, validating lists whose
 // addresses live on one strict fake mail host (probe limits' cluster tests).
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { mailWorldEnv, type MailWorld } from './fake-smtp.ts';
 import { until } from './until.ts';
-import { POSTGRES_URL } from './db.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
-
-/** A PostgreSQL database of the test's own (the serve processes migrate it), dropped at the end. */
-export async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `leadbase_limits_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = Object.assign(new URL(POSTGRES_URL!), { pathname: `/${name}` }).toString();
-  return {
-    url,
-    async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 /** A strict host serving `domains` domains (mx.<name>): `v…` addresses exist, `x…` do not. */
 export async function strictHost(world: MailWorld, name: string, domains: number, tarpitMs: number) {
