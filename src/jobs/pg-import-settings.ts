@@ -19,7 +19,7 @@ import { cleanTermsPartitions, ensureTermsPartitions } from './terms-partitions.
 const PENDING_LIST_KB = 1024 * 1024;
 
 /** Listings written between two moves of the pending list into the index (about 45 MB of pending list). */
-export const CLEAN_EVERY = 10_000;
+const CLEAN_EVERY = 10_000;
 
 /** maintenance_work_mem of a move: enough to gather CLEAN_EVERY listings' terms in one pass. */
 const CLEAN_MEMORY = '256MB';
