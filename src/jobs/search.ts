@@ -365,7 +365,9 @@ export class JobSearch {
           : sql`${r('job_id')} in (select job_id from job_terms where ${this.termsMatch(plan, sql.ref('terms'))})`,
       );
     }
-    if (plan.recheck) out.push(sql`j.description_tsv @@ websearch_to_tsquery('simple', ${plan.recheck})`);
+    // A phrase of four words or more, confirmed on the listings that hold all its triples: their
+    // text is cut here (the stored positional tsvector that once served this was half the jobs row).
+    if (plan.recheck) out.push(sql`to_tsvector('simple', left(j.description, 100000)) @@ websearch_to_tsquery('simple', ${plan.recheck})`);
     return out;
   }
 

@@ -118,7 +118,19 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       const written = await read();
       assert.equal(written.size, texts.length);
       const vectors = await sql<{ v: string }>`select terms::text as v from job_terms order by job_id`.execute(t.db);
-      // One table again (0033 down), back to words and pairs (0031 down), and further back to before the phrase index.
+      const hasTsv = async () =>
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from information_schema.columns where table_name = 'jobs' and column_name = 'description_tsv' and table_schema = current_schema()`.execute(
+            t.db,
+          )
+        ).rows[0].n === 1;
+      assert.equal(await hasTsv(), false);
+      // The positional column back (0034 down), one table again (0033 down), back to words and pairs
+      // (0031 down), and further back to before the phrase index.
+      await migrations['0034_jobs_drop_description_tsv'].down!(t.db);
+      assert.equal(await hasTsv(), true);
       await migrations['0033_job_terms_partitions'].down!(t.db);
       assert.deepEqual(await read(), written);
       await migrations['0031_job_terms_triples'].down!(t.db);
@@ -141,6 +153,8 @@ describe('search terms of listings stored before the phrase index (postgres)', {
       assert.deepEqual(await read(), written);
       await migrations['0033_job_terms_partitions'].up(t.db);
       assert.deepEqual(await read(), written);
+      await migrations['0034_jobs_drop_description_tsv'].up(t.db);
+      assert.equal(await hasTsv(), false);
       // Padded alike: as many lexemes with positions (the SQL pads the first in sorted order, the
       // application the first in the text's order; positions are read by no query).
       const padding = (rows: { v: string }[]) => rows.map((r) => r.v.split(' ').filter((lexeme) => lexeme.includes(':')).length);

@@ -38,7 +38,7 @@ async function snapshot(db: TestDatabase): Promise<Record<string, string>> {
           `select l.job_id from jobs_fts join job_live l on l.search_key = jobs_fts.rowid where jobs_fts match '"machine learning" OR kubernetes' order by l.job_id`,
         )
       : await rows(
-          `select l.job_id from jobs j join job_live l on l.job_id = j.id where j.description_tsv @@ websearch_to_tsquery('simple', '"machine learning" OR kubernetes') order by l.job_id`,
+          `select l.job_id from jobs j join job_live l on l.job_id = j.id where to_tsvector('simple', j.description) @@ websearch_to_tsquery('simple', '"machine learning" OR kubernetes') order by l.job_id`,
         );
   // Company ids depend on the order companies were created in (a group links its companies in one
   // batch), so company facets are compared by the company's domain.
