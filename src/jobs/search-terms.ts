@@ -78,6 +78,11 @@ export function termsBucket(hasRemote: number, publishedAt: number): string {
   return `${hasRemote ? 1 : 0}${week}`;
 }
 
+/** Whether the weeks between two times have a code each, so windowBuckets lists them oldest first (codes repeat after WEEK_CODES weeks). */
+export function bucketsInTimeOrder(lo: number, hi: number): boolean {
+  return Math.floor(hi / WEEK_MS) - Math.floor(lo / WEEK_MS) + 1 <= WEEK_CODES;
+}
+
 /** The buckets of a remote flag between two times (inclusive): every week's code, or all codes. */
 export function windowBuckets(hasRemote: number, lo: number, hi: number): string[] {
   const first = Math.floor(lo / WEEK_MS);

@@ -21,7 +21,7 @@ import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, hasAttrDayCounts, hasDayCounts, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
-import { needsTextRecheck, termsQuery, windowBuckets } from './search-terms.ts';
+import { bucketsInTimeOrder, needsTextRecheck, termsQuery, windowBuckets } from './search-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
 import { DAY_MS } from './repository.ts';
@@ -62,6 +62,8 @@ interface Plan {
   terms: ParsedTextQuery | null;
   /** PostgreSQL: tsqueries over job_terms, one per bucket of the run's remote flag and window (search-terms.ts). */
   weekQueries: string[];
+  /** PostgreSQL: weekQueries are one per week of the window, oldest first (the window spans fewer weeks than there are codes). */
+  weeksInOrder: boolean;
   /** PostgreSQL: the original `job_description`, when the listing's own text must confirm a long phrase. */
   recheck: string | null;
   locationWords: string[];
@@ -150,6 +152,7 @@ export class JobSearch {
       description: null,
       terms: null,
       weekQueries: [],
+      weeksInOrder: false,
       recheck: null,
       locationWords: [],
       company: [],
@@ -376,7 +379,12 @@ export class JobSearch {
    * window, the window first narrowed to the listings it holds (the first and last in the `all`
    * facet's range: an open end would otherwise span every week); none when it holds none.
    */
-  private async weekQueries(terms: ParsedTextQuery, remote: number, lo: number, hi: number): Promise<string[]> {
+  private async weekQueries(
+    terms: ParsedTextQuery,
+    remote: number,
+    lo: number,
+    hi: number,
+  ): Promise<{ queries: string[]; inOrder: boolean }> {
     const held = await sql<{
       lo: number | string | null;
       hi: number | string | null;
@@ -384,23 +392,26 @@ export class JobSearch {
       this.db,
     );
     const { lo: first, hi: last } = held.rows[0];
-    if (first === null || last === null) return [];
-    return windowBuckets(remote, Number(first), Number(last)).flatMap((bucket) => termsQuery(terms, bucket) ?? []);
+    if (first === null || last === null) return { queries: [], inOrder: false };
+    return {
+      queries: windowBuckets(remote, Number(first), Number(last)).flatMap((bucket) => termsQuery(terms, bucket) ?? []),
+      inOrder: bucketsInTimeOrder(Number(first), Number(last)),
+    };
   }
 
-  /** PostgreSQL: `terms` (a job_terms column) matches one of the run's week queries. */
-  private termsMatch(plan: Plan, terms: RawBuilder<unknown>): RawBuilder<unknown> {
+  /** PostgreSQL: `terms` (a job_terms column) matches one of `queries` (by default the run's week queries). */
+  private termsMatch(plan: Plan, terms: RawBuilder<unknown>, queries = plan.weekQueries): RawBuilder<unknown> {
     return sql`(${sql.join(
-      plan.weekQueries.map((q) => sql`${terms} @@ ${q}::tsquery`),
+      queries.map((q) => sql`${terms} @@ ${q}::tsquery`),
       sql` or `,
     )})`;
   }
 
   private async run(plan: Plan, offset: number, limit: number): Promise<{ total: number; ids: number[] }> {
     if (plan.terms) {
-      const weekQueries = await this.weekQueries(plan.terms, plan.remote, plan.lo, plan.hi);
-      if (!weekQueries.length) return { total: 0, ids: [] };
-      plan = { ...plan, weekQueries };
+      const weeks = await this.weekQueries(plan.terms, plan.remote, plan.lo, plan.hi);
+      if (!weeks.queries.length) return { total: 0, ids: [] };
+      plan = { ...plan, weekQueries: weeks.queries, weeksInOrder: weeks.inOrder };
     }
     // Sizes of the facet ranges: exact for the broad facets (per-day sums), capped for the narrow
     // ones when there are several (only the smallest matters, to choose the driver).
@@ -481,8 +492,8 @@ export class JobSearch {
     // so one statement filters, orders and counts them. A listing waiting in the stage has terms
     // but must not be found before its merge, as on SQLite: with an empty stage (the usual case,
     // checked once in the statement's own snapshot) every row is live, otherwise job_live says so.
-    const conditions = [
-      this.termsMatch(plan, sql.ref('t.terms')),
+    const conditions = (queries: string[]) => [
+      this.termsMatch(plan, sql.ref('t.terms'), queries),
       sql`t.has_remote = ${plan.remote}`,
       sql`t.published_at between ${plan.lo} and ${plan.hi}`,
       ...this.facetConditions(facets, 't', counts),
@@ -490,18 +501,33 @@ export class JobSearch {
       sql`(not exists (select 1 from job_facets_staged) or exists (select 1 from job_live l where l.job_id = t.job_id))`,
     ];
     const from = needsJobs ? sql`job_terms t join jobs j on j.id = t.job_id` : sql`job_terms t`;
-    const where = sql.join(conditions, sql` and `);
+    const where = (queries: string[]) => sql.join(conditions(queries), sql` and `);
+    // The page, newest first, is looked for in the newest weeks (one, then four, then sixteen...)
+    // until they hold it: a listing of an older week is older than every listing of a newer one.
+    // The statement that finds it counts those weeks' matches; the older weeks are counted apart.
+    // So a first page reads every match once and orders one week's, where one statement over the
+    // whole window kept every match in a window aggregate and a sort for a page of 20.
     return this.withSearchSettings(async (db) => {
-      const rows = await sql<{
-        id: number;
-        total: number;
-      }>`select t.job_id as id, count(*) over () as total from ${from} where ${where} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
-        db,
-      );
-      if (rows.rows.length) return { total: Number(rows.rows[0].total), ids: rows.rows.map((r) => Number(r.id)) };
-      if (offset === 0) return { total: 0, ids: [] };
-      const count = await sql<{ n: number }>`select count(*) as n from ${from} where ${where}`.execute(db);
-      return { total: Number(count.rows[0].n), ids: [] };
+      const count = async (queries: string[]) =>
+        Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where(queries)}`.execute(db)).rows[0].n);
+      const all = plan.weekQueries.length;
+      // Only where every match is a result: with filters beside the text, most matches are read and
+      // dropped, the window aggregate holds the few that pass, and two statements measured slower.
+      const newestFirst = plan.weeksInOrder && !facets.length && !needsJobs;
+      for (let weeks = newestFirst ? 1 : all; ; weeks = Math.min(all, weeks * 4)) {
+        const newest = plan.weekQueries.slice(all - weeks);
+        const rows = await sql<{
+          id: number | string;
+          n: number | string;
+        }>`select t.job_id as id, count(*) over () as n from ${from} where ${where(newest)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+          db,
+        );
+        if (rows.rows.length < limit && weeks < all) continue;
+        // The page is whole, or these are every week: the count of these weeks, then of the older ones.
+        const inNewest = rows.rows.length ? Number(rows.rows[0].n) : offset ? await count(newest) : 0;
+        const total = inNewest + (weeks < all ? await count(plan.weekQueries.slice(0, all - weeks)) : 0);
+        return { total, ids: rows.rows.map((r) => Number(r.id)) };
+      }
     });
   }
 
@@ -510,7 +536,8 @@ export class JobSearch {
    * scan of thousands of matches is estimated costly enough for JIT, which then spent 30–80 ms
    * compiling a query that runs in less. And a bitmap past `work_mem` turns lossy: a lossy page's
    * every row is then tested against the query, reading its out-of-line terms, where an exact
-   * page reads only the matches' narrow rows (SEARCH_WORK_MEM).
+   * page reads only the matches' narrow rows (SEARCH_WORK_MEM). One snapshot for every statement
+   * (repeatable read), so the count and the page agree while an import merges beside them.
    */
   private async withSearchSettings<T>(statements: (db: Db) => Promise<T>): Promise<T> {
     const settings = async (db: Db) => {
@@ -521,10 +548,13 @@ export class JobSearch {
       await settings(this.db);
       return statements(this.db);
     }
-    return this.db.transaction().execute(async (trx) => {
-      await settings(trx);
-      return statements(trx);
-    });
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        await settings(trx);
+        return statements(trx);
+      });
   }
 
   private async load(ids: number[]): Promise<JobListing[]> {

@@ -109,6 +109,24 @@ describe('description queries on SQLite and PostgreSQL', { skip: PG_SKIP }, () =
     assert.ok(found > 0);
   });
 
+  it('page alike where PostgreSQL looks for a page in the newest weeks first', async () => {
+    // The listings span seven weeks: deeper pages need one week, four, then all of them, and the
+    // count adds the weeks that held the page to the older ones.
+    let compared = 0;
+    for (const body of QUERIES) {
+      for (const page of [{ per_page: 2 }, { per_page: 5, page: 2 }, { per_page: 4, page: 4 }, { per_page: 10, page: 9 }]) {
+        const [sqlite, postgres] = await Promise.all(stores.map(({ jobs }) => jobs.search({ ...body, ...page }, NOW)));
+        assert.deepEqual(
+          { total: postgres.total_count, urls: postgres.results.map((j) => j.application_url) },
+          { total: sqlite.total_count, urls: sqlite.results.map((j) => j.application_url) },
+          JSON.stringify({ ...body, ...page }),
+        );
+        compared += sqlite.results.length;
+      }
+    }
+    assert.ok(compared > 100, `${compared} listings compared`);
+  });
+
   it('tell a phrase from its words, pairs or triples found apart', async () => {
     const sqlite = stores[0].jobs;
     const count = async (job_description: string) => (await sqlite.search({ job_description, posted_within: 365 }, NOW)).total_count;
