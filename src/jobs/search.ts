@@ -489,9 +489,9 @@ export class JobSearch {
     }
     // PostgreSQL: the GIN index of job_terms gives the matches without reading any text; each
     // match's narrow job_terms row carries what the filters and the order need (migration 0026),
-    // so one statement filters, orders and counts them. A listing waiting in the stage has terms
-    // but must not be found before its merge, as on SQLite: with an empty stage (the usual case,
-    // checked once in the statement's own snapshot) every row is live, otherwise job_live says so.
+    // so statements over it alone filter, order and count them. A listing waiting in the stage has
+    // terms but must not be found before its merge, as on SQLite: with an empty stage (the usual
+    // case, checked once in the search's snapshot) every row is live, otherwise job_live says so.
     const conditions = (queries: string[]) => [
       this.termsMatch(plan, sql.ref('t.terms'), queries),
       sql`t.has_remote = ${plan.remote}`,
