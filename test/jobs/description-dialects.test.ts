@@ -93,9 +93,21 @@ describe('description queries on SQLite and PostgreSQL', { skip: PG_SKIP }, () =
   });
 
   it('find the same listings in the same order, with the same totals', async () => {
+    // Deeper pages too: where PostgreSQL looks for a page in the newest weeks first, the listings'
+    // seven weeks make it take one week, four, then all of them, and the count adds the weeks that
+    // held the page to the older ones.
+    const pages = [
+      { per_page: 50 },
+      { per_page: 3, page: 2 },
+      { per_page: 2 },
+      { per_page: 5, page: 2 },
+      { per_page: 4, page: 4 },
+      { per_page: 10, page: 9 },
+    ];
     let found = 0;
+    let compared = 0;
     for (const body of QUERIES) {
-      for (const page of [{ per_page: 50 }, { per_page: 3, page: 2 }]) {
+      for (const page of pages) {
         const [sqlite, postgres] = await Promise.all(
           stores.map(async ({ jobs }) => {
             const r = await jobs.search({ ...body, ...page }, NOW);
@@ -104,26 +116,10 @@ describe('description queries on SQLite and PostgreSQL', { skip: PG_SKIP }, () =
         );
         assert.deepEqual(postgres, sqlite, JSON.stringify({ ...body, ...page }));
         found += sqlite.total;
+        compared += sqlite.urls.length;
       }
     }
     assert.ok(found > 0);
-  });
-
-  it('page alike where PostgreSQL looks for a page in the newest weeks first', async () => {
-    // The listings span seven weeks: deeper pages need one week, four, then all of them, and the
-    // count adds the weeks that held the page to the older ones.
-    let compared = 0;
-    for (const body of QUERIES) {
-      for (const page of [{ per_page: 2 }, { per_page: 5, page: 2 }, { per_page: 4, page: 4 }, { per_page: 10, page: 9 }]) {
-        const [sqlite, postgres] = await Promise.all(stores.map(({ jobs }) => jobs.search({ ...body, ...page }, NOW)));
-        assert.deepEqual(
-          { total: postgres.total_count, urls: postgres.results.map((j) => j.application_url) },
-          { total: sqlite.total_count, urls: sqlite.results.map((j) => j.application_url) },
-          JSON.stringify({ ...body, ...page }),
-        );
-        compared += sqlite.results.length;
-      }
-    }
     assert.ok(compared > 100, `${compared} listings compared`);
   });
 
