@@ -139,7 +139,7 @@ export class DatabaseLeaseStore implements LeaseStore {
     });
   }
 
-  beat(instance: string, ttlMs: number): Promise<number> {
+  beat(instance: string, ttlMs: number): Promise<string[]> {
     return this.locked(INSTANCES, async (trx, now) => {
       await trx
         .insertInto('probe_leases')
@@ -156,12 +156,8 @@ export class DatabaseLeaseStore implements LeaseStore {
           .where('at', '<', now - 120_000)
           .execute();
       }
-      const row = await trx
-        .selectFrom('probe_leases')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('key', '=', INSTANCES)
-        .executeTakeFirst();
-      return Number(row?.n ?? 1);
+      const rows = await trx.selectFrom('probe_leases').select('lease').where('key', '=', INSTANCES).execute();
+      return rows.map((row) => row.lease);
     });
   }
 }

@@ -135,7 +135,7 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 4)
-return redis.call('ZCARD', KEYS[1])`;
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
 export class RedisLeaseStore implements LeaseStore {
   /** The connection grants arrive on (subscribed, it can send nothing else); opened by listen(). */
@@ -228,7 +228,8 @@ export class RedisLeaseStore implements LeaseStore {
     return Number(await this.redis.eval(TAKE, 1, `${this.namespace}:probe:${key}:bucket`, units, capacity, perMs));
   }
 
-  async beat(instance: string, ttlMs: number): Promise<number> {
-    return Number(await this.redis.eval(BEAT, 1, `${this.namespace}:probe:instances`, instance, ttlMs));
+  async beat(instance: string, ttlMs: number): Promise<string[]> {
+    const alive = await this.redis.eval(BEAT, 1, `${this.namespace}:probe:instances`, instance, ttlMs);
+    return Array.isArray(alive) ? alive.map(String) : [];
   }
 }

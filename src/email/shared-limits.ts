@@ -8,8 +8,8 @@
 // While the store cannot be reached, limits are counted in this process with a conservative share:
 // the limit divided by the instances last seen alive (at least 1), and the slots this instance
 // still holds count against it. The heartbeat keeps trying; once the store answers, it is told of
-// every slot held and every ticket waiting (re-created when the store lost them) and counting there
-// resumes.
+// every slot held and every ticket waiting (re-created when the store lost them), and counting there
+// resumes once the other instances have told it theirs (see rejoin).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { bucketShape, DeadlineError, DomainBuckets, sleep } from './politeness.ts';
@@ -50,9 +50,12 @@ export interface LeaseStore {
   restore(entries: LeaseEntry[], ttlMs: number): Promise<void>;
   /** Takes `units` from `key`'s token bucket: 0 when taken, else how long until there are enough (nothing taken). */
   take(key: string, units: number, capacity: number, perMs: number): Promise<number>;
-  /** Says `instance` is alive for `ttlMs`; returns how many instances are. */
-  beat(instance: string, ttlMs: number): Promise<number>;
+  /** Says `instance` is alive for `ttlMs`; returns the instances that are (this one among them). */
+  beat(instance: string, ttlMs: number): Promise<string[]>;
 }
+
+/** How many slot times to live after the store's return an instance seen before the loss may stay silent before it is taken for gone. */
+const GONE_AFTER_TTLS = 5;
 
 export interface SharedLimitsOptions extends LimitSettings {
   store: LeaseStore;
@@ -88,16 +91,23 @@ export class SharedProbeLimits implements ProbeLimits {
   private readonly unsentLeaves: { key: string; lease: string }[] = [];
   private readonly pending = new Set<Promise<unknown>>();
   private instances = 1;
-  /** The store's counts of live instances over the last few times to live (see sharers). */
-  private recentCounts: { at: number; alive: number }[] = [];
+  /** The instances the store said were alive, over the last few times to live (see sharers). */
+  private recentAlive: { at: number; alive: string[] }[] = [];
   private degraded = false;
   /**
    * While the store is away: no new slot before this time, so that sessions other instances opened
    * beyond their share before the loss (which this one cannot see) end first.
    */
   private settleUntil = 0;
-  /** Once the store answers again: shared counting resumes at this time, after every live instance has put back what it holds. */
-  private rejoinAt = 0;
+  /**
+   * While the store is away: the other instances seen alive before the loss. Each may hold slots
+   * the store does not know of (it restarted empty, or they count their share alone): counting is
+   * shared again once each has beaten since the return (a beat follows the putting back of what it
+   * holds), or has stayed silent so long after it that it is taken for gone.
+   */
+  private awaited = new Set<string>();
+  /** When the store first answered again (0: it has not yet). */
+  private returnedAt = 0;
   private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly heartbeatMs: number;
@@ -391,17 +401,9 @@ export class SharedProbeLimits implements ProbeLimits {
         const alive = await this.track(this.store.beat(this.instance, this.options.leaseTtlMs));
         // While counting alone, the share never grows: right after the store returns empty, the
         // first instance to beat again sees itself alone while the others still hold their shares.
-        this.instances = this.degraded ? Math.max(this.instances, alive) : this.sharers(alive);
+        this.instances = this.degraded ? Math.max(this.instances, alive.length) : this.sharers(alive);
         this.listen();
-        if (this.degraded && !this.rejoinAt) {
-          // Every live instance beats several times within a time to live: by then all have put back what they hold.
-          this.rejoinAt = Date.now() + this.options.leaseTtlMs;
-        } else if (this.degraded && Date.now() >= this.rejoinAt) {
-          this.degraded = false;
-          this.rejoinAt = 0;
-          this.options.logger?.info({ instances: this.instances }, 'probe limits: the shared store answers again; limits are shared');
-          for (const wake of this.pollers.values()) wake();
-        }
+        if (this.degraded) this.rejoin(alive);
       } catch (error) {
         this.failed(error);
       } finally {
@@ -416,11 +418,35 @@ export class SharedProbeLimits implements ProbeLimits {
    * last three times to live, so that a count that dipped because another instance was slow to beat
    * (a busy machine) does not hand this one the other's share just before a loss.
    */
-  private sharers(alive: number): number {
+  private sharers(alive: string[]): number {
     const now = Date.now();
-    this.recentCounts = this.recentCounts.filter((c) => c.at >= now - 3 * this.options.leaseTtlMs);
-    this.recentCounts.push({ at: now, alive });
-    return Math.max(...this.recentCounts.map((c) => c.alive));
+    this.recentAlive = this.recentAlive.filter((c) => c.at >= now - 3 * this.options.leaseTtlMs);
+    this.recentAlive.push({ at: now, alive });
+    return Math.max(...this.recentAlive.map((c) => c.alive.length));
+  }
+
+  /**
+   * The store answered a beat while this instance counts alone: shared counting resumes once every
+   * instance awaited is alive in the store again, or once the awaited have been silent for
+   * `GONE_AFTER_TTLS` times to live since the return (stopped while the store was away: a process
+   * gone holds no connection). Resuming earlier lets the store hand out slots beside connections
+   * another instance holds and has not yet told it of (seen: 6 at a limit of 4 on a busy machine,
+   * where the other instance's reconnection and beat came more than a time to live after this one's).
+   */
+  private rejoin(alive: string[]): void {
+    const now = Date.now();
+    if (!this.returnedAt) this.returnedAt = now;
+    for (const instance of alive) this.awaited.delete(instance);
+    const gone = now - this.returnedAt >= GONE_AFTER_TTLS * this.options.leaseTtlMs;
+    if (this.awaited.size && !gone) return;
+    this.degraded = false;
+    this.returnedAt = 0;
+    this.options.logger?.info(
+      { instances: this.instances, silent: this.awaited.size },
+      'probe limits: the shared store answers again; limits are shared',
+    );
+    this.awaited.clear();
+    for (const wake of this.pollers.values()) wake();
   }
 
   private stillCurrent(entry: LeaseEntry): boolean {
@@ -429,9 +455,10 @@ export class SharedProbeLimits implements ProbeLimits {
   }
 
   private failed(error: unknown): void {
-    this.rejoinAt = 0;
+    this.returnedAt = 0;
     if (this.degraded || this.closed) return;
     this.degraded = true;
+    this.awaited = new Set(this.recentAlive.flatMap((c) => c.alive).filter((instance) => instance !== this.instance));
     this.settleUntil = Date.now() + this.options.leaseTtlMs;
     this.options.logger?.warn(
       { err: { message: (error as Error)?.message }, instances: this.instances },

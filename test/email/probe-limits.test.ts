@@ -177,7 +177,7 @@ for (const backend of backends) {
       await until(async () => {
         // The instance count drives the share each takes while the store is away.
         const store = opened.store();
-        return (await store.beat('probe', 10_000)) >= 3;
+        return (await store.beat('probe', 10_000)).length >= 3;
       }, 5000);
       void a;
       void b;

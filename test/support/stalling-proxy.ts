@@ -11,12 +11,15 @@ export interface StallingProxy {
   /** Connections accepted since the start (the connection attempts of the proxied clients). */
   accepted: number;
   stall(): void;
+  /** Closes every connection and closes new ones at once, as a server that went away (until heal). */
+  drop(): void;
   heal(): void;
   close(): Promise<void>;
 }
 
 export async function startStallingProxy(target: { host: string; port: number }): Promise<StallingProxy> {
   let stalled = false;
+  let dropped = false;
   const pairs = new Set<{ client: Socket; upstream?: Socket }>();
   const held: (() => void)[] = [];
   const proxy: StallingProxy = {
@@ -29,8 +32,16 @@ export async function startStallingProxy(target: { host: string; port: number })
         upstream?.pause();
       }
     },
+    drop() {
+      dropped = true;
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream?.destroy();
+      }
+    },
     heal() {
       stalled = false;
+      dropped = false;
       for (const { client, upstream } of pairs) {
         if (!upstream) continue; // a held connection: open() below starts it
         client.resume();
@@ -49,6 +60,10 @@ export async function startStallingProxy(target: { host: string; port: number })
   };
   const server: Server = createServer((client) => {
     proxy.accepted++;
+    if (dropped) {
+      client.destroy();
+      return;
+    }
     const pair: { client: Socket; upstream?: Socket } = { client };
     pairs.add(pair);
     client.pause();
