@@ -35,6 +35,7 @@ import * as jobTermsTriples from './migrations/0031_job_terms_triples.ts';
 import * as jobFacetsCovering from './migrations/0032_job_facets_covering.ts';
 import * as jobTermsPartitions from './migrations/0033_job_terms_partitions.ts';
 import * as jobsDropDescriptionTsv from './migrations/0034_jobs_drop_description_tsv.ts';
+import * as jobCountedTerms from './migrations/0035_job_counted_terms.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   '0032_job_facets_covering': jobFacetsCovering,
   '0033_job_terms_partitions': jobTermsPartitions,
   '0034_jobs_drop_description_tsv': jobsDropDescriptionTsv,
+  '0035_job_counted_terms': jobCountedTerms,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -95,9 +95,11 @@ export function indexEntryOf(source: FacetSource): IndexEntry {
  * share of all listings (country, region, type, level), and title words and pairs (migration 0032),
  * so that a title query is counted from a month's days rather than from every matching index row,
  * and a query's driving range is chosen by exact sizes. Cities and companies are narrow enough to
- * count row by row. The merge's SQL (staged-index.ts) is built from the same lists.
+ * count row by row. The merge's SQL (staged-index.ts) is built from the same lists. `d:` is not a
+ * facet: it marks a counted description term (PostgreSQL, counted-terms.ts), which has day counts
+ * and no facet rows.
  */
-export const DAY_COUNTED_PREFIXES: readonly string[] = ['c:', 'r:', 't:', 'x:', 'w:', 'p:'];
+export const DAY_COUNTED_PREFIXES: readonly string[] = ['c:', 'r:', 't:', 'x:', 'w:', 'p:', 'd:'];
 
 /**
  * PostgreSQL: prefixes of the facets whose per-day counts are also kept per attribute bits and

@@ -15,6 +15,7 @@ import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
 import { listingTermsBinary, tsvectorArrayParam } from './tsvector-binary.ts';
 import { listingTechnologies } from './technologies.ts';
+import { countedFacet, CountedTerms, countedTermsOf, countedTermsStored } from './counted-terms.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -137,7 +138,11 @@ interface IndexedListing {
   hasRemote: number;
   publishedAt: number;
   entry: IndexEntry;
+  /** PostgreSQL: the counted description terms it holds (counted-terms.ts), counted where its facets are. */
+  counted?: string[];
 }
+
+const NOTHING_COUNTED: ReadonlySet<string> = new Set();
 
 type IndexedColumns = Pick<
   JobRow,
@@ -199,7 +204,8 @@ class DayCounts {
   add(listings: IndexedListing[], sign: 1 | -1): void {
     for (const l of listings) {
       const day = Math.floor(l.publishedAt / DAY_MS);
-      for (const facet of l.entry.facets) {
+      const counted = l.counted?.map(countedFacet) ?? [];
+      for (const facet of counted.length ? [...l.entry.facets, ...counted] : l.entry.facets) {
         if (!hasDayCounts(facet)) continue;
         const id = `${facet}\u0000${l.hasRemote}\u0000${day}`;
         this.deltas.set(id, (this.deltas.get(id) ?? 0) + sign);
@@ -277,6 +283,7 @@ class TechnologyRows {
 
 export class JobRepository {
   readonly dialect: DialectName;
+  private readonly countedTerms = new CountedTerms();
 
   constructor(private readonly db: Db) {
     this.dialect = dialectOf(db);
@@ -306,8 +313,15 @@ export class JobRepository {
    * Removes listings' index rows (one statement each: their rows share remote, time and id) and live
    * rows. Staged rows are merged first: a listing being removed may be among them.
    */
-  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts): Promise<void> {
+  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts, counted: ReadonlySet<string>): Promise<void> {
     if (listings.length && (await hasStagedEntries(trx))) await mergeStagedIndex(trx);
+    // Counted terms are taken back as their job_terms rows hold them, before those rows go.
+    const stored = await countedTermsStored(
+      trx,
+      listings.map((l) => l.jobId),
+      counted,
+    );
+    for (const l of listings) l.counted = stored.get(l.jobId);
     const p = this.dialect === 'postgres' ? ['$1', '$2', '$3', '$4'] : ['?', '?', '?', '?'];
     const text = `delete from job_facets where ${listMatch(this.dialect, 'facet', p[0], 'text')} and has_remote = ${p[1]} and published_at = ${p[2]} and job_id = ${p[3]}`;
     for (const l of listings) await run(trx, text, [listParam(this.dialect, l.entry.facets), l.hasRemote, l.publishedAt, l.jobId]);
@@ -337,7 +351,8 @@ export class JobRepository {
       l.publishedAt,
       l.entry.attrs,
       l.entry.countries,
-      JSON.stringify(l.entry.facets),
+      // Counted terms ride as `d:` facets: the merge counts them and writes no facet row for them.
+      JSON.stringify(l.counted?.length ? [...l.entry.facets, ...l.counted.map(countedFacet)] : l.entry.facets),
     ]);
     await bulkInsert(trx, { table: 'job_facets_staged', columns: STAGED_COLUMNS, values: rows });
   }
@@ -408,6 +423,8 @@ export class JobRepository {
         ],
       );
       for (const row of rows) existing.set(row.source_id, { ...row, id: Number(row.id), published_at: Number(row.published_at) });
+      // PostgreSQL: holds off a counted term's arrival until this batch ends (counted-terms.ts).
+      const counted = this.dialect === 'postgres' ? await this.countedTerms.forWrite(trx) : NOTHING_COUNTED;
       const days = new DayCounts();
       const fresh: BatchItem[] = [];
       const touched: number[] = [];
@@ -440,7 +457,7 @@ export class JobRepository {
           .set({ ...Object.fromEntries(CONTENT_NAMES.map((c, i) => [c, values[i]])), expired: 0, expired_at: null })
           .where('id', '=', old.id)
           .execute();
-        const listing = indexedListing(item, old.id);
+        const listing = { ...indexedListing(item, old.id), counted: countedTermsOf(l.description, counted) };
         added.push(listing);
         texts.push({ listing, description: l.description, termsBinary: l.termsBinary });
       }
@@ -455,7 +472,10 @@ export class JobRepository {
         });
         const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
         for (const item of fresh) {
-          const listing = indexedListing(item, idOf.get(item.listing.sourceId)!);
+          const listing = {
+            ...indexedListing(item, idOf.get(item.listing.sourceId)!),
+            counted: countedTermsOf(item.listing.description, counted),
+          };
           technologies.add(item, listing.jobId);
           staged.push(listing);
           // SQLite's full-text rows of new listings are written at the merge; PostgreSQL's terms now.
@@ -472,7 +492,7 @@ export class JobRepository {
           listParam(this.dialect, touched),
         ]);
       }
-      await this.removeFromIndex(trx, removed, days);
+      await this.removeFromIndex(trx, removed, days, counted);
       await this.addToIndex(trx, added, days);
       await this.addText(trx, texts);
       await this.stage(trx, staged);
@@ -521,11 +541,12 @@ export class JobRepository {
         .where('last_seen_at', '<', seenSince)
         .execute();
       if (!gone.length) return 0;
+      const counted = this.dialect === 'postgres' ? await this.countedTerms.forWrite(trx) : NOTHING_COUNTED;
       const ids = gone.map((r) => Number(r.id));
       for (const part of chunkForParameters(ids, 1))
         await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', part).execute();
       const days = new DayCounts();
-      await this.removeFromIndex(trx, gone.map(indexedRow), days);
+      await this.removeFromIndex(trx, gone.map(indexedRow), days, counted);
       await days.flush(trx);
       return gone.length;
     });

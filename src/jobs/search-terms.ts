@@ -107,6 +107,14 @@ export function termsVector(terms: string, bucket: string): string {
   return lexemes.map((t, i) => (i < pad ? `${quote(t)}:${PAD_POSITIONS}` : quote(t))).join(' ');
 }
 
+/** A term's key in every bucket, one tsquery each: both remote flags, every week code. */
+export function termEveryBucket(term: string): string[] {
+  const out: string[] = [];
+  for (const remote of [0, 1])
+    for (let week = 0; week < WEEK_CODES; week++) out.push(key(term, `${remote}${week.toString().padStart(2, '0')}`));
+  return out;
+}
+
 /** Longest phrase that is one term (a word, pair or triple); longer ones are the AND of their triples. */
 const MAX_PHRASE_TERM_WORDS = 3;
 
@@ -120,6 +128,16 @@ function phraseQuery(words: string[], bucket: string): string {
   for (let i = MAX_PHRASE_TERM_WORDS; i <= words.length; i++)
     triples.push(key(words.slice(i - MAX_PHRASE_TERM_WORDS, i).join(' '), bucket));
   return `(${triples.join(' & ')})`;
+}
+
+/**
+ * The one term a query is, when it is one: a single word or phrase of up to three words, with no
+ * alternative and nothing excluded. Only such a query can be counted from a counted term's days.
+ */
+export function singleTerm({ groups, excluded }: ParsedTextQuery): string | null {
+  if (groups.length !== 1 || groups[0].length !== 1 || excluded.length) return null;
+  const words = groups[0][0];
+  return isLong(words) ? null : words.join(' ');
 }
 
 /** A long phrase's terms also match a text holding them apart: the listing's own text must confirm it. */

@@ -21,7 +21,8 @@ import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, hasAttrDayCounts, hasDayCounts, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
-import { bucketsInTimeOrder, needsTextRecheck, termsQuery, windowBuckets } from './search-terms.ts';
+import { bucketsInTimeOrder, needsTextRecheck, singleTerm, termsQuery, windowBuckets } from './search-terms.ts';
+import { countedFacet, countTerm } from './counted-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
 import { DAY_MS } from './repository.ts';
@@ -29,7 +30,7 @@ import { DAY_MS } from './repository.ts';
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 50;
 export const DEFAULT_POSTED_WITHIN_DAYS = 30;
-/** A facet range this small is checked listing by listing against the full-text index (SQLite). */
+/** A facet range this small drives a description search, each listing checked against the full-text matches. */
 const FTS_PROBE_LIMIT = 2_000;
 /** Narrow facet ranges are counted up to this many rows when only the driver choice depends on it. */
 const DRIVER_COUNT_CAP = 30_000;
@@ -46,6 +47,21 @@ export type JobSearchFilters = Omit<JobsFinderBody, 'has_remote'> & { has_remote
 
 /** With has_remote 'any', how deep a page may reach (page × per_page): both partitions are read up to it and merged. */
 export const ANY_REMOTE_WINDOW_MAX = 10_000;
+
+export interface JobSearchOptions {
+  /**
+   * PostgreSQL: a search of one description term whose statements took at least this long (ms;
+   * default 20) makes the term counted per day (counted-terms.ts), so later searches of it read its
+   * window's day counts instead of every match. Infinity: never.
+   */
+  countTermsAfterMs?: number;
+  /**
+   * A facet range of at most this many listings drives a description search (default 2,000);
+   * larger ones leave it to the full-text matches. Tests set 0 to have the matches drive on a
+   * small store.
+   */
+  facetDrivesUpTo?: number;
+}
 
 export interface CompanyLookup {
   findByDomain(domainOrUrl: string): Promise<{ id: number } | null>;
@@ -134,13 +150,34 @@ export class JobSearch {
   readonly dialect: DialectName;
 
   private readonly textWindow: TextWindowSearch;
+  private readonly countTermsAfterMs: number;
+  private readonly facetDrivesUpTo: number;
+  /** Terms being made counted, by this process (counted-terms.ts). */
+  private readonly counting = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly db: Db,
     private readonly companies?: CompanyLookup,
+    options: JobSearchOptions = {},
   ) {
     this.dialect = dialectOf(db);
     this.textWindow = new TextWindowSearch(db);
+    this.countTermsAfterMs = options.countTermsAfterMs ?? 20;
+    this.facetDrivesUpTo = options.facetDrivesUpTo ?? FTS_PROBE_LIMIT;
+  }
+
+  /** Resolves once the terms this process is making counted are (for tests and shutdown). */
+  async settled(): Promise<void> {
+    while (this.counting.size) await Promise.allSettled([...this.counting.values()]);
+  }
+
+  /** Makes `term` counted in the background, once per process at a time; a failure is tried again by a later search. */
+  private countLater(term: string): void {
+    if (this.counting.has(term)) return;
+    const counting = countTerm(this.db, term)
+      .catch(() => false)
+      .finally(() => this.counting.delete(term));
+    this.counting.set(term, counting);
   }
 
   private async plan(filters: JobSearchFilters, now: number): Promise<Plan> {
@@ -436,7 +473,7 @@ export class JobSearch {
       // A small facet range is checked against the set of full-text matches (built once); otherwise
       // the full-text matches drive, filtered and ordered in one statement that also counts them.
       const smallest = [...counts].filter(([f]) => f !== 'all').sort((a, b) => a[1] - b[1])[0];
-      if (!smallest || smallest[1] > FTS_PROBE_LIMIT) return this.runFromText(plan, offset, limit, counts);
+      if (!smallest || smallest[1] > this.facetDrivesUpTo) return this.runFromText(plan, offset, limit, counts);
     }
 
     const others = plan.facets.filter((f) => f !== driver && f !== 'all');
@@ -492,43 +529,122 @@ export class JobSearch {
     // so statements over it alone filter, order and count them. A listing waiting in the stage has
     // terms but must not be found before its merge, as on SQLite: with an empty stage (the usual
     // case, checked once in the search's snapshot) every row is live, otherwise job_live says so.
-    const conditions = (queries: string[]) => [
+    const conditions = (queries: string[], lo = plan.lo, hi = plan.hi) => [
       this.termsMatch(plan, sql.ref('t.terms'), queries),
       sql`t.has_remote = ${plan.remote}`,
-      sql`t.published_at between ${plan.lo} and ${plan.hi}`,
+      sql`t.published_at between ${lo} and ${hi}`,
       ...this.facetConditions(facets, 't', counts),
       ...this.residuals(plan, null),
       sql`(not exists (select 1 from job_facets_staged) or exists (select 1 from job_live l where l.job_id = t.job_id))`,
     ];
     const from = needsJobs ? sql`job_terms t join jobs j on j.id = t.job_id` : sql`job_terms t`;
-    const where = (queries: string[]) => sql.join(conditions(queries), sql` and `);
-    // The page, newest first, is looked for in the newest weeks (one, then four, then sixteen...)
-    // until they hold it: a listing of an older week is older than every listing of a newer one.
-    // The statement that finds it counts those weeks' matches; the older weeks are counted apart.
-    // So a first page reads every match once and orders one week's, where one statement over the
-    // whole window kept every match in a window aggregate and a sort for a page of 20.
-    return this.withSearchSettings(async (db) => {
-      const count = async (queries: string[]) =>
-        Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where(queries)}`.execute(db)).rows[0].n);
-      const all = plan.weekQueries.length;
-      // Only where every match is a result: with filters beside the text, most matches are read and
-      // dropped, the window aggregate holds the few that pass, and two statements measured slower.
-      const newestFirst = plan.weeksInOrder && !facets.length && !needsJobs;
-      for (let weeks = newestFirst ? 1 : all; ; weeks = Math.min(all, weeks * 4)) {
-        const newest = plan.weekQueries.slice(all - weeks);
+    const where = (queries: string[], lo?: number, hi?: number) => sql.join(conditions(queries, lo, hi), sql` and `);
+    const count = async (db: Db, queries: string[], lo?: number, hi?: number) =>
+      Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where(queries, lo, hi)}`.execute(db)).rows[0].n);
+    // A page, newest first, looked for in the newest weeks (one, then four, then sixteen...) until
+    // they hold it: a listing of an older week is older than every listing of a newer one. With
+    // `counted`, each statement also counts the matches of the weeks it read.
+    const newestPage = async (db: Db, weekQueries: string[], counted: boolean) => {
+      const all = weekQueries.length;
+      for (let weeks = 1; ; weeks = Math.min(all, weeks * 4)) {
+        const newest = weekQueries.slice(all - weeks);
         const rows = await sql<{
           id: number | string;
           n: number | string;
-        }>`select t.job_id as id, count(*) over () as n from ${from} where ${where(newest)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+        }>`select t.job_id as id, ${counted ? sql`count(*) over ()` : sql`0`} as n from ${from} where ${where(newest)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
           db,
         );
         if (rows.rows.length < limit && weeks < all) continue;
-        // The page is whole, or these are every week: the count of these weeks, then of the older ones.
-        const inNewest = rows.rows.length ? Number(rows.rows[0].n) : offset ? await count(newest) : 0;
-        const total = inNewest + (weeks < all ? await count(plan.weekQueries.slice(0, all - weeks)) : 0);
-        return { total, ids: rows.rows.map((r) => Number(r.id)) };
+        const inNewest = !counted ? 0 : rows.rows.length ? Number(rows.rows[0].n) : offset ? await count(db, newest) : 0;
+        return { ids: rows.rows.map((r) => Number(r.id)), weeks, inNewest };
       }
+    };
+    // One term with no filter beside those its counts keep (remote flag, type, region, level,
+    // country) may be counted per day (counted-terms.ts).
+    const term = plan.terms && !needsJobs && facets.every(checkedInRow) ? singleTerm(plan.terms) : null;
+    return this.withSearchSettings(async (db) => {
+      if (term) {
+        const counted = await this.runCounted(db, plan, term, facets, counts, { offset, limit, count, newestPage });
+        if (counted) return counted;
+      }
+      const started = performance.now();
+      const all = plan.weekQueries.length;
+      let result: { total: number; ids: number[] };
+      // Only where every match is a result is the page looked for in the newest weeks: the
+      // statement that finds it counts those weeks' matches, and the older weeks are counted apart,
+      // so a first page reads every match once and orders one week's. With filters beside the text,
+      // most matches are read and dropped, one statement's window aggregate holds the few that
+      // pass, and two statements measured slower.
+      if (plan.weeksInOrder && !facets.length && !needsJobs) {
+        const page = await newestPage(db, plan.weekQueries, true);
+        const older = page.weeks < all ? await count(db, plan.weekQueries.slice(0, all - page.weeks)) : 0;
+        result = { total: page.inNewest + older, ids: page.ids };
+      } else {
+        const rows = await sql<{
+          id: number | string;
+          n: number | string;
+        }>`select t.job_id as id, count(*) over () as n from ${from} where ${where(plan.weekQueries)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+          db,
+        );
+        const total = rows.rows.length ? Number(rows.rows[0].n) : offset ? await count(db, plan.weekQueries) : 0;
+        result = { total, ids: rows.rows.map((r) => Number(r.id)) };
+      }
+      if (term && performance.now() - started >= this.countTermsAfterMs) this.countLater(term);
+      return result;
     });
+  }
+
+  /**
+   * PostgreSQL: a search of one counted term (counted-terms.ts), or null when the term is not
+   * counted (or the window too short or too long for it). The window is narrowed to the listings
+   * it holds in this snapshot; its whole days are counted from the term's day counts (per
+   * attributes when type, region, level or country filter), its two partial days from their
+   * matches, and the page is looked for in the newest weeks.
+   */
+  private async runCounted(
+    db: Db,
+    plan: Plan,
+    term: string,
+    facets: string[],
+    counts: Map<string, number>,
+    statements: {
+      offset: number;
+      limit: number;
+      count: (db: Db, queries: string[], lo?: number, hi?: number) => Promise<number>;
+      newestPage: (db: Db, weekQueries: string[], counted: boolean) => Promise<{ ids: number[] }>;
+    },
+  ): Promise<{ total: number; ids: number[] } | null> {
+    const known = await sql`select 1 from job_counted_terms where term = ${term}`.execute(db);
+    if (!known.rows.length) return null;
+    const held = await sql<{
+      lo: number | string | null;
+      hi: number | string | null;
+    }>`select min(published_at) as lo, max(published_at) as hi from job_facets where facet = 'all' and has_remote = ${plan.remote} and published_at between ${plan.lo} and ${plan.hi}`.execute(
+      db,
+    );
+    if (held.rows[0].lo === null || held.rows[0].hi === null) return { total: 0, ids: [] };
+    const [first, last] = [Number(held.rows[0].lo), Number(held.rows[0].hi)];
+    const firstFullDay = Math.ceil(first / DAY_MS);
+    const lastFullDay = Math.floor((last + 1) / DAY_MS) - 1;
+    if (lastFullDay < firstFullDay || !bucketsInTimeOrder(first, last)) return null;
+    const queries = (lo: number, hi: number) =>
+      windowBuckets(plan.remote, lo, hi).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []);
+    const facet = countedFacet(term);
+    const days = facets.length
+      ? sql<{
+          n: number | string;
+        }>`select coalesce(sum(d.n), 0) as n from job_facet_attr_days d where d.facet = ${facet} and d.has_remote = ${plan.remote} and d.day between ${firstFullDay} and ${lastFullDay} and ${sql.join(this.facetConditions(facets, 'd', counts), sql` and `)}`
+      : sql<{
+          n: number | string;
+        }>`select coalesce(sum(n), 0) as n from job_facet_days where facet = ${facet} and has_remote = ${plan.remote} and day between ${firstFullDay} and ${lastFullDay}`;
+    const partial = (lo: number, hi: number) => (lo > hi ? 0 : statements.count(db, queries(lo, hi), lo, hi));
+    const total =
+      Number((await days.execute(db)).rows[0].n) +
+      (await partial(first, firstFullDay * DAY_MS - 1)) +
+      (await partial((lastFullDay + 1) * DAY_MS, last));
+    if (statements.offset >= total) return { total, ids: [] };
+    const page = await statements.newestPage(db, queries(first, last), false);
+    return { total, ids: page.ids };
   }
 
   /**

@@ -4,7 +4,7 @@ import type { JobSearchResult } from '../contract/jobs.ts';
 import { JobImporter, type JobServiceDeps } from './importer.ts';
 import { JobRepository } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
-import { JobSearch, type JobSearchFilters } from './search.ts';
+import { JobSearch, type JobSearchFilters, type JobSearchOptions } from './search.ts';
 import { buildTechnologies, technographicsOf } from './technographics.ts';
 
 export class JobService {
@@ -12,9 +12,9 @@ export class JobService {
   readonly searcher: JobSearch;
   private built?: JobImporter;
 
-  constructor(private readonly deps: JobServiceDeps) {
+  constructor(private readonly deps: JobServiceDeps & { search?: JobSearchOptions }) {
     this.repository = new JobRepository(deps.db);
-    this.searcher = new JobSearch(deps.db, deps.companies);
+    this.searcher = new JobSearch(deps.db, deps.companies, deps.search);
   }
 
   /** The import pipeline, built on first use: a server that only searches never pays for it. */
@@ -22,8 +22,9 @@ export class JobService {
     return (this.built ??= new JobImporter(this.deps));
   }
 
-  /** Stops the import pipeline's normalization thread, if one was started. */
+  /** Stops the import pipeline's normalization thread, if one was started, once the terms being made counted are. */
   async close(): Promise<void> {
+    await this.searcher.settled();
     await this.built?.close();
   }
 

@@ -17,6 +17,7 @@ import { run } from './bulk-sql.ts';
 import { ftsKeySql } from './fts-query.ts';
 import { DAY_MS } from './repository.ts';
 import { ATTR_DAY_COUNTED_PREFIXES, DAY_COUNTED_PREFIXES } from './index-keys.ts';
+import { COUNTED_PREFIX, holdCountedTermsShared } from './counted-terms.ts';
 
 export interface MergeOptions {
   onProgress?: (progress: MergeProgress) => void;
@@ -33,6 +34,8 @@ const COLUMNS = 'facet, has_remote, published_at, job_id, attrs, countries';
 const prefixIn = (prefixes: readonly string[]) => `substr(f.value, 1, 2) in (${prefixes.map((p) => `'${p}'`).join(', ')})`;
 /** Facets with per-day counts (hasDayCounts in index-keys.ts), as an SQL condition on `f.value`. */
 const HAS_DAY_COUNTS = `(f.value = 'all' or ${prefixIn(DAY_COUNTED_PREFIXES)})`;
+/** Facets that are index rows: not counted description terms (`d:`, counted-terms.ts), which only have day counts. */
+const IS_FACET_ROW = `substr(f.value, 1, 2) <> '${COUNTED_PREFIX}'`;
 /** Facets with per-day counts per attributes on PostgreSQL (hasAttrDayCounts in index-keys.ts). */
 const HAS_ATTR_DAY_COUNTS = prefixIn(ATTR_DAY_COUNTED_PREFIXES);
 
@@ -147,9 +150,11 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   const [first, last, listings] = [Number(stage.first), Number(stage.last), Number(stage.n)];
   if (db.isTransaction || dialect === 'postgres' || listings < smallMerge) {
     await inTransaction(db, async (trx) => {
+      // A counted term's arrival marks staged entries: not while they are merged.
+      if (dialect === 'postgres') await holdCountedTermsShared(trx);
       await run(
         trx,
-        `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4 on conflict do nothing`,
+        `insert into job_facets (${COLUMNS}) select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? and ${IS_FACET_ROW} order by 1, 2, 3, 4 on conflict do nothing`,
         [last],
       );
       await writeListingRows(trx, dialect, 's.seq <= ?', [last]);
@@ -163,9 +168,11 @@ export async function mergeStagedIndex(db: Kysely<any>, options: MergeOptions = 
   await run(db, 'delete from temp.job_merge_sorted');
   try {
     await withSortRuns(db, () =>
-      run(db, `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? order by 1, 2, 3, 4`, [
-        last,
-      ]),
+      run(
+        db,
+        `insert into temp.job_merge_sorted select ${FACET_ROW} from ${expanded(dialect)} where s.seq <= ? and ${IS_FACET_ROW} order by 1, 2, 3, 4`,
+        [last],
+      ),
     );
     // Rowids of the sorted copy run from 1, in key order.
     const [{ n }] = await run<{ n: number | null }>(db, 'select max(rowid) as n from temp.job_merge_sorted');
