@@ -12,6 +12,10 @@
 //                `leadbase import jobs` run), and report each segment's rate: the last segment's
 //                against the first says whether ingest per listing holds as the store grows
 //                (default: a tenth of --listings from 2,000,000 listings, else one segment)
+//   --counted-terms=off  PostgreSQL: searches neither make nor use counted description terms
+//                (src/jobs/counted-terms.ts), to measure what they save on the same store
+//   --count-term=TEXT  PostgreSQL: makes TEXT a counted term before the queries and reports how long
+//                its arrival held writers off (its matches counted from job_terms)
 //   --schema=NAME  PostgreSQL: the store in this schema, kept (created when missing); with --resume an
 //                interrupted run goes on: the boards already stored are skipped (the one cut off is
 //                imported again, which changes nothing it had stored)
@@ -23,6 +27,7 @@ import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { CompanyService } from '../src/companies/service.ts';
 import { JobService } from '../src/jobs/service.ts';
+import { countTerm } from '../src/jobs/counted-terms.ts';
 import { MIX } from './support/jobs-mix.ts';
 import { generateBoards } from './support/jobs-generator.ts';
 import { fmt, mainThreadCpuMs, ratio, summarize, timeCalls } from './support/stats.ts';
@@ -39,6 +44,8 @@ const reuse = arg('db', '');
 const SEGMENT = Number(arg('segment', String(LISTINGS >= 2_000_000 ? Math.ceil(LISTINGS / 10) : LISTINGS)));
 const keptSchema = arg('schema', '') || undefined;
 const resume = process.argv.includes('--resume');
+const countedTerms = arg('counted-terms', 'on') !== 'off';
+const countTermNow = process.argv.find((a) => a.startsWith('--count-term='))?.slice('--count-term='.length);
 const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
 const NOW = Date.parse('2026-11-20T12:00:00Z');
@@ -101,7 +108,7 @@ for (const dialect of dialects) {
   try {
     await migrateToLatest(handle.db);
     const companies = new CompanyService({ db: handle.db });
-    const jobs = new JobService({ db: handle.db, companies });
+    const jobs = new JobService({ db: handle.db, companies, search: { countedTerms } });
     let baselineRows = 0;
     let baselineRate = NaN;
     let ingestMs = NaN;
@@ -231,6 +238,20 @@ for (const dialect of dialects) {
     const page = () => ids.slice((k = (k + 20) % (ids.length - 20)), k + 20);
     // Warm-up: prepared statements and page cache.
     for (const [, body] of MIX) for (let i = 0; i < 10; i++) await jobs.search(body(i), NOW);
+    let arrival = '';
+    if (dialect === 'postgres' && countTermNow) {
+      const t0 = performance.now();
+      const added = await countTerm(handle.db, countTermNow);
+      arrival = `| "${countTermNow}" made counted (--count-term): ${added ? 'joined' : 'not added (counted already, or the lock was busy)'} | ${fmt(performance.now() - t0, 0)} ms | |`;
+    }
+    // PostgreSQL: the costly one-term searches of the warm-up made their terms counted (in the background).
+    const countingStart = performance.now();
+    await jobs.searcher.settled();
+    const countingWaitMs = performance.now() - countingStart;
+    const countedNow =
+      dialect === 'postgres'
+        ? (await sql<{ term: string }>`select term from job_counted_terms order by term`.execute(handle.db)).rows.map((r) => r.term)
+        : [];
     const baseline = summarize(
       await timeCalls(QUERIES, () => handle.db.selectFrom('jobs').selectAll().where('id', 'in', page()).execute()),
     );
@@ -246,6 +267,12 @@ for (const dialect of dialects) {
       `| ingest per CPU-second of this process (generation included${dialect === 'postgres' ? '; server CPU not counted' : ''}) | ${fmt(imported / ingestCpuSeconds, 0)} listings per CPU-s | |`,
       `| importing thread's CPU per listing (generation excluded): whole ingest / the merge alone | ${fmt((ingestMainCpuMs * 1000) / imported, 1)} / ${fmt((mergeMainCpuMs * 1000) / imported, 1)} µs | |`,
       `| after the load: ${dialect === 'postgres' ? 'vacuum, analyze' : 'search index compacted (FTS5 optimize), analyze'} | ${maintain ? `${fmt(analyzeMs / 1000, 1)} s` : 'not run (--db without --optimize)'} | |`,
+      ...(dialect === 'postgres'
+        ? [
+            ...(arrival ? [arrival] : []),
+            `| counted description terms after the warm-up (${countedTerms ? 'on' : 'off: neither made nor used'}; waited ${fmt(countingWaitMs / 1000, 1)} s for those being counted) | ${countedNow.length ? countedNow.join(', ') : 'none'} | |`,
+          ]
+        : []),
       `| baseline: one page of 20 listings by primary key, p50 / p95 / p99 | ${fmt(baseline.p50, 2)} / ${fmt(baseline.p95, 2)} / ${fmt(baseline.p99, 2)} ms | 1.00x |`,
     ];
     for (const [name, body] of MIX) {

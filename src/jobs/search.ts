@@ -55,6 +55,8 @@ export interface JobSearchOptions {
    * window's day counts instead of every match. Infinity: never.
    */
   countTermsAfterMs?: number;
+  /** PostgreSQL: false to neither make nor use counted terms (to measure what they save; default true). */
+  countedTerms?: boolean;
   /**
    * A facet range of at most this many listings drives a description search (default 2,000);
    * larger ones leave it to the full-text matches. Tests set 0 to have the matches drive on a
@@ -152,6 +154,7 @@ export class JobSearch {
   private readonly textWindow: TextWindowSearch;
   private readonly countTermsAfterMs: number;
   private readonly facetDrivesUpTo: number;
+  private readonly useCounted: boolean;
   /** Terms being made counted, by this process (counted-terms.ts). */
   private readonly counting = new Map<string, Promise<unknown>>();
 
@@ -162,7 +165,8 @@ export class JobSearch {
   ) {
     this.dialect = dialectOf(db);
     this.textWindow = new TextWindowSearch(db);
-    this.countTermsAfterMs = options.countTermsAfterMs ?? 20;
+    this.countTermsAfterMs = options.countedTerms === false ? Infinity : (options.countTermsAfterMs ?? 20);
+    this.useCounted = options.countedTerms !== false;
     this.facetDrivesUpTo = options.facetDrivesUpTo ?? FTS_PROBE_LIMIT;
   }
 
@@ -561,7 +565,7 @@ export class JobSearch {
     };
     // One term with no filter beside those its counts keep (remote flag, type, region, level,
     // country) may be counted per day (counted-terms.ts).
-    const term = plan.terms && !needsJobs && facets.every(checkedInRow) ? singleTerm(plan.terms) : null;
+    const term = this.useCounted && plan.terms && !needsJobs && facets.every(checkedInRow) ? singleTerm(plan.terms) : null;
     return this.withSearchSettings(async (db) => {
       if (term) {
         const counted = await this.runCounted(db, plan, term, facets, counts, { offset, limit, count, newestPage });
