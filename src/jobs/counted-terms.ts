@@ -15,7 +15,7 @@
 // the live listings holding the term and marks the staged ones, whose merge will count them.
 import { sql, type Kysely } from 'kysely';
 import { descriptionTerms, termEveryBucket } from './search-terms.ts';
-import { DAY_MS } from './repository.ts';
+import { DAY_MS } from './day.ts';
 
 /** The facet under which a counted term's day counts are kept. */
 export const COUNTED_PREFIX = 'd:';
@@ -99,6 +99,8 @@ export async function countedTermsStored(trx: Kysely<any>, jobIds: number[], cou
  */
 export async function countTerm(db: Kysely<any>, term: string, now = Date.now()): Promise<boolean> {
   if (!isCountableTerm(term)) return false;
+  // Asked first without the lock: a counted term's search can still be slow (a window within a day).
+  if ((await sql`select 1 from job_counted_terms where term = ${term}`.execute(db)).rows.length) return false;
   return db.transaction().execute(async (trx) => {
     await sql.raw(`set local lock_timeout = '${ARRIVAL_LOCK_TIMEOUT}'`).execute(trx);
     try {

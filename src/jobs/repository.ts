@@ -15,6 +15,7 @@ import type { JobRow } from './tables.ts';
 import { chunkForParameters } from '../db/chunks.ts';
 import { listingTermsBinary, tsvectorArrayParam } from './tsvector-binary.ts';
 import { listingTechnologies } from './technologies.ts';
+import { DAY_MS } from './day.ts';
 import { countedFacet, CountedTerms, countedTermsOf, countedTermsStored } from './counted-terms.ts';
 
 /**
@@ -47,8 +48,6 @@ function ftsKeysJson(listings: IndexedListing[]): string {
   return JSON.stringify(listings.map((l) => [l.hasRemote, l.publishedAt, l.jobId]));
 }
 const FTS_KEYS_OF_JSON = `select ${ftsKeySql('value ->> 0', 'value ->> 1', 'value ->> 2')} from json_each(?)`;
-
-export const DAY_MS = 86_400_000;
 
 /** A staged index entry's columns (staged-index.ts), in the order stage() builds them. */
 const STAGED_COLUMNS: Record<string, PgType> = {

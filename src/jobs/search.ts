@@ -25,7 +25,7 @@ import { bucketsInTimeOrder, needsTextRecheck, singleTerm, termsQuery, windowBuc
 import { countedFacet, countTerm } from './counted-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
-import { DAY_MS } from './repository.ts';
+import { DAY_MS } from './day.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 50;

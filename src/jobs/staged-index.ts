@@ -15,7 +15,7 @@ import { beginBulkWrites } from '../db/bulk-writes.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { run } from './bulk-sql.ts';
 import { ftsKeySql } from './fts-query.ts';
-import { DAY_MS } from './repository.ts';
+import { DAY_MS } from './day.ts';
 import { ATTR_DAY_COUNTED_PREFIXES, DAY_COUNTED_PREFIXES } from './index-keys.ts';
 import { COUNTED_PREFIX, holdCountedTermsShared } from './counted-terms.ts';
 

@@ -4,7 +4,17 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { descriptionTerms, needsTextRecheck, termsBucket, termsQuery, termsVector, windowBuckets } from '../../src/jobs/search-terms.ts';
+import {
+  descriptionTerms,
+  needsTextRecheck,
+  singleTerm,
+  termEveryBucket,
+  termsBucket,
+  termsQuery,
+  termsVector,
+  windowBuckets,
+} from '../../src/jobs/search-terms.ts';
+import { isCountableTerm } from '../../src/jobs/counted-terms.ts';
 import { parseTextQuery } from '../../src/jobs/fts-query.ts';
 import { migrations } from '../../src/db/migrate.ts';
 import { openPostgres, PG_SKIP } from '../support/db.ts';
@@ -63,6 +73,26 @@ describe('search terms of a description', () => {
     assert.equal(new Set(windowBuckets(1, 0, start)).size, 100);
     assert.equal(windowBuckets(1, 0, start).length, 100);
     assert.equal(termsQuery(parseTextQuery('"machine learning" -sales'), '141'), "('machine learning~141') & !('sales~141')");
+  });
+});
+
+describe('one-term queries, which counted terms can answer', () => {
+  it('are a word or a phrase of up to three words, with no alternative and nothing excluded', () => {
+    const term = (q: string) => singleTerm(parseTextQuery(q));
+    assert.equal(term('Kubernetes'), 'kubernetes');
+    assert.equal(term('"Month-End Close"'), 'month end close');
+    assert.equal(term('"machine learning"'), 'machine learning');
+    for (const q of ['"on the night shift"', 'react OR vue', 'react -vue', 'react vue', '-react']) assert.equal(term(q), null, q);
+    assert.ok(isCountableTerm('month end close'));
+    for (const t of ['', 'Month', 'a  b', 'a b c d', "o'brien", 'x'.repeat(101)]) assert.equal(isCountableTerm(t), false, t);
+  });
+
+  it('are found in every bucket when a term is counted: both remote flags, every week code', () => {
+    const keys = termEveryBucket('machine learning');
+    assert.equal(keys.length, 200);
+    assert.equal(keys[0], `'machine learning~000'`);
+    assert.equal(keys[199], `'machine learning~199'`);
+    assert.ok(keys.includes(termsQuery(parseTextQuery('"machine learning"'), termsBucket(1, Date.parse('2026-11-20T00:00:00Z')))!));
   });
 });
 
