@@ -113,11 +113,11 @@ export async function countTerm(db: Kysely<any>, term: string, now = Date.now())
       select count(*) as n, bool_or(term = ${term}) as has from job_counted_terms`.execute(trx);
     if (rows[0].has || Number(rows[0].n) >= MAX_COUNTED_TERMS) return false;
     const facet = countedFacet(term);
-    // One GIN scan per bucket (ORed conditions make a BitmapOr), as searches ask.
-    const anyBucket = sql.join(
-      termEveryBucket(term).map((q) => sql`t.terms @@ ${q}::tsquery`),
-      sql` or `,
-    );
+    // One GIN scan for every bucket's key. The planner, seeing a common term, would rather read
+    // every row and test its out-of-line terms (13 s at a million listings, against 0.2 s from GIN,
+    // and with writers held off meanwhile); 200 ORed conditions it tests row by row, 200 times.
+    await sql`set local enable_seqscan = off`.execute(trx);
+    const anyBucket = sql`t.terms @@ ${termEveryBucket(term).join(' | ')}::tsquery`;
     const holding = sql`select job_id, has_remote, published_at, attrs, countries from job_terms t where ${anyBucket}`;
     await sql`
       with holding as (${holding}),

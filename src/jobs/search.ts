@@ -546,29 +546,40 @@ export class JobSearch {
     const count = async (db: Db, queries: string[], lo?: number, hi?: number) =>
       Number((await sql<{ n: number | string }>`select count(*) as n from ${from} where ${where(queries, lo, hi)}`.execute(db)).rows[0].n);
     // A page, newest first, looked for in the newest weeks (one, then four, then sixteen...) until
-    // they hold it: a listing of an older week is older than every listing of a newer one. With
-    // `counted`, each statement also counts the matches of the weeks it read.
-    const newestPage = async (db: Db, weekQueries: string[], counted: boolean) => {
-      const all = weekQueries.length;
+    // they hold it: a listing of an older week is older than every listing of a newer one. Each
+    // statement also counts the matches of the weeks it read.
+    const newestPage = async (db: Db) => {
+      const all = plan.weekQueries.length;
       for (let weeks = 1; ; weeks = Math.min(all, weeks * 4)) {
-        const newest = weekQueries.slice(all - weeks);
+        const newest = plan.weekQueries.slice(all - weeks);
         const rows = await sql<{
           id: number | string;
           n: number | string;
-        }>`select t.job_id as id, ${counted ? sql`count(*) over ()` : sql`0`} as n from ${from} where ${where(newest)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+        }>`select t.job_id as id, count(*) over () as n from ${from} where ${where(newest)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
           db,
         );
         if (rows.rows.length < limit && weeks < all) continue;
-        const inNewest = !counted ? 0 : rows.rows.length ? Number(rows.rows[0].n) : offset ? await count(db, newest) : 0;
+        const inNewest = rows.rows.length ? Number(rows.rows[0].n) : offset ? await count(db, newest) : 0;
         return { ids: rows.rows.map((r) => Number(r.id)), weeks, inNewest };
       }
+    };
+    // The page among the matches published in [lo, hi] (each of the range's weeks asked for), or
+    // null when the range holds fewer than the page reaches.
+    const pageBetween = async (db: Db, lo: number, hi: number) => {
+      const queries = windowBuckets(plan.remote, lo, hi).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []);
+      const rows = await sql<{
+        id: number | string;
+      }>`select t.job_id as id from ${from} where ${where(queries, lo, hi)} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
+        db,
+      );
+      return rows.rows.map((r) => Number(r.id));
     };
     // One term with no filter beside those its counts keep (remote flag, type, region, level,
     // country) may be counted per day (counted-terms.ts).
     const term = this.useCounted && plan.terms && !needsJobs && facets.every(checkedInRow) ? singleTerm(plan.terms) : null;
     return this.withSearchSettings(async (db) => {
       if (term) {
-        const counted = await this.runCounted(db, plan, term, facets, counts, { offset, limit, count, newestPage });
+        const counted = await this.runCounted(db, plan, term, facets, counts, { offset, limit, count, pageBetween });
         if (counted) return counted;
       }
       const started = performance.now();
@@ -580,7 +591,7 @@ export class JobSearch {
       // most matches are read and dropped, one statement's window aggregate holds the few that
       // pass, and two statements measured slower.
       if (plan.weeksInOrder && !facets.length && !needsJobs) {
-        const page = await newestPage(db, plan.weekQueries, true);
+        const page = await newestPage(db);
         const older = page.weeks < all ? await count(db, plan.weekQueries.slice(0, all - page.weeks)) : 0;
         result = { total: page.inNewest + older, ids: page.ids };
       } else {
@@ -600,10 +611,13 @@ export class JobSearch {
 
   /**
    * PostgreSQL: a search of one counted term (counted-terms.ts), or null when the term is not
-   * counted (or the window too short or too long for it). The window is narrowed to the listings
-   * it holds in this snapshot; its whole days are counted from the term's day counts (per
-   * attributes when type, region, level or country filter), its two partial days from their
-   * matches, and the page is looked for in the newest weeks.
+   * counted or the window holds no whole day. The days wholly inside the window are counted from
+   * the term's day counts (per attributes when type, region, level or country filter), the two
+   * partial days at its ends from their matches: the window is first narrowed, in this snapshot,
+   * to the first and last listing it holds, so an open end costs nothing. The page is looked for
+   * in the newest stretch of time that should hold it at the window's average rate of matches,
+   * four times longer each time it does not. Matches of a stretch are found by GIN (their weeks'
+   * keys) and the time index of job_terms together (migration 0035), so only they are visited.
    */
   private async runCounted(
     db: Db,
@@ -615,9 +629,12 @@ export class JobSearch {
       offset: number;
       limit: number;
       count: (db: Db, queries: string[], lo?: number, hi?: number) => Promise<number>;
-      newestPage: (db: Db, weekQueries: string[], counted: boolean) => Promise<{ ids: number[] }>;
+      pageBetween: (db: Db, lo: number, hi: number) => Promise<number[]>;
     },
   ): Promise<{ total: number; ids: number[] } | null> {
+    const firstFullDay = Math.ceil(plan.lo / DAY_MS);
+    const lastFullDay = Math.floor((plan.hi + 1) / DAY_MS) - 1;
+    if (lastFullDay < firstFullDay) return null;
     const known = await sql`select 1 from job_counted_terms where term = ${term}`.execute(db);
     if (!known.rows.length) return null;
     const held = await sql<{
@@ -627,28 +644,40 @@ export class JobSearch {
       db,
     );
     if (held.rows[0].lo === null || held.rows[0].hi === null) return { total: 0, ids: [] };
-    const [first, last] = [Number(held.rows[0].lo), Number(held.rows[0].hi)];
-    const firstFullDay = Math.ceil(first / DAY_MS);
-    const lastFullDay = Math.floor((last + 1) / DAY_MS) - 1;
-    if (lastFullDay < firstFullDay || !bucketsInTimeOrder(first, last)) return null;
-    const queries = (lo: number, hi: number) =>
-      windowBuckets(plan.remote, lo, hi).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []);
+    // Every live listing of the window is published in [lo, hi].
+    const [lo, hi] = [Number(held.rows[0].lo), Number(held.rows[0].hi)];
     const facet = countedFacet(term);
+    const dayRange = sql`between ${Math.max(firstFullDay, Math.floor(lo / DAY_MS))} and ${Math.min(lastFullDay, Math.floor(hi / DAY_MS))}`;
     const days = facets.length
       ? sql<{
           n: number | string;
-        }>`select coalesce(sum(d.n), 0) as n from job_facet_attr_days d where d.facet = ${facet} and d.has_remote = ${plan.remote} and d.day between ${firstFullDay} and ${lastFullDay} and ${sql.join(this.facetConditions(facets, 'd', counts), sql` and `)}`
+        }>`select coalesce(sum(d.n), 0) as n from job_facet_attr_days d where d.facet = ${facet} and d.has_remote = ${plan.remote} and d.day ${dayRange} and ${sql.join(this.facetConditions(facets, 'd', counts), sql` and `)}`
       : sql<{
           n: number | string;
-        }>`select coalesce(sum(n), 0) as n from job_facet_days where facet = ${facet} and has_remote = ${plan.remote} and day between ${firstFullDay} and ${lastFullDay}`;
-    const partial = (lo: number, hi: number) => (lo > hi ? 0 : statements.count(db, queries(lo, hi), lo, hi));
+        }>`select coalesce(sum(n), 0) as n from job_facet_days where facet = ${facet} and has_remote = ${plan.remote} and day ${dayRange}`;
+    const between = (from: number, to: number) =>
+      from > to
+        ? 0
+        : statements.count(
+            db,
+            windowBuckets(plan.remote, from, to).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []),
+            from,
+            to,
+          );
     const total =
       Number((await days.execute(db)).rows[0].n) +
-      (await partial(first, firstFullDay * DAY_MS - 1)) +
-      (await partial((lastFullDay + 1) * DAY_MS, last));
+      (await between(lo, Math.min(hi, firstFullDay * DAY_MS - 1))) +
+      (await between(Math.max(lo, (lastFullDay + 1) * DAY_MS), hi));
+    const needed = statements.offset + statements.limit;
     if (statements.offset >= total) return { total, ids: [] };
-    const page = await statements.newestPage(db, queries(first, last), false);
-    return { total, ids: page.ids };
+    // Twice the stretch that holds the page at the window's average rate, at least a minute.
+    let span = Math.max(60_000, Math.ceil((2 * needed * (hi - lo + 1)) / total));
+    for (;;) {
+      const from = Math.max(lo, hi - span + 1);
+      const ids = await statements.pageBetween(db, from, hi);
+      if (ids.length === statements.limit || from === lo || statements.offset + ids.length >= total) return { total, ids };
+      span *= 4;
+    }
   }
 
   /**

@@ -30,22 +30,34 @@ function text(seed: number): string {
 
 /** 160 listings over 70 days at times of day that vary, remote or not, of two types, in three countries. */
 function listings(version: number, count = 160, from = 0): SourceListing[] {
-  return Array.from({ length: count }, (_, n) => {
-    const i = from + n;
-    return {
-      sourceId: `c${i}`,
-      title: i % 3 ? 'Data Engineer' : 'Shift Supervisor',
-      location: ['Remote - US', 'Dallas, TX', 'London, UK', 'Berlin, Germany'][i % 4],
-      employmentTypes: [i % 5 ? 'Full-time' : 'Part-time'],
-      publishedAt: NOW - (i % 70) * DAY - ((i * 7_919_000) % DAY),
-      descriptionHtml: `<p>${text(i * 7919 + 17 + version)}</p>`,
-      applyUrl: `https://jobs.example/c${i}`,
-      company: { name: 'Counted Works', website: 'https://counted.example' },
-    };
-  });
+  return Array.from({ length: count }, (_, n) => listing(from + n, `<p>${text((from + n) * 7919 + 17 + version)}</p>`));
 }
 
-const TERMS = ['machine', '"machine learning"', '"the night shift"', 'kubernetes', '"data pipelines"'];
+/**
+ * A term found in 40 listings of 40 to 60 days ago and one of yesterday: the newest stretch that
+ * should hold a page at the window's average rate holds one, so the page is looked for further back.
+ */
+function oldTerm(): SourceListing[] {
+  return Array.from({ length: 41 }, (_, n) => ({
+    ...listing(300 + n, '<p>Maintain our COBOL mainframe batch jobs.</p>'),
+    publishedAt: n ? NOW - (40 + (n % 20)) * DAY - n * 60_000 : NOW - DAY,
+  }));
+}
+
+function listing(i: number, descriptionHtml: string): SourceListing {
+  return {
+    sourceId: `c${i}`,
+    title: i % 3 ? 'Data Engineer' : 'Shift Supervisor',
+    location: ['Remote - US', 'Dallas, TX', 'London, UK', 'Berlin, Germany'][i % 4],
+    employmentTypes: [i % 5 ? 'Full-time' : 'Part-time'],
+    publishedAt: NOW - (i % 70) * DAY - ((i * 7_919_000) % DAY),
+    descriptionHtml,
+    applyUrl: `https://jobs.example/c${i}`,
+    company: { name: 'Counted Works', website: 'https://counted.example' },
+  };
+}
+
+const TERMS = ['machine', '"machine learning"', '"the night shift"', 'kubernetes', '"data pipelines"', '"cobol mainframe"'];
 const FILTERS: JobSearchFilters[] = [
   {},
   { posted_within: 365 },
@@ -55,6 +67,7 @@ const FILTERS: JobSearchFilters[] = [
   { country_id: 'US', posted_within: 45 },
   { has_remote: 'any' },
   { posted_after: '2026-10-01', posted_before: '2026-11-10' },
+  { posted_within: 90 },
 ];
 const PAGES = [{ per_page: 50 }, { per_page: 3, page: 2 }, { per_page: 5, page: 4 }];
 
@@ -70,7 +83,7 @@ describe('counted description terms on PostgreSQL', { skip: PG_SKIP }, () => {
         // Every term searched is counted, and the matches drive even where a facet range is small.
         search: { countTermsAfterMs: 0, facetDrivesUpTo: 0 },
       });
-      await jobs.importer.importBoard(listings(0), { source: 'lever', board: 'counted', now: NOW - DAY });
+      await jobs.importer.importBoard([...listings(0), ...oldTerm()], { source: 'lever', board: 'counted', now: NOW - DAY });
       return { database, jobs };
     };
     sqlite = await open(await openSqlite());

@@ -6,13 +6,21 @@ import { isPostgres } from './helpers.ts';
 // job_facet_attr_days (facet `d:<term>`) instead of visiting every match. The set starts empty
 // and only grows: a term joins it when searches for it are costly, its counts filled in from
 // job_terms as it joins. SQLite counts from its own full-text index and has no such set.
+//
+// And job_terms gets an index of publication times: such a search visits only the matches of the
+// window's two partial days and of the stretch that holds its page, found by GIN (their weeks'
+// keys) and this index together (a BitmapAnd), where the week's key alone gave every match of the
+// week. Built here on every partition (0.7 s at a million listings); later partitions get it when
+// attached.
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
   await sql`create table job_counted_terms (term text primary key, counted_at bigint not null)`.execute(db);
+  await sql`create index job_terms_published on job_terms (has_remote, published_at)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
+  await sql`drop index job_terms_published`.execute(db);
   await sql`drop table job_counted_terms`.execute(db);
   await sql`delete from job_facet_days where facet like 'd:%'`.execute(db);
   await sql`delete from job_facet_attr_days where facet like 'd:%'`.execute(db);
