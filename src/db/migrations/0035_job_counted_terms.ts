@@ -10,12 +10,14 @@ import { isPostgres } from './helpers.ts';
 // And job_terms gets an index of publication times: such a search visits only the matches of the
 // window's two partial days and of the stretch that holds its page, found by GIN (their weeks'
 // keys) and this index together (a BitmapAnd), where the week's key alone gave every match of the
-// week. Built here on every partition (0.7 s at a million listings); later partitions get it when
-// attached.
+// week. It is on `published_at + 0`, which only those statements ask for: on the plain column the
+// planner also used it for searches over whole windows, reading half the table's rows (6.6 s for a
+// common phrase at a million listings instead of 29 ms). Built here on every partition (under a
+// second at a million listings); later partitions get it when attached.
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;
   await sql`create table job_counted_terms (term text primary key, counted_at bigint not null)`.execute(db);
-  await sql`create index job_terms_published on job_terms (has_remote, published_at)`.execute(db);
+  await sql`create index job_terms_published on job_terms ((published_at + 0))`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
