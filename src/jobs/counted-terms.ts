@@ -14,7 +14,7 @@
 // every writing transaction holds shared, so no write sees half of a term's arrival: it counts
 // the live listings holding the term and marks the staged ones, whose merge will count them.
 import { sql, type Kysely } from 'kysely';
-import { descriptionTerms, termEveryBucket } from './search-terms.ts';
+import { heldTerms, termEveryBucket } from './search-terms.ts';
 import { DAY_MS } from './day.ts';
 
 /** The facet under which a counted term's day counts are kept. */
@@ -45,44 +45,61 @@ export async function holdCountedTermsShared(trx: Kysely<any>): Promise<void> {
   await sql`select pg_advisory_xact_lock_shared(${LOCK_KEY})`.execute(trx);
 }
 
+/** A set of counted terms, with the first word and first two words of each (heldTerms). */
+export interface CountedSet {
+  terms: ReadonlySet<string>;
+  prefixes: ReadonlySet<string>;
+}
+
+const NOTHING: CountedSet = { terms: new Set(), prefixes: new Set() };
+
+function countedSet(terms: string[]): CountedSet {
+  const prefixes = new Set<string>();
+  for (const term of terms) {
+    const words = term.split(' ');
+    for (let n = 1; n < words.length; n++) prefixes.add(words.slice(0, n).join(' '));
+  }
+  return { terms: new Set(terms), prefixes };
+}
+
 /** The counted set as one process last read it: it only grows, so its size is its version. */
 export class CountedTerms {
-  private terms = new Set<string>();
+  private set = NOTHING;
+
+  /** What a dialect without counted terms (SQLite) writes with: nothing. */
+  static readonly none = NOTHING;
 
   /**
    * In a writing transaction: holds the lock shared until the transaction ends (a term cannot
    * join meanwhile) and returns the set, read again when it grew.
    */
-  async forWrite(trx: Kysely<any>): Promise<ReadonlySet<string>> {
+  async forWrite(trx: Kysely<any>): Promise<CountedSet> {
     await holdCountedTermsShared(trx);
     const { rows } = await sql<{ n: string | number }>`select count(*) as n from job_counted_terms`.execute(trx);
-    if (Number(rows[0].n) !== this.terms.size) {
+    if (Number(rows[0].n) !== this.set.terms.size) {
       const all = await sql<{ term: string }>`select term from job_counted_terms`.execute(trx);
-      this.terms = new Set(all.rows.map((r) => r.term));
+      this.set = countedSet(all.rows.map((r) => r.term));
     }
-    return this.terms;
+    return this.set;
   }
 }
 
 /** The counted terms a description holds (none when nothing is counted: the cut is then skipped). */
-export function countedTermsOf(description: string, counted: ReadonlySet<string>): string[] {
-  if (!counted.size) return [];
-  return descriptionTerms(description)
-    .split('\n')
-    .filter((term) => counted.has(term));
+export function countedTermsOf(description: string, counted: CountedSet): string[] {
+  return counted.terms.size ? heldTerms(description, counted.terms, counted.prefixes) : [];
 }
 
 /**
  * The counted terms held by listings' job_terms rows, by listing: what their counts hold, to be
  * taken back before the rows are rewritten or deleted.
  */
-export async function countedTermsStored(trx: Kysely<any>, jobIds: number[], counted: ReadonlySet<string>): Promise<Map<number, string[]>> {
+export async function countedTermsStored(trx: Kysely<any>, jobIds: number[], counted: CountedSet): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
-  if (!counted.size || !jobIds.length) return out;
+  if (!counted.terms.size || !jobIds.length) return out;
   const { rows } = await sql<{ job_id: string | number; term: string }>`
     select t.job_id, split_part(u.lexeme, '~', 1) as term
     from job_terms t cross join lateral unnest(t.terms) u
-    where t.job_id = any(${jobIds}::bigint[]) and split_part(u.lexeme, '~', 1) = any(${[...counted]}::text[])`.execute(trx);
+    where t.job_id = any(${jobIds}::bigint[]) and split_part(u.lexeme, '~', 1) = any(${[...counted.terms]}::text[])`.execute(trx);
   for (const row of rows) {
     const id = Number(row.job_id);
     const terms = out.get(id) ?? [];

@@ -16,7 +16,7 @@ import { chunkForParameters } from '../db/chunks.ts';
 import { listingTermsBinary, tsvectorArrayParam } from './tsvector-binary.ts';
 import { listingTechnologies } from './technologies.ts';
 import { DAY_MS } from './day.ts';
-import { countedFacet, CountedTerms, countedTermsOf, countedTermsStored } from './counted-terms.ts';
+import { countedFacet, CountedTerms, countedTermsOf, countedTermsStored, type CountedSet } from './counted-terms.ts';
 
 /**
  * Rows of job_live: [job id, remote, published, attrs, countries]. On SQLite the table is keyed by
@@ -140,8 +140,6 @@ interface IndexedListing {
   /** PostgreSQL: the counted description terms it holds (counted-terms.ts), counted where its facets are. */
   counted?: string[];
 }
-
-const NOTHING_COUNTED: ReadonlySet<string> = new Set();
 
 type IndexedColumns = Pick<
   JobRow,
@@ -312,7 +310,7 @@ export class JobRepository {
    * Removes listings' index rows (one statement each: their rows share remote, time and id) and live
    * rows. Staged rows are merged first: a listing being removed may be among them.
    */
-  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts, counted: ReadonlySet<string>): Promise<void> {
+  private async removeFromIndex(trx: Trx, listings: IndexedListing[], days: DayCounts, counted: CountedSet): Promise<void> {
     if (listings.length && (await hasStagedEntries(trx))) await mergeStagedIndex(trx);
     // Counted terms are taken back as their job_terms rows hold them, before those rows go.
     const stored = await countedTermsStored(
@@ -423,7 +421,7 @@ export class JobRepository {
       );
       for (const row of rows) existing.set(row.source_id, { ...row, id: Number(row.id), published_at: Number(row.published_at) });
       // PostgreSQL: holds off a counted term's arrival until this batch ends (counted-terms.ts).
-      const counted = this.dialect === 'postgres' ? await this.countedTerms.forWrite(trx) : NOTHING_COUNTED;
+      const counted = this.dialect === 'postgres' ? await this.countedTerms.forWrite(trx) : CountedTerms.none;
       const days = new DayCounts();
       const fresh: BatchItem[] = [];
       const touched: number[] = [];
@@ -540,7 +538,7 @@ export class JobRepository {
         .where('last_seen_at', '<', seenSince)
         .execute();
       if (!gone.length) return 0;
-      const counted = this.dialect === 'postgres' ? await this.countedTerms.forWrite(trx) : NOTHING_COUNTED;
+      const counted = this.dialect === 'postgres' ? await this.countedTerms.forWrite(trx) : CountedTerms.none;
       const ids = gone.map((r) => Number(r.id));
       for (const part of chunkForParameters(ids, 1))
         await trx.updateTable('jobs').set({ expired: 1, expired_at: now }).where('id', 'in', part).execute();

@@ -37,6 +37,39 @@ export function descriptionTerms(description: string): string {
   return [...terms].join('\n');
 }
 
+/**
+ * Which of `wanted` (terms as descriptionTerms cuts them) `description` holds: the same cut as
+ * descriptionTerms, without building every term. `prefixes` are the wanted terms' first word and
+ * first two words (of pairs and triples): a pair or triple is only put together after one of them.
+ * About a third of descriptionTerms' time on 500-character texts (most of it textKey's).
+ */
+export function heldTerms(description: string, wanted: ReadonlySet<string>, prefixes: ReadonlySet<string>): string[] {
+  const held = new Set<string>();
+  // As in descriptionTerms: the word before (when it begins a wanted term) and the two before.
+  let previous = '';
+  let pair = '';
+  for (const word of textKey(description.slice(0, MAX_INDEXED_CHARS)).split(' ')) {
+    if (!word || word.length > MAX_TERM_LENGTH) {
+      previous = pair = '';
+      continue;
+    }
+    if (wanted.has(word)) held.add(word);
+    let next = '';
+    if (previous) {
+      const two = `${previous} ${word}`;
+      if (wanted.has(two)) held.add(two);
+      if (prefixes.has(two)) next = two;
+    }
+    if (pair) {
+      const three = `${pair} ${word}`;
+      if (wanted.has(three)) held.add(three);
+    }
+    pair = next;
+    previous = prefixes.has(word) ? word : '';
+  }
+  return [...held];
+}
+
 /** A term quoted for tsquery and tsvector input (terms hold only letters, digits and spaces). */
 const quote = (term: string) => `'${term}'`;
 

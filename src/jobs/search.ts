@@ -568,8 +568,8 @@ export class JobSearch {
         return { ids: rows.rows.map((r) => Number(r.id)), weeks, inNewest };
       }
     };
-    // The page among the matches published in [lo, hi] (each of the range's weeks asked for), or
-    // null when the range holds fewer than the page reaches.
+    // The page among the matches published in [lo, hi] (each of the range's weeks asked for): short
+    // when the range holds fewer than the page reaches.
     const pageBetween = async (db: Db, lo: number, hi: number) => {
       const queries = windowBuckets(plan.remote, lo, hi).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []);
       const rows = await sql<{

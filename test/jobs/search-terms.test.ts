@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import {
   descriptionTerms,
+  heldTerms,
   needsTextRecheck,
   singleTerm,
   termEveryBucket,
@@ -85,6 +86,59 @@ describe('one-term queries, which counted terms can answer', () => {
     for (const q of ['"on the night shift"', 'react OR vue', 'react -vue', 'react vue', '-react']) assert.equal(term(q), null, q);
     assert.ok(isCountableTerm('month end close'));
     for (const t of ['', 'Month', 'a  b', 'a b c d', "o'brien", 'x'.repeat(101)]) assert.equal(isCountableTerm(t), false, t);
+  });
+
+  it('are found in a description as its full cut finds them, without cutting every term', () => {
+    const vocabulary = [
+      'month',
+      'end',
+      'close',
+      'Café',
+      'naïve',
+      'on',
+      'the',
+      'night',
+      'shift',
+      'x'.repeat(101),
+      '-',
+      'Month-End',
+      ',',
+      '2024',
+    ];
+    const wanted = [
+      'month',
+      'end close',
+      'month end close',
+      'cafe naive',
+      'the night shift',
+      'night',
+      'on the',
+      'shift month',
+      '2024 month end',
+    ];
+    const prefixes = new Set(
+      wanted.flatMap((t) =>
+        t
+          .split(' ')
+          .map((_, n, words) => words.slice(0, n).join(' '))
+          .filter(Boolean),
+      ),
+    );
+    let seed = 7;
+    let found = 0;
+    for (let i = 0; i < 500; i++) {
+      const words: string[] = [];
+      for (let n = 0; n < 12; n++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        words.push(vocabulary[Math.floor(seed / 65_536) % vocabulary.length]);
+      }
+      const text = words.join(' ');
+      const all = new Set(descriptionTerms(text).split('\n'));
+      const expected = wanted.filter((t) => all.has(t)).sort();
+      assert.deepEqual(heldTerms(text, new Set(wanted), prefixes).sort(), expected, text);
+      found += expected.length;
+    }
+    assert.ok(found > 500, `${found} terms found`);
   });
 
   it('are found in every bucket when a term is counted: both remote flags, every week code', () => {
