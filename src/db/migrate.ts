@@ -36,6 +36,7 @@ import * as jobFacetsCovering from './migrations/0032_job_facets_covering.ts';
 import * as jobTermsPartitions from './migrations/0033_job_terms_partitions.ts';
 import * as jobsDropDescriptionTsv from './migrations/0034_jobs_drop_description_tsv.ts';
 import * as jobCountedTerms from './migrations/0035_job_counted_terms.ts';
+import * as jobFacetAttrDaysTogether from './migrations/0036_job_facet_attr_days_together.ts';
 
 // One ordered set of migrations for both dialects. A migration that needs
 // dialect-specific SQL asks dialectOf(db).
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '0033_job_terms_partitions': jobTermsPartitions,
   '0034_jobs_drop_description_tsv': jobsDropDescriptionTsv,
   '0035_job_counted_terms': jobCountedTerms,
+  '0036_job_facet_attr_days_together': jobFacetAttrDaysTogether,
 };
 
 class StaticProvider implements MigrationProvider {

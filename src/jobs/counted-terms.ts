@@ -147,7 +147,7 @@ export async function countTerm(db: Kysely<any>, term: string, now = Date.now())
         select ${facet}, has_remote, published_at / ${DAY_MS}, count(*) from live group by 2, 3
         on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n)
       insert into job_facet_attr_days (facet, has_remote, day, attrs, countries, n)
-      select ${facet}, has_remote, published_at / ${DAY_MS}, attrs, countries, count(*) from live group by 2, 3, 4, 5
+      select ${facet}, has_remote, published_at / ${DAY_MS}, attrs, countries, count(*) from live group by 2, 3, 4, 5 order by 2, 3, 4, 5
       on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n`.execute(trx);
     await sql`insert into job_counted_terms (term, counted_at) values (${term}, ${now})`.execute(trx);
     return true;

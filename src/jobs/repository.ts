@@ -231,8 +231,17 @@ class DayCounts {
         .filter(([, n]) => n !== 0)
         .map(([id, n]) => {
           const [facet, remote, day, attrs, countries] = id.split('\u0000');
-          return [facet, Number(remote), Number(day), Number(attrs), countries, n];
-        });
+          return [facet, Number(remote), Number(day), Number(attrs), countries, n] as [string, number, number, number, string, number];
+        })
+        // In key order, so that new groups of a facet's day land together (migration 0036).
+        .sort(
+          (x, y) =>
+            (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0) ||
+            x[1] - y[1] ||
+            x[2] - y[2] ||
+            x[3] - y[3] ||
+            (x[4] < y[4] ? -1 : x[4] > y[4] ? 1 : 0),
+        );
       await bulkInsert(trx, {
         table: 'job_facet_attr_days',
         columns: { facet: 'text', has_remote: 'int4', day: 'int4', attrs: 'int8', countries: 'text', n: 'int4' },

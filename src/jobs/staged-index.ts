@@ -114,7 +114,8 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
     group by f.value, s.has_remote, s.published_at / ${DAY_MS}
     on conflict (facet, has_remote, day) do update set n = job_facet_days.n + excluded.n`;
   if (dialect === 'postgres') {
-    // The same deleted rows also give the counts per attributes (hasAttrDayCounts in index-keys.ts).
+    // The same deleted rows also give the counts per attributes (hasAttrDayCounts in index-keys.ts),
+    // new groups inserted in key order so that a facet's days stay together (migration 0036).
     const expandedGone = 'gone s cross join lateral json_array_elements_text(s.facets::json) f(value)';
     await run(
       trx,
@@ -124,6 +125,7 @@ async function settle(trx: Kysely<any>, dialect: DialectName, last: number): Pro
       select f.value, s.has_remote, s.published_at / ${DAY_MS}, s.attrs, s.countries, count(*) from ${expandedGone}
       where ${HAS_ATTR_DAY_COUNTS}
       group by f.value, s.has_remote, s.published_at / ${DAY_MS}, s.attrs, s.countries
+      order by 1, 2, 3, 4, 5
       on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n`,
       [last],
     );
