@@ -142,10 +142,7 @@ export function termsVector(terms: string, bucket: string): string {
 
 /** A term's key in every bucket, one tsquery each: both remote flags, every week code. */
 export function termEveryBucket(term: string): string[] {
-  const out: string[] = [];
-  for (const remote of [0, 1])
-    for (let week = 0; week < WEEK_CODES; week++) out.push(key(term, `${remote}${week.toString().padStart(2, '0')}`));
-  return out;
+  return [0, 1].flatMap((remote) => windowBuckets(remote, 0, (WEEK_CODES - 1) * WEEK_MS)).map((bucket) => key(term, bucket));
 }
 
 /** Longest phrase that is one term (a word, pair or triple); longer ones are the AND of their triples. */
@@ -182,6 +179,11 @@ const isLong = (words: string[]) => words.length > MAX_PHRASE_TERM_WORDS;
  */
 export function needsTextRecheck({ groups, excluded }: ParsedTextQuery): boolean {
   return groups.some((g) => g.some(isLong)) || excluded.some(isLong);
+}
+
+/** The job_terms tsqueries of a parsed `job_description` over a remote flag and span of time: one per bucket (windowBuckets). */
+export function spanQueries(query: ParsedTextQuery, hasRemote: number, lo: number, hi: number): string[] {
+  return windowBuckets(hasRemote, lo, hi).flatMap((bucket) => termsQuery(query, bucket) ?? []);
 }
 
 /**

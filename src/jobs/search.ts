@@ -21,7 +21,7 @@ import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
 import { attributeBit, hasAttrDayCounts, hasDayCounts, isCountryFacet, titleQueryFacets } from './index-keys.ts';
 import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
-import { bucketsInTimeOrder, needsTextRecheck, singleTerm, termsQuery, windowBuckets } from './search-terms.ts';
+import { bucketsInTimeOrder, needsTextRecheck, singleTerm, spanQueries } from './search-terms.ts';
 import { countedFacet, countTerm } from './counted-terms.ts';
 import { TextWindowSearch } from './text-window.ts';
 import { textKey } from '../text-key.ts';
@@ -140,6 +140,11 @@ function cheapestDriver(facets: string[], counts: Map<string, number>): string {
   const cost = (driver: string) =>
     (counts.get(driver) ?? Infinity) * (1 + PROBE_ROWS * facets.filter((f) => f !== driver && !checkedInRow(f)).length);
   return facets.reduce((best, facet) => (cost(facet) < cost(best) ? facet : best));
+}
+
+/** The days (since the epoch) lying wholly between two times: `first` > `last` when none does. */
+function wholeDays(lo: number, hi: number): { first: number; last: number } {
+  return { first: Math.ceil(lo / DAY_MS), last: Math.floor((hi + 1) / DAY_MS) - 1 };
 }
 
 function dateStart(text: string): number {
@@ -293,17 +298,30 @@ export class JobSearch {
 
   /** Exact count of one facet's range, from per-day sums and the two partial days at the ends. */
   private async countFacetRange(facet: string, remote: number, lo: number, hi: number): Promise<number> {
-    const firstFullDay = Math.ceil(lo / DAY_MS);
-    const lastFullDay = Math.floor((hi + 1) / DAY_MS) - 1;
-    if (lastFullDay - firstFullDay < 2 || !hasDayCounts(facet)) return this.countRows(facet, remote, lo, hi);
-    const full = await sql<{
-      n: number | string | null;
-    }>`select sum(n) as n from job_facet_days where facet = ${facet} and has_remote = ${remote} and day between ${firstFullDay} and ${lastFullDay}`.execute(
-      this.db,
-    );
-    const head = await this.countRows(facet, remote, lo, firstFullDay * DAY_MS - 1);
-    const tail = await this.countRows(facet, remote, (lastFullDay + 1) * DAY_MS, hi);
-    return Number(full.rows[0]?.n ?? 0) + head + tail;
+    const days = wholeDays(lo, hi);
+    if (days.last - days.first < 2 || !hasDayCounts(facet)) return this.countRows(facet, remote, lo, hi);
+    const full = await sql<{ n: number | string }>`select ${this.dayCounts(facet, remote, days, [], new Map())} as n`.execute(this.db);
+    const head = await this.countRows(facet, remote, lo, days.first * DAY_MS - 1);
+    const tail = await this.countRows(facet, remote, (days.last + 1) * DAY_MS, hi);
+    return Number(full.rows[0].n) + head + tail;
+  }
+
+  /**
+   * The sum of `facet`'s day counts over whole days (SQL, a scalar): of every listing
+   * (job_facet_days), or with `others` (type, region, level, country: checked in the row) of those
+   * passing them, from the counts per attributes and countries (job_facet_attr_days, PostgreSQL).
+   */
+  private dayCounts(
+    facet: string,
+    remote: number,
+    days: { first: number; last: number },
+    others: string[],
+    counts: Map<string, number>,
+  ): RawBuilder<unknown> {
+    const where = sql`d.facet = ${facet} and d.has_remote = ${remote} and d.day between ${days.first} and ${days.last}`;
+    return others.length
+      ? sql`(select coalesce(sum(d.n), 0) from job_facet_attr_days d where ${where} and ${sql.join(this.facetConditions(others, 'd', counts), sql` and `)})`
+      : sql`(select coalesce(sum(d.n), 0) from job_facet_days d where ${where})`;
   }
 
   /**
@@ -312,16 +330,16 @@ export class JobSearch {
    * days (job_facet_attr_days) plus the two partial days at the window's ends, counted row by row.
    */
   private async countByAttrDays(driver: string, others: string[], plan: Plan, counts: Map<string, number>): Promise<number> {
-    const firstFullDay = Math.ceil(plan.lo / DAY_MS);
-    const lastFullDay = Math.floor((plan.hi + 1) / DAY_MS) - 1;
+    const days = wholeDays(plan.lo, plan.hi);
     const rows = (lo: number, hi: number) =>
       sql`(select count(*) from job_facets f where f.facet = ${driver} and f.has_remote = ${plan.remote} and f.published_at between ${lo} and ${hi} and ${sql.join(this.facetConditions(others, 'f', counts), sql` and `)})`;
-    if (lastFullDay - firstFullDay < 2)
+    if (days.last - days.first < 2)
       return Number((await sql<{ n: string }>`select ${rows(plan.lo, plan.hi)} as n`.execute(this.db)).rows[0].n);
-    const days = sql`(select coalesce(sum(d.n), 0) from job_facet_attr_days d where d.facet = ${driver} and d.has_remote = ${plan.remote} and d.day between ${firstFullDay} and ${lastFullDay} and ${sql.join(this.facetConditions(others, 'd', counts), sql` and `)})`;
-    const head = rows(plan.lo, firstFullDay * DAY_MS - 1);
-    const tail = rows((lastFullDay + 1) * DAY_MS, plan.hi);
-    const result = await sql<{ n: number | string }>`select ${days} + ${head} + ${tail} as n`.execute(this.db);
+    const head = rows(plan.lo, days.first * DAY_MS - 1);
+    const tail = rows((days.last + 1) * DAY_MS, plan.hi);
+    const result = await sql<{
+      n: number | string;
+    }>`select ${this.dayCounts(driver, plan.remote, days, others, counts)} + ${head} + ${tail} as n`.execute(this.db);
     return Number(result.rows[0].n);
   }
 
@@ -426,18 +444,21 @@ export class JobSearch {
     lo: number,
     hi: number,
   ): Promise<{ queries: string[]; inOrder: boolean }> {
+    const held = await this.heldSpan(this.db, remote, lo, hi);
+    if (!held) return { queries: [], inOrder: false };
+    return { queries: spanQueries(terms, remote, held.lo, held.hi), inOrder: bucketsInTimeOrder(held.lo, held.hi) };
+  }
+
+  /** The first and last publication time of the live listings of a remote flag between two times (the `all` facet's range), or null when it holds none. */
+  private async heldSpan(db: Db, remote: number, lo: number, hi: number): Promise<{ lo: number; hi: number } | null> {
     const held = await sql<{
       lo: number | string | null;
       hi: number | string | null;
     }>`select min(published_at) as lo, max(published_at) as hi from job_facets where facet = 'all' and has_remote = ${remote} and published_at between ${lo} and ${hi}`.execute(
-      this.db,
+      db,
     );
     const { lo: first, hi: last } = held.rows[0];
-    if (first === null || last === null) return { queries: [], inOrder: false };
-    return {
-      queries: windowBuckets(remote, Number(first), Number(last)).flatMap((bucket) => termsQuery(terms, bucket) ?? []),
-      inOrder: bucketsInTimeOrder(Number(first), Number(last)),
-    };
+    return first === null || last === null ? null : { lo: Number(first), hi: Number(last) };
   }
 
   /** PostgreSQL: `terms` (a job_terms column) matches one of `queries` (by default the run's week queries). */
@@ -571,7 +592,7 @@ export class JobSearch {
     // The page among the matches published in [lo, hi] (each of the range's weeks asked for): short
     // when the range holds fewer than the page reaches.
     const pageBetween = async (db: Db, lo: number, hi: number) => {
-      const queries = windowBuckets(plan.remote, lo, hi).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []);
+      const queries = spanQueries(plan.terms!, plan.remote, lo, hi);
       const rows = await sql<{
         id: number | string;
       }>`select t.job_id as id from ${from} where ${where(queries, { lo, hi })} order by t.published_at desc, t.job_id desc limit ${limit} offset ${offset}`.execute(
@@ -637,41 +658,23 @@ export class JobSearch {
       pageBetween: (db: Db, lo: number, hi: number) => Promise<number[]>;
     },
   ): Promise<{ total: number; ids: number[] } | null> {
-    const firstFullDay = Math.ceil(plan.lo / DAY_MS);
-    const lastFullDay = Math.floor((plan.hi + 1) / DAY_MS) - 1;
-    if (lastFullDay < firstFullDay) return null;
+    const whole = wholeDays(plan.lo, plan.hi);
+    if (whole.last < whole.first) return null;
     const known = await sql`select 1 from job_counted_terms where term = ${term}`.execute(db);
     if (!known.rows.length) return null;
-    const held = await sql<{
-      lo: number | string | null;
-      hi: number | string | null;
-    }>`select min(published_at) as lo, max(published_at) as hi from job_facets where facet = 'all' and has_remote = ${plan.remote} and published_at between ${plan.lo} and ${plan.hi}`.execute(
-      db,
-    );
-    if (held.rows[0].lo === null || held.rows[0].hi === null) return { total: 0, ids: [] };
-    // Every live listing of the window is published in [lo, hi].
-    const [lo, hi] = [Number(held.rows[0].lo), Number(held.rows[0].hi)];
-    const facet = countedFacet(term);
-    const dayRange = sql`between ${Math.max(firstFullDay, Math.floor(lo / DAY_MS))} and ${Math.min(lastFullDay, Math.floor(hi / DAY_MS))}`;
-    const days = facets.length
-      ? sql<{
-          n: number | string;
-        }>`select coalesce(sum(d.n), 0) as n from job_facet_attr_days d where d.facet = ${facet} and d.has_remote = ${plan.remote} and d.day ${dayRange} and ${sql.join(this.facetConditions(facets, 'd', counts), sql` and `)}`
-      : sql<{
-          n: number | string;
-        }>`select coalesce(sum(n), 0) as n from job_facet_days where facet = ${facet} and has_remote = ${plan.remote} and day ${dayRange}`;
+    // Every live listing of the window is published in [lo, hi] (read again in this snapshot).
+    const held = await this.heldSpan(db, plan.remote, plan.lo, plan.hi);
+    if (!held) return { total: 0, ids: [] };
+    const { lo, hi } = held;
+    // The whole days of the window that can hold its listings.
+    const days = { first: Math.max(whole.first, Math.floor(lo / DAY_MS)), last: Math.min(whole.last, Math.floor(hi / DAY_MS)) };
+    const counted = sql<{ n: number | string }>`select ${this.dayCounts(countedFacet(term), plan.remote, days, facets, counts)} as n`;
     const between = (from: number, to: number) =>
-      from > to
-        ? 0
-        : statements.count(
-            db,
-            windowBuckets(plan.remote, from, to).flatMap((bucket) => termsQuery(plan.terms!, bucket) ?? []),
-            { lo: from, hi: to },
-          );
+      from > to ? 0 : statements.count(db, spanQueries(plan.terms!, plan.remote, from, to), { lo: from, hi: to });
     const total =
-      Number((await days.execute(db)).rows[0].n) +
-      (await between(lo, Math.min(hi, firstFullDay * DAY_MS - 1))) +
-      (await between(Math.max(lo, (lastFullDay + 1) * DAY_MS), hi));
+      Number((await counted.execute(db)).rows[0].n) +
+      (await between(lo, Math.min(hi, whole.first * DAY_MS - 1))) +
+      (await between(Math.max(lo, (whole.last + 1) * DAY_MS), hi));
     const needed = statements.offset + statements.limit;
     if (statements.offset >= total) return { total, ids: [] };
     // Twice the stretch that holds the page at the window's average rate, at least a minute.
