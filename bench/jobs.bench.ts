@@ -45,7 +45,7 @@ const SEGMENT = Number(arg('segment', String(LISTINGS >= 2_000_000 ? Math.ceil(L
 const keptSchema = arg('schema', '') || undefined;
 const resume = process.argv.includes('--resume');
 const countedTerms = arg('counted-terms', 'on') !== 'off';
-const countTermNow = process.argv.find((a) => a.startsWith('--count-term='))?.slice('--count-term='.length);
+const countTermNow = arg('count-term', '') || undefined;
 const pgUrl = process.env.DATABASE_URL?.startsWith('postgres') ? process.env.DATABASE_URL : undefined;
 const dialects = arg('dialects', pgUrl ? 'sqlite,postgres' : 'sqlite').split(',');
 const NOW = Date.parse('2026-11-20T12:00:00Z');

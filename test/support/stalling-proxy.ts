@@ -22,6 +22,12 @@ export async function startStallingProxy(target: { host: string; port: number })
   let dropped = false;
   const pairs = new Set<{ client: Socket; upstream?: Socket }>();
   const held: (() => void)[] = [];
+  const cutAll = () => {
+    for (const { client, upstream } of pairs) {
+      client.destroy();
+      upstream?.destroy();
+    }
+  };
   const proxy: StallingProxy = {
     port: 0,
     accepted: 0,
@@ -34,10 +40,7 @@ export async function startStallingProxy(target: { host: string; port: number })
     },
     drop() {
       dropped = true;
-      for (const { client, upstream } of pairs) {
-        client.destroy();
-        upstream?.destroy();
-      }
+      cutAll();
     },
     heal() {
       stalled = false;
@@ -51,10 +54,7 @@ export async function startStallingProxy(target: { host: string; port: number })
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const { client, upstream } of pairs) {
-          client.destroy();
-          upstream?.destroy();
-        }
+        cutAll();
         server.close(() => resolve());
       }),
   };
