@@ -161,7 +161,12 @@ export function createServices(deps: ServiceDeps): Services {
     announce: (keyId, url, payload) => webhooks.announce(keyId, url, payload),
   });
   const people = new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl });
-  const jobs = new JobService({ db: deps.db, companies, writeRetry: { maxWaitMs: deps.config.importLockWaitMs } });
+  const jobs = new JobService({
+    db: deps.db,
+    companies,
+    writeRetry: { maxWaitMs: deps.config.importLockWaitMs },
+    search: { logger: deps.logger },
+  });
   const crawl = deps.config.crawl;
   const http = new HttpClient({
     userAgent: crawl.userAgent,

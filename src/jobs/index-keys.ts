@@ -54,12 +54,17 @@ export function pairFacet(a: string, b: string): string {
   return a < b ? `p:${a} ${b}` : `p:${b} ${a}`;
 }
 
+/** Every unordered pair of `words` (distinct), with its facet. */
+export function wordPairs(words: string[]): { facet: string; words: [string, string] }[] {
+  const out: { facet: string; words: [string, string] }[] = [];
+  for (let i = 0; i < words.length; i++)
+    for (let j = i + 1; j < words.length; j++) out.push({ facet: pairFacet(words[i], words[j]), words: [words[i], words[j]] });
+  return out;
+}
+
 /** Every unordered pair of the title's words, so a two-word title query is one index range. */
 export function pairFacets(title: string): string[] {
-  const words = titleWords(title);
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) out.push(pairFacet(words[i], words[j]));
-  return out;
+  return wordPairs(titleWords(title)).map((pair) => pair.facet);
 }
 
 /**
@@ -72,6 +77,30 @@ export function titleQueryFacets(title: string): string[] {
   const out: string[] = [];
   for (let i = 0; i + 1 < words.length; i += 2) out.push(pairFacet(words[i], words[i + 1]));
   if (words.length % 2) out.push(pairFacet(words[0], words[words.length - 1]));
+  return out;
+}
+
+/** Title queries of up to this many words choose their pairs by size (at most 15 pairs counted). */
+export const TITLE_COVER_MAX_WORDS = 6;
+
+/**
+ * The narrowest pairs of a title query's words that hold every word between them: each pair in
+ * turn from the smallest range up, kept when it brings a word not yet held. Any such set finds the
+ * same listings (those whose title holds every word); the narrowest read the fewest index rows:
+ * "senior backend engineer" is "backend senior" and "backend engineer", not "engineer senior",
+ * whose range is several times either.
+ */
+export function titlePairCover(words: string[], size: (facet: string) => number): string[] {
+  const pairs = wordPairs(words);
+  pairs.sort((a, b) => size(a.facet) - size(b.facet) || (a.facet < b.facet ? -1 : 1));
+  const held = new Set<string>();
+  const out: string[] = [];
+  for (const pair of pairs) {
+    if (held.has(pair.words[0]) && held.has(pair.words[1])) continue;
+    out.push(pair.facet);
+    for (const word of pair.words) held.add(word);
+    if (held.size === words.length) break;
+  }
   return out;
 }
 

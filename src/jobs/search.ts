@@ -8,6 +8,7 @@
 import { checkedFilters } from './filters.ts';
 import { InvalidInputError } from '../invalid-input.ts';
 import { sql, type RawBuilder } from 'kysely';
+import type { Logger } from 'pino';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import {
   EXPERIENCE_LEVEL_LABELS,
@@ -19,7 +20,17 @@ import {
 import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import { cityById, countryInfo, regionName, resolveLocation } from './geo.ts';
-import { attributeBit, hasAttrDayCounts, hasDayCounts, isCountryFacet, titleQueryFacets } from './index-keys.ts';
+import {
+  attributeBit,
+  hasAttrDayCounts,
+  hasDayCounts,
+  isCountryFacet,
+  TITLE_COVER_MAX_WORDS,
+  titlePairCover,
+  titleQueryFacets,
+  wordPairs,
+} from './index-keys.ts';
+import { titleWords } from './listing.ts';
 import { ftsKey, ftsKeyInWindow, parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
 import { bucketsInTimeOrder, needsTextRecheck, singleTerm, spanQueries } from './search-terms.ts';
 import { countedFacet, countTerm } from './counted-terms.ts';
@@ -63,6 +74,8 @@ export interface JobSearchOptions {
    * small store.
    */
   facetDrivesUpTo?: number;
+  /** Where a term that failed to become counted is reported (the search itself stays exact on the slow path). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export interface CompanyLookup {
@@ -87,6 +100,9 @@ interface Plan {
   locationWords: string[];
   company: RawBuilder<unknown>[];
   empty: boolean;
+  /** A title query of 3 to TITLE_COVER_MAX_WORDS words: its words, whose narrowest pairs replace `titlePairs` in `facets` once counted. */
+  titleWords: string[];
+  titlePairs: string[];
 }
 
 const typeNames = new Map(JOB_TYPES.map((t) => [t.id, t.name]));
@@ -159,6 +175,7 @@ export class JobSearch {
   private readonly textWindow: TextWindowSearch;
   private readonly countTermsAfterMs: number;
   private readonly facetDrivesUpTo: number;
+  private readonly logger?: Pick<Logger, 'warn'>;
   private readonly useCounted: boolean;
   /** Terms being made counted, by this process (counted-terms.ts). */
   private readonly counting = new Map<string, Promise<unknown>>();
@@ -173,6 +190,7 @@ export class JobSearch {
     this.countTermsAfterMs = options.countedTerms === false ? Infinity : (options.countTermsAfterMs ?? 20);
     this.useCounted = options.countedTerms !== false;
     this.facetDrivesUpTo = options.facetDrivesUpTo ?? FTS_PROBE_LIMIT;
+    this.logger = options.logger;
   }
 
   /** Resolves once the terms this process is making counted are (for tests and shutdown). */
@@ -184,7 +202,12 @@ export class JobSearch {
   private countLater(term: string): void {
     if (this.counting.has(term)) return;
     const counting = countTerm(this.db, term)
-      .catch(() => false)
+      .catch((error: unknown) =>
+        this.logger?.warn(
+          { term, err: { message: (error as Error).message } },
+          'jobs search: a description term could not be made counted; a later search tries again',
+        ),
+      )
       .finally(() => this.counting.delete(term));
     this.counting.set(term, counting);
   }
@@ -203,6 +226,8 @@ export class JobSearch {
       locationWords: [],
       company: [],
       empty: false,
+      titleWords: [],
+      titlePairs: [],
     };
     // The 30-day default stands in for a date filter the client did not give: explicit dates
     // replace it (posted_after 2025-01-01 means since then), an explicit posted_within still applies.
@@ -217,7 +242,12 @@ export class JobSearch {
     if (filters.region_id) plan.facets.push(`r:${filters.region_id}`);
     if (filters.job_type_id) plan.facets.push(`t:${filters.job_type_id}`);
     if (filters.experience_level) plan.facets.push(`x:${filters.experience_level}`);
-    if (filters.job_title) plan.facets.push(...titleQueryFacets(filters.job_title));
+    if (filters.job_title) {
+      plan.titlePairs = titleQueryFacets(filters.job_title);
+      plan.facets.push(...plan.titlePairs);
+      const words = titleWords(filters.job_title);
+      if (words.length >= 3 && words.length <= TITLE_COVER_MAX_WORDS) plan.titleWords = words;
+    }
     if (filters.company_name?.trim()) {
       const key = normalizeCompanyName(filters.company_name);
       if (key) plan.facets.push(`k:${key}`);
@@ -479,8 +509,10 @@ export class JobSearch {
     // ones when there are several (only the smallest matters, to choose the driver).
     const counts = new Map<string, number>();
     const exact = new Set<string>();
+    if (plan.titleWords.length) plan = { ...plan, facets: await this.titleCover(plan, counts, exact) };
     if (plan.facets.length > 1 || plan.facets[0] !== 'all' || (!plan.description && !plan.locationWords.length && !plan.company.length)) {
       for (const facet of plan.facets) {
+        if (counts.has(facet)) continue;
         if (plan.facets.length > 1 && !hasDayCounts(facet)) {
           counts.set(facet, await this.countRowsCapped(facet, plan.remote, plan.lo, plan.hi, DRIVER_COUNT_CAP));
         } else {
@@ -531,6 +563,19 @@ export class JobSearch {
       this.db,
     );
     return { total, ids: page.rows.map((r) => Number(r.job_id)) };
+  }
+
+  /**
+   * The plan's facets with its title's narrowest covering pairs (titlePairCover) in place of the
+   * fixed ones: every pair of the title's words counted exactly (per-day sums) into `counts`.
+   */
+  private async titleCover(plan: Plan, counts: Map<string, number>, exact: Set<string>): Promise<string[]> {
+    for (const { facet } of wordPairs(plan.titleWords)) {
+      counts.set(facet, await this.countFacetRange(facet, plan.remote, plan.lo, plan.hi));
+      exact.add(facet);
+    }
+    const cover = titlePairCover(plan.titleWords, (facet) => counts.get(facet)!);
+    return [...new Set([...plan.facets.filter((f) => !plan.titlePairs.includes(f)), ...cover])];
   }
 
   /** The full-text matches drive; every other filter is checked on them. */

@@ -56,7 +56,16 @@ function boards() {
   ];
 }
 
-const TITLES = ['data engineer', 'software engineer', 'senior backend engineer', 'engineer', 'quokka', 'senior quokka engineer'];
+const TITLES = [
+  'data engineer',
+  'software engineer',
+  'senior backend engineer',
+  'engineer',
+  'quokka',
+  'senior quokka engineer',
+  'senior machine learning engineer',
+  'lead site reliability engineer',
+];
 const QUERIES: JobSearchFilters[] = [
   ...TITLES.map((job_title) => ({ job_title })),
   ...TITLES.map((job_title) => ({ job_title, posted_within: 7 })),

@@ -5,7 +5,7 @@ import type { SourceListing } from '../../src/ingest/jobs/types.ts';
 import { JobService } from '../../src/jobs/service.ts';
 import { indexedRow } from '../../src/jobs/repository.ts';
 import { DAY_MS } from '../../src/jobs/day.ts';
-import { attributeBit, hasDayCounts, pairFacets, titleQueryFacets } from '../../src/jobs/index-keys.ts';
+import { attributeBit, hasDayCounts, pairFacets, titlePairCover, titleQueryFacets } from '../../src/jobs/index-keys.ts';
 import { ftsKeySql } from '../../src/jobs/fts-query.ts';
 import * as searchIndexV2 from '../../src/db/migrations/0006_jobs_search.ts';
 import type { Db } from '../../src/db/database.ts';
@@ -120,6 +120,26 @@ describe('index keys', () => {
     // An odd last word pairs with the first, so every word is covered.
     assert.deepEqual(titleQueryFacets('senior backend engineer'), ['p:backend senior', 'p:engineer senior']);
     assert.deepEqual(titleQueryFacets('nurse'), ['w:nurse']);
+  });
+
+  it('covers a title query with its narrowest pairs, every word held', () => {
+    const sizes: Record<string, number> = { 'p:backend senior': 50, 'p:engineer senior': 900, 'p:backend engineer': 200 };
+    assert.deepEqual(
+      titlePairCover(['senior', 'backend', 'engineer'], (f) => sizes[f]),
+      ['p:backend senior', 'p:backend engineer'],
+    );
+    // Four words: a pair whose words are both held already is skipped; every word ends up held.
+    const four = ['senior', 'machine', 'learning', 'engineer'];
+    const size = (f: string) => ({ 'p:learning machine': 10, 'p:engineer learning': 20, 'p:engineer machine': 30 })[f] ?? 1_000;
+    const cover = titlePairCover(four, size);
+    assert.deepEqual(cover.slice(0, 2), ['p:learning machine', 'p:engineer learning']);
+    assert.equal(cover.length, 3);
+    assert.deepEqual(new Set(cover.flatMap((f) => f.slice(2).split(' '))), new Set(four));
+    // Equal sizes: the order of the facets decides, so a query always reads the same ranges.
+    assert.deepEqual(
+      titlePairCover(['a', 'b', 'c'], () => 5),
+      ['p:a b', 'p:a c'],
+    );
   });
 
   it('gives types, regions and levels distinct bits, and none to ids it cannot hold', () => {
