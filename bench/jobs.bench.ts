@@ -241,8 +241,8 @@ for (const dialect of dialects) {
     let arrival = '';
     if (dialect === 'postgres' && countTermNow) {
       const t0 = performance.now();
-      const added = await countTerm(handle.db, countTermNow);
-      arrival = `| "${countTermNow}" made counted (--count-term): ${added ? 'joined' : 'not added (counted already, or the lock was busy)'} | ${fmt(performance.now() - t0, 0)} ms | |`;
+      const outcome = await countTerm(handle.db, countTermNow);
+      arrival = `| "${countTermNow}" made counted (--count-term): ${outcome} | ${fmt(performance.now() - t0, 0)} ms | |`;
     }
     // PostgreSQL: the costly one-term searches of the warm-up made their terms counted (in the background).
     const countingStart = performance.now();

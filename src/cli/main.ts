@@ -47,6 +47,7 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
   (await import('./sources.ts')).registerSources(program);
   (await import('./discover.ts')).registerDiscover(program);
   (await import('./bootstrap.ts')).registerBootstrap(program);
+  (await import('./jobs-terms.ts')).registerJobs(program);
   registerWorker(program);
   registerMcp(program);
   await registerImport(program, argv);

@@ -110,25 +110,32 @@ export async function countedTermsStored(trx: Kysely<any>, jobIds: number[], cou
 }
 
 /**
- * Makes `term` counted: under the exclusive lock, counts the live listings holding it per day (and
- * per attributes), marks the staged ones (their merge counts them) and adds it to the set. False
- * when it is counted already, the set is full, or the lock was not had in time (writers hold it).
+ * What became of a term asked to be counted: `added` (it is counted from now on), `counted`
+ * (it was already), `full` (MAX_COUNTED_TERMS reached), `busy` (writers held the lock past
+ * ARRIVAL_LOCK_TIMEOUT: try again later) or `not-countable` (not a word, pair or triple).
  */
-export async function countTerm(db: Kysely<any>, term: string, now = Date.now()): Promise<boolean> {
-  if (!isCountableTerm(term)) return false;
+export type CountTermOutcome = 'added' | 'counted' | 'full' | 'busy' | 'not-countable';
+
+/**
+ * Makes `term` counted: under the exclusive lock, counts the live listings holding it per day (and
+ * per attributes), marks the staged ones (their merge counts them) and adds it to the set.
+ */
+export async function countTerm(db: Kysely<any>, term: string, now = Date.now()): Promise<CountTermOutcome> {
+  if (!isCountableTerm(term)) return 'not-countable';
   // Asked first without the lock: a counted term's search can still be slow (a window within a day).
-  if ((await sql`select 1 from job_counted_terms where term = ${term}`.execute(db)).rows.length) return false;
+  if ((await sql`select 1 from job_counted_terms where term = ${term}`.execute(db)).rows.length) return 'counted';
   return db.transaction().execute(async (trx) => {
     await sql.raw(`set local lock_timeout = '${ARRIVAL_LOCK_TIMEOUT}'`).execute(trx);
     try {
       await sql`select pg_advisory_xact_lock(${LOCK_KEY})`.execute(trx);
     } catch (error) {
-      if ((error as { code?: string }).code === '55P03') return false; // lock_not_available
+      if ((error as { code?: string }).code === '55P03') return 'busy'; // lock_not_available
       throw error;
     }
     const { rows } = await sql<{ n: string | number; has: boolean }>`
       select count(*) as n, bool_or(term = ${term}) as has from job_counted_terms`.execute(trx);
-    if (rows[0].has || Number(rows[0].n) >= MAX_COUNTED_TERMS) return false;
+    if (rows[0].has) return 'counted';
+    if (Number(rows[0].n) >= MAX_COUNTED_TERMS) return 'full';
     const facet = countedFacet(term);
     // One GIN scan for every bucket's key. The planner, seeing a common term, would rather read
     // every row and test its out-of-line terms (13 s at a million listings, against 0.2 s from GIN,
@@ -150,6 +157,22 @@ export async function countTerm(db: Kysely<any>, term: string, now = Date.now())
       select ${facet}, has_remote, published_at / ${DAY_MS}, attrs, countries, count(*) from live group by 2, 3, 4, 5 order by 2, 3, 4, 5
       on conflict (facet, has_remote, day, attrs, countries) do update set n = job_facet_attr_days.n + excluded.n`.execute(trx);
     await sql`insert into job_counted_terms (term, counted_at) values (${term}, ${now})`.execute(trx);
-    return true;
+    return 'added';
   });
+}
+
+/** A counted term as an operator sees it: since when, and how many live listings hold it now. */
+export interface CountedTermInfo {
+  term: string;
+  countedAt: number;
+  listings: number;
+}
+
+/** Every counted term with its live listings (the sum of its day counts), in term order. */
+export async function listCountedTerms(db: Kysely<any>): Promise<CountedTermInfo[]> {
+  const { rows } = await sql<{ term: string; counted_at: string | number; listings: string | number }>`
+    select c.term, c.counted_at,
+      coalesce((select sum(d.n) from job_facet_days d where d.facet = ${COUNTED_PREFIX} || c.term), 0) as listings
+    from job_counted_terms c order by c.term`.execute(db);
+  return rows.map((r) => ({ term: r.term, countedAt: Number(r.counted_at), listings: Number(r.listings) }));
 }

@@ -6,6 +6,9 @@ import { JobRepository } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
 import { JobSearch, type JobSearchFilters, type JobSearchOptions } from './search.ts';
 import { buildTechnologies, technographicsOf } from './technographics.ts';
+import { countTerm, listCountedTerms, type CountedTermInfo, type CountTermOutcome } from './counted-terms.ts';
+import { parseTextQuery } from './fts-query.ts';
+import { singleTerm } from './search-terms.ts';
 
 export class JobService {
   readonly repository: JobRepository;
@@ -46,6 +49,22 @@ export class JobService {
   /** Makes the stored technology matches current when they are not (technographics.ts); returns the listings read. */
   buildTechnologies(options?: { signal?: AbortSignal }): Promise<number> {
     return buildTechnologies(this.deps.db, options);
+  }
+
+  /** PostgreSQL: the counted description terms (counted-terms.ts); none on SQLite, which has no need of them. */
+  async countedTerms(): Promise<CountedTermInfo[]> {
+    return this.searcher.dialect === 'postgres' ? listCountedTerms(this.deps.db) : [];
+  }
+
+  /**
+   * PostgreSQL: makes a description term counted now rather than after a costly search of it. The
+   * text is keyed as a quoted `job_description` is: a word or a phrase of up to three words
+   * (`Month-end close` is `month end close`); `term` is null when it is not one.
+   */
+  async countTerm(text: string): Promise<{ term: string | null; outcome: CountTermOutcome }> {
+    const term = singleTerm(parseTextQuery(`"${text.replaceAll('"', ' ')}"`));
+    if (!term) return { term, outcome: 'not-countable' };
+    return { term, outcome: await countTerm(this.deps.db, term) };
   }
 
   search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {

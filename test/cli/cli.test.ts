@@ -32,6 +32,9 @@ describe('leadbase CLI', () => {
       ['usage'],
       ['validate'],
       ['import'],
+      ['jobs'],
+      ['jobs', 'counted-terms'],
+      ['jobs', 'count-term'],
     ]) {
       const res = run(...args, '--help');
       assert.equal(res.status, 0, `${args.join(' ')} --help: ${res.stderr}`);
