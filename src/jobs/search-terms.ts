@@ -15,8 +15,8 @@ const MAX_TERM_LENGTH = 100;
 /** Descriptions are indexed up to this many characters, as the full-text column is. */
 const MAX_INDEXED_CHARS = 100_000;
 
-/** The terms of `description`, one per line: `string_to_array(…, E'\n')` reads them in SQL. */
-export function descriptionTerms(description: string): string {
+/** The terms of `description`, each once, in the order they first occur. */
+export function descriptionTerms(description: string): string[] {
   const words = textKey(description.slice(0, MAX_INDEXED_CHARS)).split(' ');
   const terms = new Set<string>();
   // The one or two words before this one, reset by a run that is not a word (so are FTS5's phrases:
@@ -34,7 +34,7 @@ export function descriptionTerms(description: string): string {
     pair = previous ? `${previous} ${word}` : '';
     previous = word;
   }
-  return [...terms].join('\n');
+  return [...terms];
 }
 
 /**
@@ -83,11 +83,13 @@ const OUT_OF_LINE_BYTES = 2_100;
 /** Rows smaller than this stay in line unpadded: at 500 bytes, 16 of them share a page already. */
 const PAD_FROM_BYTES = 512;
 
-/** Positions given to a padded lexeme: tsvector's most per lexeme, 2 bytes each. */
-const PAD_POSITIONS = Array.from({ length: 256 }, (_, i) => i + 1).join(',');
+/** Positions a padded lexeme gets, 1 to this: tsvector's most per lexeme, 2 bytes each. */
+export const PAD_POSITION_COUNT = 256;
+
+const PAD_POSITIONS = Array.from({ length: PAD_POSITION_COUNT }, (_, i) => i + 1).join(',');
 
 /** Bytes of one lexeme's positions when padded (count, positions, alignment). */
-const PAD_BYTES_PER_LEXEME = 2 + 2 * 256 + 1;
+const PAD_BYTES_PER_LEXEME = 2 + 2 * PAD_POSITION_COUNT + 1;
 
 /**
  * Each key of job_terms is a term and the listing's bucket: its remote flag and publication week
@@ -126,18 +128,33 @@ export function windowBuckets(hasRemote: number, lo: number, hi: number): string
 }
 
 /**
- * The tsvector input text of a listing's terms (descriptionTerms' lines) in its bucket
- * (termsBucket), for job_terms.terms. Each match of a search reads its job_terms row (GIN keeps no
+ * The tsvector input text of a listing's terms (descriptionTerms) in its bucket (termsBucket):
+ * the value of job_terms.terms, which the import sends in binary form (listingTermsBinary). Each match of a search reads its job_terms row (GIN keeps no
  * columns): a row of 1–2 kB kept in line makes that one random page read per match, so a vector
  * between 512 bytes and the out-of-line size gets positions on its first lexemes, enough to pass
  * it and have PostgreSQL move it out of the row. Positions are no GIN key and no query here reads
  * them (no phrase operators), so the terms found are the same; the row left behind is about 60 bytes.
  */
-export function termsVector(terms: string, bucket: string): string {
-  const lexemes = terms ? terms.split('\n').map((t) => `${t}${BUCKET_MARK}${bucket}`) : [];
-  const bytes = 8 + lexemes.reduce((n, t) => n + 4 + Buffer.byteLength(t), 0);
-  const pad = bytes >= PAD_FROM_BYTES && bytes < OUT_OF_LINE_BYTES ? Math.ceil((OUT_OF_LINE_BYTES - bytes) / PAD_BYTES_PER_LEXEME) : 0;
+export function termsVector(terms: readonly string[], bucket: string): string {
+  const lexemes = terms.map((t) => bucketTerm(t, bucket));
+  const pad = lexemesToPad(
+    lexemes.length,
+    lexemes.reduce((n, t) => n + Buffer.byteLength(t), 0),
+  );
   return lexemes.map((t, i) => (i < pad ? `${quote(t)}:${PAD_POSITIONS}` : quote(t))).join(' ');
+}
+
+/** A term joined to its bucket: one lexeme of job_terms. */
+export const bucketTerm = (term: string, bucket: string) => `${term}${BUCKET_MARK}${bucket}`;
+
+/**
+ * How many of a vector's first lexemes get the padding positions (PAD_POSITION_COUNT each), from
+ * how many lexemes it has and their UTF-8 bytes: enough to take a vector of PAD_FROM_BYTES or more
+ * out of its row, none for a smaller one or one already out.
+ */
+export function lexemesToPad(count: number, lexemeBytes: number): number {
+  const bytes = 8 + 4 * count + lexemeBytes;
+  return bytes >= PAD_FROM_BYTES && bytes < OUT_OF_LINE_BYTES ? Math.ceil((OUT_OF_LINE_BYTES - bytes) / PAD_BYTES_PER_LEXEME) : 0;
 }
 
 /** A term's key in every bucket, one tsquery each: both remote flags, every week code. */
@@ -149,7 +166,7 @@ export function termEveryBucket(term: string): string[] {
 const MAX_PHRASE_TERM_WORDS = 3;
 
 /** A term's key in a bucket. */
-const key = (term: string, bucket: string) => quote(`${term}${BUCKET_MARK}${bucket}`);
+const key = (term: string, bucket: string) => quote(bucketTerm(term, bucket));
 
 /** A phrase as keys: itself when it has at most three words, else the AND of its neighbouring triples. */
 function phraseQuery(words: string[], bucket: string): string {
