@@ -310,8 +310,24 @@ export class JobImporter {
 
   /** Stores group after group, reading (and handing to the thread) the next group before storing one. */
   private async storeGroups(nextGroup: () => Promise<Group | undefined>, now: number, options: ImportBoardsOptions): Promise<void> {
-    const pending = new PendingTerms(this.db, options.termsMoveEvery);
+    const pending = new PendingTerms(this.db, options.termsMoveEvery, (write) => retryWhileUnavailable(write, this.writeRetry));
     await retryWhileUnavailable(() => ensureTermsPartitions(this.db), this.writeRetry);
+    try {
+      await this.storeEachGroup(pending, nextGroup, now, options);
+    } catch (error) {
+      // A move under way finishes before the import reports its failure (and its pool can close).
+      await pending.settled().catch(() => {});
+      throw error;
+    }
+    await pending.settled();
+  }
+
+  private async storeEachGroup(
+    pending: PendingTerms,
+    nextGroup: () => Promise<Group | undefined>,
+    now: number,
+    options: ImportBoardsOptions,
+  ): Promise<void> {
     let group = await nextGroup();
     while (group) {
       // Storing runs on promises that settle without a trip through the event loop: without this
@@ -322,7 +338,7 @@ export class JobImporter {
       const waitStart = performance.now();
       const outcomes = await group.outcomes;
       if (this.readyWorker()) this.rebalance(performance.now() - waitStart);
-      if (pending.wrote(await this.storeGroup(group, outcomes, now))) await retryWhileUnavailable(() => pending.move(), this.writeRetry);
+      await pending.wrote(await this.storeGroup(group, outcomes, now));
       await options.onGroup?.([...new Set(group.pieces.map((p) => p.summary))]);
       for (const piece of group.pieces) if (piece.last) options.onBoard?.(piece.board, piece.summary);
       group = following;
