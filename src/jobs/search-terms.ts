@@ -129,11 +129,12 @@ export function windowBuckets(hasRemote: number, lo: number, hi: number): string
 
 /**
  * The tsvector input text of a listing's terms (descriptionTerms) in its bucket (termsBucket):
- * the value of job_terms.terms, which the import sends in binary form (listingTermsBinary). Each match of a search reads its job_terms row (GIN keeps no
- * columns): a row of 1–2 kB kept in line makes that one random page read per match, so a vector
- * between 512 bytes and the out-of-line size gets positions on its first lexemes, enough to pass
- * it and have PostgreSQL move it out of the row. Positions are no GIN key and no query here reads
- * them (no phrase operators), so the terms found are the same; the row left behind is about 60 bytes.
+ * the value of job_terms.terms, which the import sends in binary form (listingTermsBinary). Each
+ * match of a search reads its job_terms row (GIN keeps no columns): a row of 1–2 kB kept in line
+ * makes that one random page read per match, so a vector between 512 bytes and the out-of-line
+ * size gets positions on its first lexemes, enough to pass it and have PostgreSQL move it out of
+ * the row. Positions are no GIN key and no query here reads them (no phrase operators), so the
+ * terms found are the same; the row left behind is about 60 bytes.
  */
 export function termsVector(terms: readonly string[], bucket: string): string {
   const lexemes = terms.map((t) => bucketTerm(t, bucket));
