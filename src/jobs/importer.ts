@@ -310,7 +310,7 @@ export class JobImporter {
 
   /** Stores group after group, reading (and handing to the thread) the next group before storing one. */
   private async storeGroups(nextGroup: () => Promise<Group | undefined>, now: number, options: ImportBoardsOptions): Promise<void> {
-    const pending = new PendingTerms(this.db, options.termsMoveEvery, (write) => retryWhileUnavailable(write, this.writeRetry));
+    const pending = new PendingTerms(this.db, (write) => retryWhileUnavailable(write, this.writeRetry), options.termsMoveEvery);
     await retryWhileUnavailable(() => ensureTermsPartitions(this.db), this.writeRetry);
     try {
       await this.storeEachGroup(pending, nextGroup, now, options);

@@ -43,11 +43,11 @@ export async function cleanPendingTerms(db: Kysely<any>): Promise<void> {
  * Counts the listings an import writes and, every `every` of them, makes sure job_terms has a
  * partition for the ids to come (terms-partitions.ts) and starts moving the pending lists into the
  * indexes. The move runs beside the import's next writes, on a connection of its own: it is the
- * largest single cost of a PostgreSQL import (48 of the 128 s that 150,000 listings took before their merge), and
- * waiting for it left the importing connection idle while the server moved the list. One move at a
- * time: the next waits for the one under way. gin_clean_pending_list works until the list is empty,
- * so a move also takes what the import added while it ran; it ends because moving a list is
- * faster than writing it (about 3 s against 8 s for 10,000 listings).
+ * largest single cost of a PostgreSQL import (48 of the 128 s that 150,000 listings took before
+ * their merge), and waiting for it left the importing connection idle while the server moved the
+ * list. One move at a time: the next waits for the one under way. gin_clean_pending_list works
+ * until the list is empty, so a move also takes what the import added while it ran; it ends
+ * because moving a list is faster than writing it (about 3 s against 8 s for 10,000 listings).
  */
 export class PendingTerms {
   private written = 0;
@@ -55,9 +55,9 @@ export class PendingTerms {
 
   constructor(
     private readonly db: Kysely<any>,
-    private readonly every = CLEAN_EVERY,
     /** Runs a write again while the database is locked or unavailable (the importer's retry). */
-    private readonly retry: <T>(write: () => Promise<T>) => Promise<T> = (write) => write(),
+    private readonly retry: <T>(write: () => Promise<T>) => Promise<T>,
+    private readonly every = CLEAN_EVERY,
   ) {}
 
   /** Counts `listings` more; when a move is due, waits for the one under way and starts the next (never on SQLite). */
