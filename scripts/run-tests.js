@@ -76,7 +76,10 @@ const backends = `PostgreSQL ${process.env.DATABASE_URL?.startsWith('postgres') 
 if (!totals) {
   console.log(`leadbase tests: ${files.length} files, no totals (the runner exited ${status} before reporting); exit ${status}`);
 } else {
-  for (const failure of totals.failures) console.log(`# failed: ${failure}`);
+  for (const failure of totals.failures) {
+    console.log(`# failed: ${failure.test}${failure.reason ? `: ${failure.reason}` : ''}`);
+    for (const note of failure.notes) console.log(`#   its diagnostic: ${note}`);
+  }
   let failed = totals.failed;
   // A crash or timeout that node did not report as a failing test still fails the run: say so.
   if (status !== 0 && failed === 0) failed = 1;
