@@ -144,9 +144,24 @@ export class SharedProbeLimits implements ProbeLimits {
         this.entering.delete(lease);
       }
     } else if (!this.lines.get(key)?.length && this.heldOf(key) < this.localShare(this.options.hostConnections)) {
-      return this.hold(key, lease);
+      return this.told(key, lease, this.hold(key, lease));
     }
-    return this.wait(key, lease, signal);
+    return this.told(key, lease, await this.wait(key, lease, signal));
+  }
+
+  /**
+   * A slot taken while counting alone, once the store answers again, is put in the store before its
+   * connection opens: an instance that has rejoined counts on the store holding every slot of an
+   * instance that has beaten since the return, and this one goes on taking slots until it rejoins.
+   */
+  private async told(key: string, lease: string, release: SlotRelease): Promise<SlotRelease> {
+    if (!this.degraded || !this.returnedAt || !this.held.has(lease)) return release;
+    try {
+      await this.track(this.store.restore([{ key, lease, waiting: false }], this.options.leaseTtlMs));
+    } catch (error) {
+      this.failed(error);
+    }
+    return release;
   }
 
   async tryAcquire(host: string, identity?: string): Promise<SlotRelease | null> {
@@ -161,7 +176,8 @@ export class SharedProbeLimits implements ProbeLimits {
       }
     }
     if (this.lines.get(key)?.length || this.heldOf(key) >= this.localShare(this.options.hostConnections)) return null;
-    return this.hold(key, this.newLease());
+    const lease = this.newLease();
+    return this.told(key, lease, this.hold(key, lease));
   }
 
   takeSession(domain: string, signal?: AbortSignal, identity?: string): Promise<void> {
@@ -391,6 +407,8 @@ export class SharedProbeLimits implements ProbeLimits {
         const entries: LeaseEntry[] = [...this.held].map(([lease, key]) => ({ key, lease, waiting: false }));
         for (const [key, line] of this.lines) for (const w of line) entries.push({ key, lease: w.lease, waiting: true });
         const missing = await this.track(this.store.renew(entries, this.options.leaseTtlMs));
+        // The store answers again: slots taken alone from here on are told to it (see told).
+        if (this.degraded && !this.returnedAt) this.returnedAt = Date.now();
         // Lost by the store (it restarted empty, or this instance stalled past the time to live): put
         // back, unless given back or served meanwhile (never resurrect a slot released during the renewal).
         const lost = entries.filter((e) => missing.has(e.lease) && this.stillCurrent(e));
