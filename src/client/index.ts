@@ -1,7 +1,8 @@
 // The typed client of the leadbase API (package export `leadbase/client`): openapi-fetch over the
 // types generated from our OpenAPI document. It sends the key, gives every POST an Idempotency-Key
 // (one per call, kept across its retries, so a retried call is never charged twice), retries 429
-// and 503 answers after their Retry-After, and turns an error answer into a LeadbaseError.
+// and 503 answers after their Retry-After, and turns an error answer into a LeadbaseError, and a
+// server it cannot reach into a LeadbaseConnectionError (fetch's own is a bare "fetch failed").
 //
 //   const leadbase = createLeadbaseClient({ baseUrl: 'http://127.0.0.1:3000', apiKey });
 //   const { data } = await leadbase.POST('/email-validate', { body: { email: 'jane@acme.com' } });
@@ -43,6 +44,64 @@ export class LeadbaseError extends Error {
   }
 }
 
+/** Why a server could not be reached, in a word (LeadbaseConnectionError.reason). */
+export type ConnectionFailure = 'connection_refused' | 'dns' | 'timeout' | 'connection_reset' | 'unreachable' | 'tls' | 'other';
+
+/** No answer at all: the server is down, its name does not resolve, or it did not answer in time. */
+export class LeadbaseConnectionError extends Error {
+  constructor(
+    /** The base URL the client was made with. */
+    readonly baseUrl: string,
+    readonly reason: ConnectionFailure,
+    /** The system's code when there is one: ECONNREFUSED, ENOTFOUND, ETIMEDOUT, UND_ERR_CONNECT_TIMEOUT… */
+    readonly code: string | undefined,
+    options: { cause: unknown },
+  ) {
+    super(`Could not reach the leadbase API at ${baseUrl}: ${REASON_TEXT[reason]}${code ? ` (${code})` : ''}.`, options);
+    this.name = 'LeadbaseConnectionError';
+  }
+}
+
+const REASON_TEXT: Record<ConnectionFailure, string> = {
+  connection_refused: 'connection refused (is the server running, on this host and port?)',
+  dns: 'its host name does not resolve',
+  timeout: 'no answer in time',
+  connection_reset: 'the connection was closed before an answer',
+  unreachable: 'no route to its host',
+  tls: 'the TLS handshake failed',
+  other: 'the request failed before any answer',
+};
+
+const CODE_REASONS: Record<string, ConnectionFailure> = {
+  ECONNREFUSED: 'connection_refused',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_NONAME: 'dns',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_CONNECT_TIMEOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  ECONNRESET: 'connection_reset',
+  EPIPE: 'connection_reset',
+  UND_ERR_SOCKET: 'connection_reset',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+};
+
+/** fetch's "fetch failed" TypeError carries the socket's error as its cause (an AggregateError when every address of the host failed). */
+function connectionFailure(error: unknown): { reason: ConnectionFailure; code: string | undefined } {
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const named = e as { name?: unknown; code?: unknown; errors?: unknown };
+    if (named.name === 'TimeoutError') return { reason: 'timeout', code: undefined };
+    const code =
+      typeof named.code === 'string' ? named.code : Array.isArray(named.errors) ? (named.errors[0] as { code?: string })?.code : undefined;
+    if (code) return { reason: CODE_REASONS[code] ?? (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') ? 'tls' : 'other'), code };
+  }
+  return { reason: 'other', code: undefined };
+}
+
 export type LeadbaseClient = Client<paths>;
 
 /** Seconds in Retry-After as milliseconds (an HTTP date too); `fallback` when absent. */
@@ -58,13 +117,24 @@ export function createLeadbaseClient(options: LeadbaseClientOptions): LeadbaseCl
   const retries = options.retries ?? 3;
   const maxDelay = options.maxRetryDelayMs ?? 30_000;
   const send = options.fetch ?? ((request: Request) => fetch(request));
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const reach = async (request: Request) => {
+    try {
+      return await send(request);
+    } catch (error) {
+      // An abort the caller asked for stays theirs; anything else never got an answer from the server.
+      if (request.signal.aborted) throw error;
+      const { reason, code } = connectionFailure(error);
+      throw new LeadbaseConnectionError(baseUrl, reason, code, { cause: error });
+    }
+  };
   const client = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl,
     headers: { 'x-api-key': options.apiKey },
     // The same request (and so the same Idempotency-Key) again after a 429 or 503.
     fetch: async (request) => {
       for (let attempt = 0; ; attempt++) {
-        const response = await send(request.clone());
+        const response = await reach(request.clone());
         if ((response.status !== 429 && response.status !== 503) || attempt >= retries) return response;
         await response.body?.cancel();
         await sleep(Math.min(maxDelay, retryDelay(response.headers.get('retry-after'), 1000 * 2 ** attempt)));

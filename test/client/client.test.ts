@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
+import { createLeadbaseClient, LeadbaseConnectionError, LeadbaseError } from '../../src/client/index.ts';
+import { createServer as createTcpServer } from 'node:net';
 import { clientTypesSource, CLIENT_TYPES_FILE } from '../../scripts/client-types.mjs';
 
 describe('typed client (leadbase/client) against a live server', () => {
@@ -100,6 +101,54 @@ describe('typed client retries', () => {
     assert.equal(seen.length, 3);
     assert.ok(seen[1].at - seen[0].at >= 950, 'waited Retry-After: 1');
     assert.equal(new Set(seen.map((s) => s.key)).size, 1, 'one key across the retries: never charged twice');
+  });
+});
+
+describe('typed client when no server answers (issue 40: a bare "TypeError: fetch failed" before)', () => {
+  it('a closed port: LeadbaseConnectionError naming the base URL and "connection refused", the socket error as its cause', async () => {
+    const closed = createTcpServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const leadbase = createLeadbaseClient({ baseUrl: `${baseUrl}/`, apiKey: 'k' });
+    await assert.rejects(
+      () => leadbase.POST('/email-validate', { body: { email: 'jane@acme.com' } }),
+      (error: unknown) => {
+        assert.ok(error instanceof LeadbaseConnectionError, String(error));
+        assert.equal(error.name, 'LeadbaseConnectionError');
+        assert.equal(error.baseUrl, baseUrl);
+        assert.equal(error.reason, 'connection_refused');
+        assert.equal(error.code, 'ECONNREFUSED');
+        assert.equal(
+          error.message,
+          `Could not reach the leadbase API at ${baseUrl}: connection refused (is the server running, on this host and port?) (ECONNREFUSED).`,
+        );
+        assert.ok(error.cause instanceof TypeError, "fetch's own error is kept as the cause");
+        assert.ok(!(error instanceof LeadbaseError), 'not an answer of the API');
+        return true;
+      },
+    );
+  });
+
+  it('a server that accepts and never answers, under a fetch with a time limit: reason timeout', async () => {
+    const silent = createTcpServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      const leadbase = createLeadbaseClient({
+        baseUrl,
+        apiKey: 'k',
+        fetch: (request) => fetch(request, { signal: AbortSignal.timeout(200) }),
+      });
+      await assert.rejects(
+        () => leadbase.GET('/credits'),
+        (error: unknown) => error instanceof LeadbaseConnectionError && error.reason === 'timeout' && error.message.includes(baseUrl),
+      );
+    } finally {
+      silent.close();
+      // The silent server's sockets stay open until closed.
+      (silent as unknown as { unref(): void }).unref();
+    }
   });
 });
 
