@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { OPERATIONS } from '../../src/http/operations.ts';
 
 function assertEnvelope(res: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, code: string) {
   assert.equal(res.statusCode, status, res.body);
@@ -42,7 +43,8 @@ describe('error envelope (docs/contract.md, Errors)', () => {
 
   it('400 for missing required fields and the required-field rules', async () => {
     const email = assertEnvelope(await t.post('/email-validate', {}), 400, 'invalid_request');
-    assert.deepEqual(email.details, [{ field: '/email', message: "must have required property 'email'" }]);
+    assert.deepEqual(email.details, [{ field: '/email', message: 'is required' }]);
+    assert.equal(email.message, 'Invalid request: email is required.');
     const funding = assertEnvelope(await t.post('/company-funding', {}), 400, 'invalid_request');
     assert.equal(funding.message, 'Provide at least one of company_name, company_domain or profile_url.');
     assertEnvelope(await t.post('/company-funding', { company_name: '  ' }), 400, 'invalid_request');
@@ -62,9 +64,46 @@ describe('error envelope (docs/contract.md, Errors)', () => {
     assertEnvelope(await t.post('/jobs-finder', { posted_after: '2024-13-45' }), 400, 'invalid_request');
   });
 
-  it('413 for a body over the limit', async () => {
+  it('a missing field reads "<field> is required" on every route whose schema requires one (issue 40)', async () => {
+    // Was "Invalid request: job_title must have required property 'job_title'.": Ajv reports a missing
+    // property at the object holding it, in words made for that object.
+    const role = assertEnvelope(await t.post('/role-finder', { company_name: 'Acme' }), 400, 'invalid_request');
+    assert.equal(role.message, 'Invalid request: job_title is required.');
+    assert.deepEqual(role.details, [{ field: '/job_title', message: 'is required' }]);
+    let checked = 0;
+    for (const [id, op] of Object.entries(OPERATIONS)) {
+      const required = (op as { body?: { required?: string[] } }).body?.required ?? [];
+      if (!required.length || !op.methods.includes('POST') || op.path.includes(':')) continue;
+      const res = await t.post(op.path, {});
+      if (res.statusCode !== 400) continue;
+      const body = JSON.parse(res.body) as { message: string; details?: { field: string; message: string }[] };
+      assert.doesNotMatch(res.body, /must have required property/, id);
+      assert.equal(body.message, `Invalid request: ${required[0]} is required.`, id);
+      for (const field of required)
+        assert.ok(
+          body.details?.some((d) => d.field === `/${field}` && d.message === 'is required'),
+          `${id}: ${field}`,
+        );
+      checked += 1;
+    }
+    assert.ok(checked >= 5, `${checked} routes with required fields checked`);
+  });
+
+  it('413 for a body over the limit, naming the limit in bytes and its setting', async () => {
     const res = await t.post('/email-validate', { email: 'a@b.co', first_name: 'x'.repeat(70 * 1024) });
-    assertEnvelope(res, 413, 'payload_too_large');
+    const body = assertEnvelope(res, 413, 'payload_too_large');
+    assert.equal(body.message, 'Request body is too large: the limit is 65536 bytes (BODY_LIMIT_BYTES).');
+  });
+
+  it('413 on a route with a limit of its own names that one', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/webhooks/postmark',
+      headers: { 'content-type': 'application/json', 'content-length': String(6 * 1024 * 1024) },
+      payload: 'x',
+    });
+    const body = assertEnvelope(res, 413, 'payload_too_large');
+    assert.equal(body.message, `Request body is too large: this endpoint takes at most ${5 * 1024 * 1024} bytes.`);
   });
 
   it('415 for a body that is not JSON', async () => {

@@ -14,11 +14,16 @@ interface AjvError {
 function validationDetails(errors: AjvError[]): ErrorDetail[] {
   return errors.map((e) => {
     let field = e.instancePath || '/';
-    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
-      field = `${e.instancePath}/${e.params.missingProperty}`;
-    }
     let message = e.message ?? 'is invalid';
-    if (e.keyword === 'pattern' && e.params.pattern === NO_CONTROL_CHARACTERS) {
+    if (e.keyword === 'required' && typeof e.params.missingProperty === 'string') {
+      // Ajv says "must have required property 'x'" of the object holding x; the field named is x
+      // itself, so the sentence reads "job_title is required", not "job_title must have required property 'job_title'".
+      field = `${e.instancePath}/${e.params.missingProperty}`;
+      message = 'is required';
+    } else if (e.keyword === 'additionalProperties' && typeof e.params.additionalProperty === 'string') {
+      field = `${e.instancePath}/${e.params.additionalProperty}`;
+      message = 'is not a field of this request';
+    } else if (e.keyword === 'pattern' && e.params.pattern === NO_CONTROL_CHARACTERS) {
       message = 'must not contain control characters';
     } else if (e.keyword === 'enum' || (e.keyword === 'const' && e.params.allowedValue !== undefined)) {
       const allowed = (e.params.allowedValues as unknown[]) ?? [e.params.allowedValue];
@@ -44,19 +49,42 @@ function foldLiteralUnions(errors: AjvError[]): AjvError[] {
   return out;
 }
 
+/** A field's JSON path as a sentence names it: `/filters/0/title` is `filters[0].title`, the root is "body". */
+function fieldName(path: string): string {
+  if (path === '/' || path === '') return 'body';
+  return path
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('');
+}
+
 /** A body's schema errors as our envelope says them: a message naming the first field, and every field's detail. */
 export function schemaErrors(errors: AjvError[]): { message: string; details: ErrorDetail[] } {
   const details = validationDetails(foldLiteralUnions(errors));
   const first = details[0];
-  const message = first ? `Invalid request: ${first.field === '/' ? 'body' : first.field.slice(1)} ${first.message}.` : 'Invalid request.';
+  const message = first ? `Invalid request: ${fieldName(first.field)} ${first.message}.` : 'Invalid request.';
   return { message, details };
 }
 
 const CONTENT_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).'],
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'Request body is too large.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'invalid_request', 'Content-Length does not match the body.'],
 };
+
+/**
+ * A 413's message names the limit that refused the body, in bytes, so a caller knows how far to cut
+ * it; the server-wide one also names its setting, for the operator (docs/contract.md, Errors). Routes
+ * with a limit of their own (bulk lists, webhooks) declare it as their route's bodyLimit.
+ */
+export function tooLargeMessage(routeLimit: number | undefined, serverLimit: number | undefined): string {
+  const limit = routeLimit ?? serverLimit;
+  if (limit === undefined) return 'Request body is too large.';
+  return limit === serverLimit
+    ? `Request body is too large: the limit is ${limit} bytes (BODY_LIMIT_BYTES).`
+    : `Request body is too large: this endpoint takes at most ${limit} bytes.`;
+}
 
 /** PostgreSQL "data exception" errors (SQLSTATE class 22: out of range, bad characters, bad text representation). */
 function isDataException(error: unknown): boolean {
@@ -93,6 +121,11 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     if (fastifyError.validation) {
       return reply.status(400).send({ error: 'invalid_request', ...schemaErrors(fastifyError.validation) });
     }
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fastifyError.statusCode === 413) {
+      return reply
+        .status(413)
+        .send({ error: 'payload_too_large', message: tooLargeMessage(request.routeOptions.bodyLimit, app.initialConfig.bodyLimit) });
+    }
     const known = fastifyError.code ? CONTENT_ERRORS[fastifyError.code] : undefined;
     if (known) {
       const [status, code, message] = known;
@@ -100,8 +133,7 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
     const status = fastifyError.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code =
-        status === 404 ? 'not_found' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
+      const code = status === 404 ? 'not_found' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
       return reply.status(status).send({ error: code, message: error.message });
     }
     if (isDataException(error)) {

@@ -9,6 +9,10 @@ export const WEBHOOK_BODY_LIMIT = 5 * 1024 * 1024;
 
 /** In this (encapsulated) plugin, JSON and text bodies arrive as the raw string. */
 export function rawBodies(app: FastifyInstance): void {
+  // The route's own limit too: a 413 names the limit of the route (plugins/errors.ts), not the server's.
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= WEBHOOK_BODY_LIMIT;
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     ['application/json', 'text/plain'],
