@@ -104,6 +104,18 @@ describe('the OpenAPI document', () => {
     assert.doesNotMatch(text, /decisions\.md|spec part|\.\.\/shared/, 'no pointer to a document outside the repository');
   });
 
+  it('lists the customer operations first and the admin ones last (tags order of /docs, issue 40)', () => {
+    const declared = (doc.tags ?? []).map((t) => t.name);
+    const used = new Set<string>();
+    for (const methods of Object.values(doc.paths))
+      for (const operation of Object.values(methods)) for (const tag of operation.tags ?? []) used.add(tag);
+    // Swagger UI shows the declared tags in their order, then any other after them: after admin.
+    for (const tag of used) assert.ok(declared.includes(tag), `tag ${tag} is declared (src/http/plugins/docs.ts)`);
+    assert.equal(declared.at(-1), 'admin');
+    assert.deepEqual(declared.slice(0, 2), ['email', 'people']);
+    for (const tag of doc.tags ?? []) assert.ok(tag.description.length > 10, tag.name);
+  });
+
   it('describes every /admin route under the admin tag, with the session cookie, its CSRF header or the admin token', () => {
     // Every /admin route the route files register (their spelling: app|admin.method('/admin…').
     const dir = new URL('../../src/http/routes/', import.meta.url);
