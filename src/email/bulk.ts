@@ -12,6 +12,7 @@ import { unitsToCredits } from '../billing/units.ts';
 import type { JobQueue, QueueJob } from '../queue/types.ts';
 import { EMAIL_STATUSES, type EmailStatus } from '../contract/email.ts';
 import type { EmailValidation } from '../contract/email.ts';
+import { withOriginalNames } from '../contract/original-names.ts';
 import { emailValidationCost } from './messages.ts';
 import type { EmailValidateInput } from './service.ts';
 import type { BulkJobStatus, EmailBulkJobTable } from './tables.ts';
@@ -321,7 +322,8 @@ export class BulkValidationService {
       for (const item of page) {
         yield {
           ...(JSON.parse(item.input) as object),
-          ...(JSON.parse(item.result!) as object),
+          // The single call's answer, original field names included (company_linkedin_url beside company_prof_url…).
+          ...withOriginalNames(JSON.parse(item.result!) as object),
           credits_consumed: unitsToCredits(Number(item.cost)),
         };
       }

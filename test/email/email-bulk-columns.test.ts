@@ -9,6 +9,8 @@ import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { dbTargets } from '../support/db.ts';
 import { until } from '../support/until.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { SAMPLE_COMPANY } from '../support/sample-company.ts';
 
 for (const target of dbTargets) {
   describe(`email-bulk CSV columns (${target.name})`, { skip: target.skip }, () => {
@@ -17,7 +19,9 @@ for (const target of dbTargets) {
     before(async () => {
       world = await startMailWorld();
       await world.domain('acme.test', { mailboxes: ['ann', 'bob'] });
+      await world.domain(SAMPLE_COMPANY.domain!, { mailboxes: ['maria'] });
       t = await startTestApp(target, { credits: 100, deps: { email: { ...world.emailConfig, recheckPollMs: 60_000 } } });
+      await t.services.companies.upsertCompany({ ...SAMPLE_COMPANY, social_a_url: 'https://www.facebook.com/acmerobotics' }, 'test');
     });
     after(async () => {
       await t?.close();
@@ -35,6 +39,30 @@ for (const target of dbTargets) {
       await until(async () => (await t.get(`/email-validate/bulk/${id}`)).json<BulkJobView>().status === 'done', 30_000, 50);
       return (await t.get(`/email-validate/bulk/${id}/results`, { accept: 'text/csv' })).body.trim().split('\n');
     }
+
+    it("a result row holds every field of the single answer for the same address, the original API's names included (issue 40)", async () => {
+      const address = `maria@${SAMPLE_COMPANY.domain}`;
+      const single = (await t.post('/email-validate', { email: address })).json<Record<string, unknown>>();
+      assert.equal(single.email_status, 'valid');
+      assert.equal(single.company_linkedin_url, 'www.linkedin.com/company/acme-robotics');
+      assert.equal(single.company_linkedin_id, '1035');
+      assert.match(String(single.company_facebook_url), /facebook\.com\/acmerobotics/);
+      assert.match(String(single.company_twitter_url), /twitter\.com\/acmerobotics/);
+      const submitted = await t.post('/email-validate/bulk', { emails: [address] });
+      assert.equal(submitted.statusCode, 202, submitted.body);
+      const id = submitted.json<BulkJobView>().id;
+      await until(async () => (await t.get(`/email-validate/bulk/${id}`)).json<BulkJobView>().status === 'done', 30_000, 50);
+      const [row] = (await t.get(`/email-validate/bulk/${id}/results`)).body
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      for (const [field, value] of Object.entries(single)) assert.deepEqual(row[field], value, `${field} in the NDJSON row`);
+      const [header, cells] = parseCsv<string[]>((await t.get(`/email-validate/bulk/${id}/results`, { accept: 'text/csv' })).body);
+      for (const [field, value] of Object.entries(single)) {
+        assert.ok(header.includes(field), `${field} is a CSV column`);
+        if (typeof value === 'string') assert.equal(cells[header.indexOf(field)], value, `${field} in the CSV row`);
+      }
+    });
 
     it('a repeated column is kept beside the first; the one holding addresses is validated', async () => {
       // The first "email" column is a note, the second holds the addresses.

@@ -7,7 +7,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../errors.ts';
 import { OPERATIONS, routeOptions } from '../operations.ts';
+import type { TObject } from '@sinclair/typebox';
 import { EmailValidateResponse } from '../../contract/email.ts';
+import { withOriginalNamesSchema } from '../../contract/original-names.ts';
 import { BulkInputError, type BulkEntry } from '../../email/bulk.ts';
 import { CSV_READ_OPTIONS, emailColumnOf, headerKey } from '../../email/list-csv.ts';
 import { csvLine } from '../../csv/write.ts';
@@ -15,8 +17,12 @@ import { webhookUrlProblem } from '../../net/webhooks.ts';
 
 /** A million addresses with names or a few other columns. */
 const BULK_BODY_LIMIT = 256 * 1024 * 1024;
-/** Every field of the single-address answer, in its order: the results' columns after the list's own. */
-export const RESULT_FIELDS = Object.keys(EmailValidateResponse.properties);
+/**
+ * Every field of the single-address answer, in its order, the original API's names beside ours
+ * (company_linkedin_url beside company_prof_url…) as /email-validate answers them: the results'
+ * columns after the list's own.
+ */
+export const RESULT_FIELDS = Object.keys((withOriginalNamesSchema(EmailValidateResponse) as TObject).properties);
 
 const notFound = () => new AppError(404, 'not_found', 'No bulk job with this id for this key.');
 
