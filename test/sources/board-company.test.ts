@@ -15,7 +15,8 @@ const postings = (board: string) =>
       text,
       hostedUrl: `https://jobs.lever.co/${board}/${board}-${i}`,
       categories: { location: 'Jakarta, Indonesia', commitment: 'Full-time' },
-      createdAt: Date.parse('2026-11-01T00:00:00Z'),
+      // A day old whenever the test runs, so inside /jobs-finder's default 30 days.
+      createdAt: Date.now() - 86_400_000,
       descriptionPlain: 'Join us.',
     })),
   );
