@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from './html.js';
+import { Loading } from './notices.js';
 import { api, setCsrf } from './api.js';
 import { SignIn } from './screens/sign-in.js';
 import { Overview } from './screens/overview.js';
@@ -86,7 +87,7 @@ function App() {
   const nextTheme = { auto: 'light', light: 'dark', dark: 'auto' }[theme] ?? 'auto';
   const themeButton = html`<button class="ghost" type="button" onClick=${() => setTheme(nextTheme)}>Theme: ${theme}</button>`;
 
-  if (session === undefined) return html`<main id="main"><p class="loading">Loading…</p></main>`;
+  if (session === undefined) return html`<main id="main"><${Loading} what="Loading…" /></main>`;
   if (session === null)
     return html`<div class="signin-page">
       <div class="signin-top">${themeButton}</div>

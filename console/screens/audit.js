@@ -1,6 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api } from '../api.js';
+import { ErrorMessage, Loading } from '../notices.js';
+import { Table } from '../table.js';
+
+const COLUMNS = [
+  { header: 'When', cell: (e) => html`<time datetime=${e.at}>${e.at.replace('T', ' ').slice(0, 19)}</time>` },
+  { header: 'Who', cell: (e) => html`${e.actor}${e.ip ? html`<br /><span class="muted">${e.ip}</span>` : null}` },
+  { header: 'What', cell: (e) => html`<code>${e.action}</code>` },
+  { header: 'On', cell: (e) => e.target ?? '' },
+  { header: 'Details', cell: (e) => html`<code class="small">${e.detail ? JSON.stringify(e.detail) : ''}</code>` },
+];
 
 export function Audit() {
   const [entries, setEntries] = useState(null);
@@ -11,33 +21,9 @@ export function Audit() {
       (e) => setError(e.message),
     );
   }, []);
-  if (error) return html`<p class="error" role="alert">${error}</p>`;
-  if (!entries) return html`<p class="loading">Loading the audit log…</p>`;
+  if (error) return html`<${ErrorMessage} message=${error} />`;
+  if (!entries) return html`<${Loading} what="Loading the audit log…" />`;
   return html`<h1>Audit log</h1>
     <p class="muted">Every change an operator made, through the console or with the admin token, newest first.</p>
-    <div class="table-wrap" tabindex="0" role="region" aria-label="Audit entries">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            <th scope="col">On</th>
-            <th scope="col">Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${entries.map(
-            (e) =>
-              html`<tr>
-                <td><time datetime=${e.at}>${e.at.replace('T', ' ').slice(0, 19)}</time></td>
-                <td>${e.actor}${e.ip ? html`<br /><span class="muted">${e.ip}</span>` : null}</td>
-                <td><code>${e.action}</code></td>
-                <td>${e.target ?? ''}</td>
-                <td><code class="small">${e.detail ? JSON.stringify(e.detail) : ''}</code></td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>`;
+    <${Table} label="Audit entries" columns=${COLUMNS} rows=${entries} />`;
 }

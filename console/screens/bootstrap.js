@@ -3,6 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, formatNumber } from '../api.js';
+import { ErrorMessage } from '../notices.js';
+import { Table } from '../table.js';
 
 /** How often the progress is asked while a run goes on. */
 const POLL_MS = 1000;
@@ -16,21 +18,28 @@ function duration(seconds) {
 
 const STATE_BADGE = { done: 'ok', running: 'warn', waiting: 'warn', failed: 'bad', stopped: 'warn' };
 
-function StepRow({ step }) {
+function StepProgress({ step }) {
   const label = `${step.name}: ${formatNumber(step.done)}${step.total != null ? ` of ${formatNumber(step.total)}` : ''} ${step.unit}`;
-  return html`<tr data-step=${step.name}>
-    <th scope="row">${step.name}</th>
-    <td><span class=${`badge ${STATE_BADGE[step.state] ?? 'warn'}`}>${step.state}</span></td>
-    <td class="progress-cell">
-      ${step.total != null && step.total > 0 ? html`<progress max=${step.total} value=${step.done} aria-label=${label}></progress>` : null}
-      <span>${formatNumber(step.done)}${step.total != null ? ` / ${formatNumber(step.total)}` : ''} ${step.unit}</span>
-    </td>
-    <td class="num">${formatNumber(step.rows)}</td>
-    <td class="num">${step.rows_per_second == null ? '–' : formatNumber(step.rows_per_second)}</td>
-    <td>${step.state === 'running' ? (step.eta_seconds == null ? 'unknown' : duration(step.eta_seconds)) : '–'}</td>
-    <td class="error-text">${step.failed ? `${step.failed} failed: ` : ''}${step.last_error ?? ''}</td>
-  </tr>`;
+  return html`${step.total != null && step.total > 0 ? html`<progress max=${step.total} value=${step.done} aria-label=${label}></progress>` : null}
+    <span>${formatNumber(step.done)}${step.total != null ? ` / ${formatNumber(step.total)}` : ''} ${step.unit}</span>`;
 }
+
+const STEP_COLUMNS = [
+  { header: 'Step', cell: (step) => step.name, rowHeader: true },
+  { header: 'State', cell: (step) => html`<span class=${`badge ${STATE_BADGE[step.state] ?? 'warn'}`}>${step.state}</span>` },
+  {
+    header: 'Progress',
+    class: 'progress-cell',
+    cell: (step) => html`<${StepProgress} step=${step} />`,
+  },
+  { header: 'Rows', cell: (step) => formatNumber(step.rows), numeric: true },
+  { header: 'Rows/s', cell: (step) => (step.rows_per_second == null ? '–' : formatNumber(step.rows_per_second)), numeric: true },
+  {
+    header: 'Time left',
+    cell: (step) => (step.state === 'running' ? (step.eta_seconds == null ? 'unknown' : duration(step.eta_seconds)) : '–'),
+  },
+  { header: 'Errors', cell: (step) => `${step.failed ? `${step.failed} failed: ` : ''}${step.last_error ?? ''}`, class: 'error-text' },
+];
 
 function Answers({ answers }) {
   const found = answers.filter((a) => a.body);
@@ -95,7 +104,7 @@ export function Bootstrap({ empty, onChange }) {
     return () => clearInterval(timer);
   }, [running]);
 
-  if (!state) return error ? html`<p class="error" role="alert">${error}</p>` : null;
+  if (!state) return html`<${ErrorMessage} message=${error} />`;
   const { run, mirrors } = state;
   if (!empty && !run) return null;
   const names = state.step_names ?? [];
@@ -183,29 +192,17 @@ export function Bootstrap({ empty, onChange }) {
 
   return html`<section class="notice bootstrap" aria-labelledby="bootstrap-heading">
     <h2 id="bootstrap-heading">${empty && !run ? 'This service holds no data yet' : 'Bootstrap'}</h2>
-    ${!run && startForm} ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${!run && startForm} <${ErrorMessage} message=${error} />
     ${
       run &&
       html`<p role="status" class=${run.state === 'failed' ? 'error' : ''}>${summaryOf(run)}</p>
         ${running && html`<button type="button" class="danger" onClick=${stop}>Stop the bootstrap</button>`}
-        <div class="table-wrap" tabindex="0" role="region" aria-label="Bootstrap progress">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">State</th>
-                <th scope="col">Progress</th>
-                <th scope="col" class="num">Rows</th>
-                <th scope="col" class="num">Rows/s</th>
-                <th scope="col">Time left</th>
-                <th scope="col">Errors</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${run.steps.map((step) => html`<${StepRow} step=${step} />`)}
-            </tbody>
-          </table>
-        </div>
+        <${Table}
+          label="Bootstrap progress"
+          columns=${STEP_COLUMNS}
+          rows=${run.steps}
+          rowAttributes=${(step) => ({ 'data-step': step.name })}
+        />
         ${
           run.failures.length > 0 &&
           html`<details>

@@ -3,21 +3,21 @@
 import { useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api } from '../api.js';
+import { ErrorMessage } from '../notices.js';
+import { Table } from '../table.js';
 
-function FindRow({ label, detail, find, onRegister, busy }) {
-  return html`<tr>
-    <td>${label}</td>
-    <td class="muted">${detail}</td>
-    <td class="actions">
-      ${
-        find.registered_as
-          ? html`<span class="ok-text">Registered as source ${find.registered_as}</span>`
-          : html`<button type="button" class="small" disabled=${busy} onClick=${onRegister} aria-label=${`Register as a source: ${label}`}>
-              Register as a source
-            </button>`
-      }
-    </td>
-  </tr>`;
+/** A find offered for registration: its button, or the source it was registered as. */
+function RegisterFind({ find, busy }) {
+  if (find.registered_as) return html`<span class="ok-text">Registered as source ${find.registered_as}</span>`;
+  return html`<button
+    type="button"
+    class="small"
+    disabled=${busy}
+    onClick=${find.register}
+    aria-label=${`Register as a source: ${find.label}`}
+  >
+    Register as a source
+  </button>`;
 }
 
 /** `onRegistered` is told when a find was registered (the sources list reloads). */
@@ -55,6 +55,31 @@ export function Discovery({ onRegistered }) {
     }
   };
 
+  // The boards and the pages with JobPosting data, as one list of finds.
+  const finds = result && [
+    ...result.boards.map((b, i) => ({
+      ...b,
+      label: `${b.type} board ${b.board}`,
+      detail: `on ${b.found_on}`,
+      register: () => register('boards', i),
+    })),
+    ...result.jsonld_pages.map((p, i) => ({
+      ...p,
+      label: `JobPosting data on ${p.url}`,
+      detail: 'a jsonld source',
+      register: () => register('jsonld_pages', i),
+    })),
+  ];
+  const columns = [
+    { header: 'Found', cell: (find) => find.label },
+    { header: 'Where', cell: (find) => find.detail, class: 'muted' },
+    {
+      header: html`<span class="sr-only">Actions</span>`,
+      cell: (find) => html`<${RegisterFind} find=${find} busy=${busy} />`,
+      class: 'actions',
+    },
+  ];
+
   return html`<section class="discovery" aria-labelledby="discovery-heading">
     <h2 id="discovery-heading">Find a company's job boards</h2>
     <form class="inline" onSubmit=${run} aria-label="Discovery on a company's site">
@@ -68,47 +93,12 @@ export function Discovery({ onRegistered }) {
       Reads the home page, the careers pages and the sitemap's job pages (at most 12 pages, robots.txt honoured) and names the job boards
       they link to. Nothing is registered until you say so.
     </p>
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${ErrorMessage} message=${error} />
     ${
       result &&
       html`<div data-testid="discovery-result">
         <p role="status" class=${result.outcome === 'found' ? 'ok-text' : 'error'}>${result.message}</p>
-        ${
-          result.boards.length + result.jsonld_pages.length > 0 &&
-          html`<div class="table-wrap" tabindex="0" role="region" aria-label="What discovery found">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Found</th>
-                  <th scope="col">Where</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${result.boards.map(
-                  (b, i) =>
-                    html`<${FindRow}
-                      label=${`${b.type} board ${b.board}`}
-                      detail=${`on ${b.found_on}`}
-                      find=${b}
-                      busy=${busy}
-                      onRegister=${() => register('boards', i)}
-                    />`,
-                )}
-                ${result.jsonld_pages.map(
-                  (p, i) =>
-                    html`<${FindRow}
-                      label=${`JobPosting data on ${p.url}`}
-                      detail="a jsonld source"
-                      find=${p}
-                      busy=${busy}
-                      onRegister=${() => register('jsonld_pages', i)}
-                    />`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-        }
+        ${finds.length > 0 && html`<${Table} label="What discovery found" columns=${columns} rows=${finds} />`}
         ${
           result.notes.length > 0 &&
           html`<details open=${result.outcome !== 'found'}>

@@ -5,6 +5,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, callApi, formatNumber } from '../api.js';
+import { ErrorMessage, Loading } from '../notices.js';
+import { Table } from '../table.js';
 
 const credits = (n) => `${formatNumber(n)} credit${Number(n) === 1 ? '' : 's'}`;
 
@@ -125,34 +127,34 @@ function CopyButton({ text, label }) {
 const salaryOf = (r) =>
   r.salary_min == null ? '' : `${formatNumber(r.salary_min)}–${formatNumber(r.salary_max ?? r.salary_min)} ${r.salary_currency ?? ''}`;
 
-/** The lists an answer holds, drawn as tables: which field, and its columns (heading, value, cell class). */
+/** The lists an answer holds, drawn as tables: which field, and its columns. */
 const TABLES = {
   'jobs-finder': [
     'results',
     [
-      ['Title', (r) => r.title],
-      ['Company', (r) => r.company?.name],
-      ['Location', (r) => r.location],
-      ['Published', (r) => r.published?.slice(0, 10), 'nowrap'],
-      ['Salary', salaryOf],
+      { header: 'Title', cell: (r) => r.title },
+      { header: 'Company', cell: (r) => r.company?.name },
+      { header: 'Location', cell: (r) => r.location },
+      { header: 'Published', cell: (r) => r.published?.slice(0, 10), class: 'nowrap' },
+      { header: 'Salary', cell: salaryOf },
     ],
   ],
   'people-search': [
     'data',
     [
-      ['Name', (r) => r.full_name],
-      ['Title', (r) => r.job_title],
-      ['Level', (r) => r.job_level],
-      ['Company', (r) => r.company_name],
-      ['Work email held', (r) => (r.has_email ? 'yes' : 'no')],
+      { header: 'Name', cell: (r) => r.full_name },
+      { header: 'Title', cell: (r) => r.job_title },
+      { header: 'Level', cell: (r) => r.job_level },
+      { header: 'Company', cell: (r) => r.company_name },
+      { header: 'Work email held', cell: (r) => (r.has_email ? 'yes' : 'no') },
     ],
   ],
   'employee-finder': [
     'data',
     [
-      ['Name', (r) => r.full_name],
-      ['Title', (r) => r.title],
-      ['Company', (r) => r.company_name],
+      { header: 'Name', cell: (r) => r.full_name },
+      { header: 'Title', cell: (r) => r.title },
+      { header: 'Company', cell: (r) => r.company_name },
     ],
   ],
 };
@@ -170,26 +172,7 @@ function Drawn({ opId, data }) {
     // One string: htm drops the spaces where a line breaks beside a value.
     const summary = `${data.message ? `${data.message} ` : ''}${formatNumber(rows.length)} shown${of}${page}.`;
     return html`<p>${summary}</p>
-      ${
-        rows.length > 0 &&
-        html`<div class="table-wrap" tabindex="0" role="region" aria-label="Answer as a table">
-          <table class="stacking">
-            <thead>
-              <tr>
-                ${columns.map(([name]) => html`<th scope="col">${name}</th>`)}
-              </tr>
-            </thead>
-            <tbody>
-              ${rows.map(
-                (row) =>
-                  html`<tr>
-                    ${columns.map(([name, cell, kind]) => html`<td class=${kind} data-label=${name}>${cell(row) ?? ''}</td>`)}
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`
-      }`;
+      ${rows.length > 0 && html`<${Table} label="Answer as a table" columns=${columns} rows=${rows} stacking />`}`;
   }
   const fields = Object.entries(data).filter(([name, value]) => isScalar(value) && name !== 'message' && name !== 'credits_consumed');
   const headquarters = Array.isArray(data.locations) ? (data.locations.find((l) => l.headquarter) ?? data.locations[0]) : null;
@@ -309,8 +292,8 @@ export function Explore({ session }) {
     if (answer) answerHeading.current?.focus();
   }, [answer]);
 
-  if (error && !catalogue) return html`<p class="error" role="alert">${error}</p>`;
-  if (!catalogue || !keys) return html`<p class="loading">Loading Explore…</p>`;
+  if (error && !catalogue) return html`<${ErrorMessage} message=${error} />`;
+  if (!catalogue || !keys) return html`<${Loading} what="Loading Explore…" />`;
 
   const key = keys.find((k) => String(k.id) === callAs);
   const change = (path, value) => setValues({ ...values, [opId]: { ...opValues, [path]: value } });
@@ -383,6 +366,6 @@ export function Explore({ session }) {
       <pre class="code curl" tabindex="0" role="region" aria-labelledby="curl-title" data-testid="curl"><code>${curl}</code></pre>
       <p class="muted small">Set <code>LEADBASE_API_KEY</code> to the key's secret first (<code>export LEADBASE_API_KEY=lb_…</code>).</p>
     </section>
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${ErrorMessage} message=${error} />
     ${answer && html`<${Answer} answer=${answer} headingRef=${answerHeading} />`}`;
 }

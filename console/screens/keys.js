@@ -3,6 +3,8 @@ import { html } from '../html.js';
 import { api, formatNumber } from '../api.js';
 import { BarChart } from '../chart.js';
 import { Lists } from './lists.js';
+import { ErrorMessage, Loading } from '../notices.js';
+import { Table } from '../table.js';
 
 function CreatedSecret({ created, onDone }) {
   const [copied, setCopied] = useState(false);
@@ -55,6 +57,23 @@ export function Keys() {
       setError(e.message);
     }
   };
+  const columns = [
+    { header: 'Id', cell: (k) => k.id },
+    { header: 'Name', cell: (k) => html`<a href=${`#/keys/${k.id}`}>${k.name}</a>` },
+    { header: 'Prefix', cell: (k) => html`<code>${k.prefix}…</code>` },
+    { header: 'Credits', cell: (k) => formatNumber(k.credits), numeric: true },
+    { header: 'Created', cell: (k) => k.created_at.slice(0, 10) },
+    {
+      header: 'State',
+      cell: (k) => (k.revoked_at ? html`<span class="badge bad">revoked</span>` : html`<span class="badge ok">live</span>`),
+    },
+    {
+      header: html`<span class="sr-only">Actions</span>`,
+      cell: (k) =>
+        !k.revoked_at &&
+        html`<button type="button" class="danger small" onClick=${() => revoke(k)} aria-label=${`Revoke key ${k.name}`}>Revoke</button>`,
+    },
+  ];
   return html`<h1>Keys</h1>
     ${created && html`<${CreatedSecret} created=${created} onDone=${() => setCreated(null)} />`}
     <form class="inline" onSubmit=${create} aria-label="Create a key">
@@ -68,47 +87,8 @@ export function Keys() {
       </div>
       <button type="submit">Create key</button>
     </form>
-    ${error && html`<p class="error" role="alert">${error}</p>`}
-    ${
-      !keys
-        ? html`<p class="loading">Loading keys…</p>`
-        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Keys">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col" class="num">Credits</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">State</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${keys.map(
-                  (k) =>
-                    html`<tr>
-                      <td>${k.id}</td>
-                      <td><a href=${`#/keys/${k.id}`}>${k.name}</a></td>
-                      <td><code>${k.prefix}…</code></td>
-                      <td class="num">${formatNumber(k.credits)}</td>
-                      <td>${k.created_at.slice(0, 10)}</td>
-                      <td>${k.revoked_at ? html`<span class="badge bad">revoked</span>` : html`<span class="badge ok">live</span>`}</td>
-                      <td>
-                        ${
-                          !k.revoked_at &&
-                          html`<button type="button" class="danger small" onClick=${() => revoke(k)} aria-label=${`Revoke key ${k.name}`}>
-                            Revoke
-                          </button>`
-                        }
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    <${ErrorMessage} message=${error} />
+    <${Table} label="Keys" columns=${columns} rows=${keys} loading="Loading keys…" />`;
 }
 
 /** Days of the period, oldest first, as YYYY-MM-DD (UTC), to place the aggregate's rows. */
@@ -155,11 +135,11 @@ function Usage({ id, version }) {
           </button>`,
       )}
     </div>
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${ErrorMessage} message=${error} />
     ${
       usage
         ? html`<${BarChart} days=${axis} series=${series} label=${`${measure} per day per operation over ${days} days`} />`
-        : html`<p class="loading">Loading usage…</p>`
+        : html`<${Loading} what="Loading usage…" />`
     }
   </section>`;
 }
@@ -235,9 +215,16 @@ function SpendCap({ id, operator, version }) {
         ${cap && html`<button type="button" class="ghost" onClick=${(e) => save(e, true)}>Remove cap</button>`}
       </form>`
     }
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${ErrorMessage} message=${error} />
   </section>`;
 }
+
+/** Per operation: its default requests per minute, and this key's own limit when it has one. */
+const limitColumns = (limits) => [
+  { header: 'Operation', cell: (op) => op },
+  { header: 'Default', cell: (op) => formatNumber(limits.defaults[op]), numeric: true },
+  { header: 'This key', cell: (op) => (limits.own[op] != null ? formatNumber(limits.own[op]) : '–'), numeric: true },
+];
 
 function Limits({ id, operator }) {
   const [limits, setLimits] = useState(null);
@@ -272,27 +259,7 @@ function Limits({ id, operator }) {
     <h2 id="limits-title">Limits and webhooks</h2>
     <details>
       <summary>Requests per minute, per operation (${Object.keys(limits.own).length} set for this key)</summary>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Limits">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Operation</th>
-              <th scope="col" class="num">Default</th>
-              <th scope="col" class="num">This key</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${operations.map(
-              (op) =>
-                html`<tr>
-                  <td>${op}</td>
-                  <td class="num">${formatNumber(limits.defaults[op])}</td>
-                  <td class="num">${limits.own[op] != null ? formatNumber(limits.own[op]) : '–'}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      <${Table} label="Limits" columns=${limitColumns(limits)} rows=${operations} />
     </details>
     ${
       operator &&
@@ -326,9 +293,17 @@ function Limits({ id, operator }) {
           ${secret && html` <code data-testid="webhook-secret">${secret}</code>`}
         </p>`
     }
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${ErrorMessage} message=${error} />
   </section>`;
 }
+
+const LEDGER_COLUMNS = [
+  { header: 'When', cell: (r) => html`<time datetime=${r.at}>${r.at.replace('T', ' ').slice(0, 19)}</time>` },
+  { header: 'Kind', cell: (r) => r.kind },
+  { header: 'Credits', cell: (r) => `${r.kind === 'grant' ? '+' : '−'}${formatNumber(r.credits)}`, numeric: true },
+  { header: 'Operation', cell: (r) => r.operation ?? '' },
+  { header: 'Note', cell: (r) => r.note ?? '' },
+];
 
 export function KeyDetail({ id, session }) {
   const [key, setKey] = useState(null);
@@ -363,8 +338,8 @@ export function KeyDetail({ id, session }) {
       setError(e.message);
     }
   };
-  if (error && !key) return html`<p class="error" role="alert">${error}</p>`;
-  if (!key) return html`<p class="loading">Loading the key…</p>`;
+  if (error && !key) return html`<${ErrorMessage} message=${error} />`;
+  if (!key) return html`<${Loading} what="Loading the key…" />`;
   return html`${session.role === 'operator' && html`<p><a href="#/keys">← All keys</a></p>`}
     <h1>Key ${key.name} <span class="muted">#${key.id}</span></h1>
     <div class="cards">
@@ -406,7 +381,7 @@ export function KeyDetail({ id, session }) {
         <button type="submit">Grant credits</button>
       </form>`
     }
-    ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${message && html`<p class="ok-text" role="status">${message}</p>`} <${ErrorMessage} message=${error} />
     <${SpendCap} id=${id} operator=${session.role === 'operator'} version=${version} />
     <${Usage} id=${id} version=${version} />
     <${Limits} id=${id} operator=${session.role === 'operator'} />
@@ -415,30 +390,6 @@ export function KeyDetail({ id, session }) {
       <h2 id="ledger-title">
         Ledger <a class="button ghost small" href=${`/admin/keys/${id}/ledger?format=csv&limit=100000`} download>Export CSV</a>
       </h2>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Ledger">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Kind</th>
-              <th scope="col" class="num">Credits</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Note</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${ledger.map(
-              (r) =>
-                html`<tr>
-                  <td><time datetime=${r.at}>${r.at.replace('T', ' ').slice(0, 19)}</time></td>
-                  <td>${r.kind}</td>
-                  <td class="num">${r.kind === 'grant' ? '+' : '−'}${formatNumber(r.credits)}</td>
-                  <td>${r.operation ?? ''}</td>
-                  <td>${r.note ?? ''}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      <${Table} label="Ledger" columns=${LEDGER_COLUMNS} rows=${ledger} />
     </section>`;
 }

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, callApi, downloadApi, formatNumber } from '../api.js';
+import { ErrorMessage } from '../notices.js';
+import { Table } from '../table.js';
 
 const STATUSES = ['valid', 'invalid', 'valid_catch_all', 'catch_all', 'unknown'];
 const FINISHED = ['done', 'cancelled', 'failed'];
@@ -107,23 +109,20 @@ function priceText(p) {
 /** The first rows of the list, the address column marked, so the mapping can be checked by eye. */
 function Sample({ preview, column }) {
   if (!preview.sample.length) return null;
-  return html`<div class="table-wrap list-sample" tabindex="0" role="region" aria-label="First rows of the list">
-    <table class="sample">
-      <thead>
-        <tr>
-          ${preview.header.map((name, i) => html`<th scope="col" class=${i === column ? 'chosen' : ''}>${name}</th>`)}
-        </tr>
-      </thead>
-      <tbody>
-        ${preview.sample.map(
-          (row) =>
-            html`<tr>
-              ${preview.header.map((_, i) => html`<td class=${i === column ? 'chosen' : ''}>${row[i] ?? ''}</td>`)}
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  const chosen = (i) => (i === column ? 'chosen' : '');
+  const columns = preview.header.map((name, i) => ({
+    header: name,
+    cell: (row) => row[i] ?? '',
+    class: chosen(i),
+    headerClass: chosen(i),
+  }));
+  return html`<${Table}
+    label="First rows of the list"
+    wrapClass="list-sample"
+    tableClass="sample"
+    columns=${columns}
+    rows=${preview.sample}
+  />`;
 }
 
 /** Drop, choose or paste a list, map its address column, see the price, start it, follow it, download it. */
@@ -283,6 +282,22 @@ export function Lists({ keyId, onFinished }) {
     }
   };
 
+  const pastColumns = [
+    { header: 'Started', cell: (l) => html`<time datetime=${l.created_at}>${l.created_at.replace('T', ' ').slice(0, 16)}</time>` },
+    { header: 'Product', cell: (l) => productName(l.product) },
+    { header: 'Status', cell: (l) => l.status },
+    { header: 'Rows', cell: (l) => `${formatNumber(l.processed)} / ${formatNumber(l.total)}`, numeric: true },
+    { header: 'Credits', cell: (l) => formatNumber(l.credits_consumed), numeric: true },
+    {
+      header: html`<span class="sr-only">Results</span>`,
+      cell: (l) =>
+        l.kind === 'list'
+          ? html`<a href=${`/admin/keys/${keyId}/lists/${l.id}/results.csv`} download>Results CSV</a>`
+          : html`<button type="button" class="ghost" onClick=${() => downloadRows(keyId, l.id).catch((e) => setError(e.message))}>
+              Results CSV
+            </button>`,
+    },
+  ];
   return html`<section aria-labelledby="lists-title">
     <h2 id="lists-title">Lists</h2>
     <p>
@@ -311,7 +326,7 @@ export function Lists({ keyId, onFinished }) {
         <textarea id="list-paste" rows="4" onInput=${onType} onChange=${(e) => readText(e.currentTarget.value)}></textarea>
       </p>
     </div>
-    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <${ErrorMessage} message=${error} />
     ${
       preview &&
       !validation &&
@@ -352,45 +367,7 @@ export function Lists({ keyId, onFinished }) {
     ${
       past.length > 0 &&
       html`<h3>Past lists</h3>
-        <div class="table-wrap" tabindex="0" role="region" aria-label="Past lists">
-          <table class="past-lists">
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Product</th>
-                <th scope="col">Status</th>
-                <th scope="col" class="num">Rows</th>
-                <th scope="col" class="num">Credits</th>
-                <th scope="col"><span class="sr-only">Results</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${past.map(
-                (l) =>
-                  html`<tr>
-                    <td><time datetime=${l.created_at}>${l.created_at.replace('T', ' ').slice(0, 16)}</time></td>
-                    <td>${productName(l.product)}</td>
-                    <td>${l.status}</td>
-                    <td class="num">${formatNumber(l.processed)} / ${formatNumber(l.total)}</td>
-                    <td class="num">${formatNumber(l.credits_consumed)}</td>
-                    <td>
-                      ${
-                        l.kind === 'list'
-                          ? html`<a href=${`/admin/keys/${keyId}/lists/${l.id}/results.csv`} download>Results CSV</a>`
-                          : html`<button
-                              type="button"
-                              class="ghost"
-                              onClick=${() => downloadRows(keyId, l.id).catch((e) => setError(e.message))}
-                            >
-                              Results CSV
-                            </button>`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`
+        <${Table} label="Past lists" tableClass="past-lists" columns=${pastColumns} rows=${past} />`
     }
   </section>`;
 }

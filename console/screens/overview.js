@@ -3,6 +3,8 @@ import { html } from '../html.js';
 import { api, formatNumber, formatWhen } from '../api.js';
 import { BarChart } from '../chart.js';
 import { Bootstrap } from './bootstrap.js';
+import { ErrorMessage, Loading } from '../notices.js';
+import { Table } from '../table.js';
 
 function Badge({ state }) {
   const ok = state === 'ok' || state === 'ready';
@@ -24,38 +26,14 @@ function Card({ title, rows }) {
   </section>`;
 }
 
-export function SourcesTable({ sources }) {
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sources, stale first">
-    <table>
-      <caption class="sr-only">
-        Sources, stale ones first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Source</th>
-          <th scope="col">Status</th>
-          <th scope="col">Last success</th>
-          <th scope="col">Next run</th>
-          <th scope="col">Rows</th>
-          <th scope="col">Last error</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${sources.map(
-          (s) =>
-            html`<tr class=${s.stale ? 'stale' : ''}>
-              <td><strong>${s.type}</strong> <span class="muted">${s.locator}</span></td>
-              <td>${s.status}${s.stale ? html` <span class="badge warn">stale</span>` : null}</td>
-              <td>${formatWhen(s.last_success_at)}</td>
-              <td>${s.next_run_at ? formatWhen(s.next_run_at) : '–'}</td>
-              <td>${formatNumber(s.rows)}</td>
-              <td class="error-text">${s.last_error ?? ''}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
-}
+const SOURCE_COLUMNS = [
+  { header: 'Source', cell: (s) => html`<strong>${s.type}</strong> <span class="muted">${s.locator}</span>` },
+  { header: 'Status', cell: (s) => html`${s.status}${s.stale ? html` <span class="badge warn">stale</span>` : null}` },
+  { header: 'Last success', cell: (s) => formatWhen(s.last_success_at) },
+  { header: 'Next run', cell: (s) => (s.next_run_at ? formatWhen(s.next_run_at) : '–') },
+  { header: 'Rows', cell: (s) => formatNumber(s.rows) },
+  { header: 'Last error', cell: (s) => s.last_error ?? '', class: 'error-text' },
+];
 
 /** The email prober's ways out: each identity's state, and where and until when it is quarantined. */
 function OutboundIdentities({ identities }) {
@@ -85,8 +63,8 @@ export function Overview() {
   useEffect(() => {
     void load();
   }, []);
-  if (error) return html`<p class="error" role="alert">${error}</p>`;
-  if (!status) return html`<p class="loading">Loading the overview…</p>`;
+  if (error) return html`<${ErrorMessage} message=${error} />`;
+  if (!status) return html`<${Loading} what="Loading the overview…" />`;
   const { stores, health } = status;
   return html`<h1>Overview</h1>
     <${Bootstrap} empty=${status.empty} onChange=${load} />
@@ -138,5 +116,12 @@ export function Overview() {
       />
     </div>
     <h2>Sources <span class="muted">(stale first)</span></h2>
-    ${status.sources.length ? html`<${SourcesTable} sources=${status.sources} />` : html`<p>No sources registered.</p>`}`;
+    <${Table}
+      label="Sources, stale first"
+      caption="Sources, stale ones first"
+      columns=${SOURCE_COLUMNS}
+      rows=${status.sources}
+      rowAttributes=${(s) => ({ class: s.stale ? 'stale' : '' })}
+      empty="No sources registered."
+    />`;
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { html } from '../html.js';
+import { ErrorMessage } from '../notices.js';
 import { api } from '../api.js';
 
 /** One field: ADMIN_TOKEN signs the operator in, an API key its customer. */
@@ -34,7 +35,7 @@ export function SignIn({ onSignedIn }) {
         onInput=${(e) => setToken(e.currentTarget.value)}
       />
       <button type="submit" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>
-      ${error && html`<p class="error" role="alert">${error}</p>`}
+      <${ErrorMessage} message=${error} />
     </form>
   </main>`;
 }

@@ -2,6 +2,31 @@ import { useEffect, useState } from 'preact/hooks';
 import { html } from '../html.js';
 import { api, formatNumber, formatWhen } from '../api.js';
 import { Discovery } from './discovery.js';
+import { ErrorMessage } from '../notices.js';
+import { Table } from '../table.js';
+
+/** Run now, and pause or resume: `busy` is the action under way, when one is (`<id>:<action>`). */
+function SourceActions({ source, busy, act }) {
+  const action = source.status === 'paused' ? 'resume' : 'pause';
+  return html`<button
+      type="button"
+      class="small"
+      disabled=${busy !== null}
+      onClick=${() => act(source, 'run')}
+      aria-label=${`Run now: source ${source.id}`}
+    >
+      ${busy === `${source.id}:run` ? 'Running…' : 'Run now'}
+    </button>
+    <button
+      type="button"
+      class="small ghost"
+      disabled=${busy !== null}
+      onClick=${() => act(source, action)}
+      aria-label=${`${action === 'resume' ? 'Resume' : 'Pause'} source ${source.id}`}
+    >
+      ${action === 'resume' ? 'Resume' : 'Pause'}
+    </button>`;
+}
 
 export function Sources() {
   const [sources, setSources] = useState(null);
@@ -49,6 +74,26 @@ export function Sources() {
       setError(e.message);
     }
   };
+  const columns = [
+    { header: 'Id', cell: (s) => s.id },
+    { header: 'Source', cell: (s) => html`<strong>${s.type}</strong> <span class="muted">${s.locator}</span>` },
+    {
+      header: 'Status',
+      cell: (s) =>
+        html`<span class=${`badge ${s.status === 'active' ? (s.failing ? 'bad' : 'ok') : 'warn'}`}
+          >${s.failing ? 'failing' : s.status}</span
+        >`,
+    },
+    { header: 'Last success', cell: (s) => formatWhen(s.last_success_at) },
+    { header: 'Next run', cell: (s) => (s.next_run_at ? formatWhen(s.next_run_at) : '–') },
+    { header: 'Rows', cell: (s) => formatNumber(s.last_counts?.read ?? null), numeric: true },
+    { header: 'Last error', cell: (s) => s.last_error ?? '', class: 'error-text' },
+    {
+      header: html`<span class="sr-only">Actions</span>`,
+      cell: (s) => html`<${SourceActions} source=${s} busy=${busy} act=${act} />`,
+      class: 'actions',
+    },
+  ];
   return html`<h1>Sources</h1>
     <form class="inline" onSubmit=${add} aria-label="Add a source">
       <div>
@@ -63,7 +108,7 @@ export function Sources() {
       </div>
       <button type="submit">Add source</button>
     </form>
-    ${message && html`<p class="ok-text" role="status">${message}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${message && html`<p class="ok-text" role="status">${message}</p>`} <${ErrorMessage} message=${error} />
     <${Discovery}
       onRegistered=${(source) => {
         setMessage(source.created ? `Source ${source.id} added.` : `Source ${source.id} was registered already.`);
@@ -71,74 +116,11 @@ export function Sources() {
       }}
     />
     <h2>Registered</h2>
-    ${
-      !sources
-        ? html`<p class="loading">Loading sources…</p>`
-        : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Sources">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Id</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last success</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col" class="num">Rows</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${sources.map(
-                  (s) =>
-                    html`<tr data-source=${s.id}>
-                      <td>${s.id}</td>
-                      <td><strong>${s.type}</strong> <span class="muted">${s.locator}</span></td>
-                      <td>
-                        <span class=${`badge ${s.status === 'active' ? (s.failing ? 'bad' : 'ok') : 'warn'}`}
-                          >${s.failing ? 'failing' : s.status}</span
-                        >
-                      </td>
-                      <td>${formatWhen(s.last_success_at)}</td>
-                      <td>${s.next_run_at ? formatWhen(s.next_run_at) : '–'}</td>
-                      <td class="num">${formatNumber(s.last_counts?.read ?? null)}</td>
-                      <td class="error-text">${s.last_error ?? ''}</td>
-                      <td class="actions">
-                        <button
-                          type="button"
-                          class="small"
-                          disabled=${busy !== null}
-                          onClick=${() => act(s, 'run')}
-                          aria-label=${`Run now: source ${s.id}`}
-                        >
-                          ${busy === `${s.id}:run` ? 'Running…' : 'Run now'}
-                        </button>
-                        ${
-                          s.status === 'paused'
-                            ? html`<button
-                                type="button"
-                                class="small ghost"
-                                disabled=${busy !== null}
-                                onClick=${() => act(s, 'resume')}
-                                aria-label=${`Resume source ${s.id}`}
-                              >
-                                Resume
-                              </button>`
-                            : html`<button
-                                type="button"
-                                class="small ghost"
-                                disabled=${busy !== null}
-                                onClick=${() => act(s, 'pause')}
-                                aria-label=${`Pause source ${s.id}`}
-                              >
-                                Pause
-                              </button>`
-                        }
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    <${Table}
+      label="Sources"
+      columns=${columns}
+      rows=${sources}
+      loading="Loading sources…"
+      rowAttributes=${(source) => ({ 'data-source': source.id })}
+    />`;
 }
