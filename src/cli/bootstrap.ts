@@ -205,8 +205,9 @@ export function registerBootstrap(program: Command): void {
         } else {
           const lines = [`bootstrap ${report.interrupted ? 'interrupted' : 'done'} in ${duration(report.seconds)}`];
           for (const step of report.steps) lines.push(`  ${describeStep(step)}${step.lastError ? ` (last error: ${step.lastError})` : ''}`);
-          if ('missing' in report.boardsList) lines.push(`  no boards list at ${report.boardsList.file}`);
-          else if (report.boardsList.refused.length) {
+          // The boards list is spoken of only when the boards step was asked for.
+          if (report.boardsList && 'missing' in report.boardsList) lines.push(`  no boards list at ${report.boardsList.file}`);
+          else if (report.boardsList?.refused.length) {
             lines.push(`  boards list: ${report.boardsList.refused.length} lines refused`);
             for (const r of report.boardsList.refused.slice(0, 10)) lines.push(`    line ${r.line}: ${r.reason}`);
           }
@@ -216,11 +217,14 @@ export function registerBootstrap(program: Command): void {
             '',
             report.interrupted
               ? 'Interrupted: what was stored is kept. Run leadbase bootstrap again to resume.'
-              : 'Every source stays registered on its schedule: leadbase serve (or leadbase worker) keeps the data fresh; leadbase status shows it.',
+              : report.unreachable
+                ? report.unreachable.message
+                : 'Every source stays registered on its schedule: leadbase serve (or leadbase worker) keeps the data fresh; leadbase status shows it.',
           );
           console.log(lines.join('\n'));
         }
         if (report.interrupted) process.exitCode = 130;
+        else if (report.unreachable) throw new CliError(report.unreachable.message);
         else if (report.sources.length && report.sources.every((s) => s.error))
           throw new CliError('no source could be read (see the errors above)');
       });

@@ -50,6 +50,8 @@ export class FetchError extends Error {
   constructor(
     message: string,
     readonly reason: 'not_public' | 'redirects' | 'timeout' | 'too_large' | 'network' | 'scheme',
+    /** A network failure's system code (ENOTFOUND, ECONNREFUSED, …), so callers can tell an unreachable host from a broken exchange. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -245,7 +247,8 @@ export class HttpClient {
     const cause = (error as { cause?: unknown }).cause ?? error;
     if (cause instanceof NotPublicError || (error as Error).message?.includes('not a public address'))
       return new FetchError(`${url.origin}: ${(cause as Error).message}`, 'not_public');
-    return new FetchError(`${url.origin}: ${networkCause(cause, url.hostname)}`, 'network');
+    const code = (cause as { code?: unknown }).code;
+    return new FetchError(`${url.origin}: ${networkCause(cause, url.hostname)}`, 'network', typeof code === 'string' ? code : undefined);
   }
 }
 

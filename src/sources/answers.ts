@@ -126,7 +126,11 @@ export async function endpointExamples(deps: AnswerDeps): Promise<EndpointExampl
 
   add(
     '/employee-finder',
-    await firstFound(positions, companyQuery, async (q) => ((await people.employees(q, 1, 1))?.employees.length ?? 0) > 0),
+    await firstFound(
+      positions,
+      companyQuery,
+      async (q) => ((await people.employees(q, /* offset */ 0, /* count */ 1))?.employees.length ?? 0) > 0,
+    ),
     'no current employee is stored yet: they come from your own contact exports (leadbase import people)',
   );
 

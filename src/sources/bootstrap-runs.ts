@@ -37,7 +37,7 @@ export interface BootstrapStepView {
 
 export interface BootstrapRunView {
   id: string;
-  /** running; done; interrupted (stopped by the operator: a new run resumes it); failed (could not run at all). */
+  /** running; done; interrupted (stopped by the operator: a new run resumes it); failed (could not run at all, or no upstream could be reached). */
   state: 'running' | 'done' | 'interrupted' | 'failed';
   started_at: string;
   finished_at: string | null;
@@ -45,7 +45,7 @@ export interface BootstrapRunView {
   steps: BootstrapStepView[];
   /** Sources whose run failed, with the reason in words. */
   failures: { type: string; locator: string; error: string }[];
-  /** Why the run could not run at all (a boards list that cannot be read). */
+  /** Why the run could not run at all (a boards list that cannot be read, no upstream reachable), or which upstreams it could not reach. */
   error: string | null;
   /** Once finished: one example request per data endpoint, or why nothing is found yet. */
   answers: EndpointExample[] | null;
@@ -159,6 +159,11 @@ export class BootstrapRuns {
         run.steps = report.steps;
         view.failures = report.sources.filter((s) => s.error).map((s) => ({ type: s.type, locator: s.locator, error: s.error! }));
         state = report.interrupted ? 'interrupted' : 'done';
+        // Upstreams that could not be reached: the run says so, with the ways forward.
+        if (report.unreachable) {
+          view.error = report.unreachable.message;
+          if (report.unreachable.offline) state = 'failed';
+        }
       } catch (error) {
         state = 'failed';
         view.error = error instanceof Error ? error.message : String(error);

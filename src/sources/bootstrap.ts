@@ -19,8 +19,10 @@ import { BoardDiscovery } from './discovery.ts';
 import { companiesToDiscover, discoverSites } from './site-discovery.ts';
 import { readSourceList } from './list-file.ts';
 import { STARTER_BOARDS_FILE } from './starter.ts';
-import type { SourceInput, SourceRegistry, SourceRow } from './registry.ts';
+import type { RunCounts, SourceInput, SourceRegistry, SourceRow } from './registry.ts';
 import type { CrawlScheduler } from './scheduler.ts';
+import type { RunResult } from './runner.ts';
+import { unreachable } from './failures.ts';
 
 /** The starter list of job boards shipped with leadbase (CSV: type,locator,company_name,company_website). */
 /** The starter list's path on disk. */
@@ -134,8 +136,14 @@ export interface BootstrapSourceResult {
 export interface BootstrapReport {
   steps: StepProgress[];
   sources: BootstrapSourceResult[];
-  /** The boards list read, or why there was none. */
-  boardsList: { file: string; boards: number; refused: { line: number; reason: string }[] } | { file: string; missing: true };
+  /** The boards list read, or why there was none; null when the boards step was not asked for. */
+  boardsList: { file: string; boards: number; refused: { line: number; reason: string }[] } | { file: string; missing: true } | null;
+  /**
+   * Set when upstreams could not be reached (names that did not resolve, connections that did not
+   * open): `offline` when no run reached any upstream at all; the steps given up on; a few of the
+   * errors; and what to do, in words naming --mirror and --only.
+   */
+  unreachable: { offline: boolean; steps: string[]; examples: string[]; message: string } | null;
   /** Whether the run was interrupted (running bootstrap again resumes it). */
   interrupted: boolean;
   seconds: number;
@@ -150,6 +158,13 @@ export interface BootstrapDeps {
   http: HttpClient;
   robots: RobotsRules;
 }
+
+/**
+ * Board runs failing before they reach their host (with the data sets' such failures) after which the
+ * boards step stops, when no board reached its host: offline, the rest of a list of thousands would
+ * each fail the same way, at the host's pace, and stay registered, retried by every scheduler.
+ */
+export const OFFLINE_EVIDENCE = 5;
 
 /** Pages discovery reads per site at most. */
 const DISCOVERY_PAGES = 6;
@@ -212,7 +227,9 @@ function takeReport(step: Step, report: KindReport, at: number, final = false): 
 }
 
 /** Why bootstrap stopped a run itself; a stop is not a failure of the source. */
-type StopReason = 'sample' | 'interrupted';
+type StopReason = 'sample' | 'interrupted' | 'offline';
+
+const STOP_WORDS: Record<StopReason, string> = { sample: 'sample limit', interrupted: 'interrupted', offline: 'upstreams unreachable' };
 
 export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOptions = {}): Promise<BootstrapReport> {
   const now = options.now ?? Date.now;
@@ -245,6 +262,33 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   };
   signal?.addEventListener('abort', stopAll, { once: true });
   const merge = serialMerge(deps.jobs);
+  // Which runs reached their upstream (any answer, even an error status) and which failed before
+  // (the name did not resolve, no connection opened): offline, every run is of the second kind.
+  const reach = {
+    reached: 0,
+    unreachable: 0,
+    boardsReached: 0,
+    boardsUnreachable: 0,
+    examples: [] as string[],
+    boardError: null as string | null,
+  };
+  const unreachableIds = new Set<number>();
+  const dataSetsUnreachable = () => reach.unreachable - reach.boardsUnreachable;
+  const tally = (source: SourceRow, result: RunResult) => {
+    const isBoard = !(source.type in DATA_SET_KINDS);
+    if (result.outcome === 'failed' && unreachable(result.failure)) {
+      unreachableIds.add(Number(source.id));
+      reach.unreachable++;
+      if (isBoard) {
+        reach.boardsUnreachable++;
+        reach.boardError ??= result.error;
+      }
+      if (result.error && reach.examples.length < 3) reach.examples.push(result.error);
+    } else {
+      reach.reached++;
+      if (isBoard) reach.boardsReached++;
+    }
+  };
 
   /** Runs one source now through the scheduler (history, next run); a stop by bootstrap is not counted as a failure. */
   const runSource = async (
@@ -264,6 +308,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
       const cut = result.outcome === 'failed' || source.type in DATA_SET_KINDS;
       const stopped = controller.signal.aborted && cut ? (controller.signal.reason as StopReason) : null;
       if (stopped) await settleStopped(deps.db, source, stopped, now());
+      else tally(source, result);
       if (result.counts.inserted + result.counts.updated > 0 && !DATA_SET_KINDS[source.type]) merge.soon();
       const failed = result.outcome === 'failed' && !stopped;
       if (failed) {
@@ -274,7 +319,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
         id: Number(source.id),
         type: source.type,
         locator: source.locator,
-        outcome: stopped ? `stopped (${stopped === 'sample' ? 'sample limit' : 'interrupted'})` : result.outcome,
+        outcome: stopped ? `stopped (${STOP_WORDS[stopped]})` : result.outcome,
         rows: result.counts.read,
         error: failed ? result.error : null,
       });
@@ -348,12 +393,16 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
     });
   });
 
-  // Boards: the starter list (or the operator's), each registered once and run when due.
-  let boardsList: BootstrapReport['boardsList'] = { file: options.boardsFile ?? STARTER_BOARDS_PATH, missing: true };
+  // Boards: the starter list (or the operator's), each registered when its turn comes and run when
+  // due. Registering a board only as it is tried means a run stopped early (interrupted, or offline)
+  // leaves no untried boards on the schedule.
+  let boardsList: BootstrapReport['boardsList'] = null;
+  const boardsGivenUp: string[] = [];
   const boards = (async () => {
     const step = steps.get(BOARDS);
     if (!step || !boardsInput) return;
     if ('missing' in boardsInput) {
+      boardsList = boardsInput;
       step.state = 'done';
       step.lastError = `no starter list of job boards at ${boardsInput.file}`;
       tell();
@@ -364,42 +413,86 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
     boardsList = { file, boards: picked.length, refused };
     step.total = picked.length;
     begin(step);
-    const due: SourceRow[] = [];
-    for (const input of picked) {
-      if (signal?.aborted) break;
+    const offline = new AbortController();
+    // Boards this run registered that were never read: removed when the step gives up offline.
+    const unread = new Set<number>();
+    const isOffline = () =>
+      reach.boardsReached === 0 && reach.boardsUnreachable > 0 && reach.boardsUnreachable + dataSetsUnreachable() >= OFFLINE_EVIDENCE;
+    const board = async (input: SourceInput) => {
+      if (signal?.aborted || offline.signal.aborted) return;
       const type = String(input.type).trim().toLowerCase();
       const mirror = mirrors[type];
+      let added;
       try {
-        const { source } = await deps.registry.add({ ...input, ...(mirror ? { base_url: mirror } : {}) });
-        step.registered++;
-        if (isDue(source, now())) due.push(source);
-        else {
-          step.done++;
-          step.rows += lastRead(source);
-        }
+        added = await deps.registry.add({ ...input, ...(mirror ? { base_url: mirror } : {}) });
       } catch (error) {
         refused.push({ line: 0, reason: `${type} ${input.locator ?? ''}: ${(error as Error).message}` });
+        return;
       }
+      const { source, created } = added;
+      step.registered++;
+      if (!isDue(source, now())) {
+        step.done++;
+        step.rows += lastRead(source);
+        tell();
+        return;
+      }
+      if (created) unread.add(Number(source.id));
+      const result = await runSource(source, step, (controller) => {
+        if (offline.signal.aborted) controller.abort('offline');
+        const stop = () => controller.abort('offline');
+        offline.signal.addEventListener('abort', stop, { once: true });
+        return () => offline.signal.removeEventListener('abort', stop);
+      });
+      if (!result) return; // stopped before it began, or another instance runs it
+      const stoppedHere = result.outcome === 'failed' && (Boolean(signal?.aborted) || offline.signal.aborted);
+      if (!stoppedHere && !(result.outcome === 'failed' && unreachable(result.failure))) unread.delete(Number(source.id));
+      // Done counts the boards tried to the end, not those a stop cut short.
+      if (!stoppedHere) {
+        step.done++;
+        step.rows += result.counts.read;
+      }
+      if (!offline.signal.aborted && isOffline()) offline.abort('offline');
+      tell();
+    };
+    // A few boards at a time are taken from the list (not all queued at once), so the data sets'
+    // runs get their turn among them.
+    let next = 0;
+    const worker = async () => {
+      while (next < picked.length && !signal?.aborted && !offline.signal.aborted) {
+        const input = picked[next++];
+        await run(() => board(input));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY) }, worker));
+    // Given up when no board reached its host: stopped early, or a short list whose every board failed so.
+    const gaveUp = offline.signal.aborted || (!signal?.aborted && reach.boardsReached === 0 && reach.boardsUnreachable > 0);
+    if (gaveUp) {
+      for (const id of unread) await deps.registry.remove(id);
+      step.registered -= unread.size;
+      boardsGivenUp.push(BOARDS);
+      step.finishedAt = now();
+      step.etaSeconds = null;
+      step.state = 'failed';
+      step.lastError =
+        `${offline.signal.aborted ? 'stopped after' : 'tried'} ${number(step.done)} of ${number(picked.length)} boards: none could be reached ` +
+        `(${reach.boardError ?? 'unreachable'}); ${offline.signal.aborted ? 'the rest of the list was not registered, and ' : ''}` +
+        `the boards this run registered were removed`;
+      tell();
+      return;
     }
-    tell();
-    await Promise.all(
-      due.map((source) =>
-        run(async () => {
-          const result = await runSource(source, step);
-          step.done++;
-          step.rows += result?.counts.read ?? 0;
-          tell();
-        }),
-      ),
-    );
     end(step);
   })();
 
   await Promise.all([...dataSets, boards]);
 
   // Discovery: the sites of companies the data sets brought in, not read before, the biggest first.
+  // Not when nothing could be reached: every site would fail the same way.
   const discoveryStep = steps.get(DISCOVERY);
-  if (discoveryStep && !signal?.aborted) {
+  const offlineSoFar = reach.reached === 0 && reach.unreachable > 0;
+  if (discoveryStep && offlineSoFar && !signal?.aborted) {
+    Object.assign(discoveryStep, { state: 'stopped', lastError: 'not run: no upstream could be reached' });
+  } else if (discoveryStep && !signal?.aborted) {
     const sites = await companiesToDiscover(deps.companies, deps.registry, discoverLimit);
     discoveryStep.total = sites.length;
     begin(discoveryStep);
@@ -434,13 +527,36 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   await merge.settle();
   signal?.removeEventListener('abort', stopAll);
   tell();
+  // The data sets whose every run failed before reaching their upstream.
+  const dataSetsGivenUp = kinds
+    .map((kind) => kind.type)
+    .filter((type) => {
+      const ran = results.filter((r) => r.type === type && !r.outcome.startsWith('stopped'));
+      return ran.length > 0 && ran.every((r) => unreachableIds.has(r.id));
+    });
+  const givenUp = [...dataSetsGivenUp, ...boardsGivenUp];
   return {
     steps: [...steps.values()].map(view),
     sources: results,
     boardsList,
+    unreachable: givenUp.length && !signal?.aborted ? unreachableReport(reach.reached === 0, givenUp, reach.examples) : null,
     interrupted: Boolean(signal?.aborted),
     seconds: (now() - started) / 1000,
   };
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+/** What bootstrap says when upstreams could not be reached, naming the ways forward. */
+function unreachableReport(offline: boolean, steps: string[], examples: string[]): NonNullable<BootstrapReport['unreachable']> {
+  const what = offline ? 'No upstream could be reached' : `These steps could not reach their upstreams: ${steps.join(', ')}`;
+  const message =
+    `${what} (${examples.slice(0, 2).join('; ') || 'names did not resolve or connections did not open'}). ` +
+    `${offline ? 'This machine looks offline, or its DNS cannot resolve outside names. ' : ''}` +
+    `Read them from copies you run with --mirror NAME=URL (names: ${mirrorNames().join(', ')}), ` +
+    `or run only the steps that can work here with --only STEPS (steps: ${stepNames().join(', ')}).` +
+    (steps.includes(BOARDS) ? ' The boards list was not registered beyond the boards tried.' : '');
+  return { offline, steps, examples, message };
 }
 
 /** The boards list's job-board lines, and the lines refused; `missing` when the starter list is absent. */
@@ -540,28 +656,65 @@ function watchParts(
 }
 
 /**
- * A run bootstrap stopped (a sample's limit, or the operator's interrupt) is not a failure: the
- * source's failure count is put back, its history says why it stopped, and it is due at once so the
- * scheduler (or the next bootstrap) goes on from the parts it stored.
+ * A run bootstrap stopped (a sample's limit, the operator's interrupt, upstreams found unreachable)
+ * is not a failure: the source's failure count is put back, its history says why it stopped, and it
+ * is due at once so the scheduler (or the next bootstrap) goes on from the parts it stored. The parts
+ * a data set stored whole before the stop are recorded as a scheduled run records its work: the
+ * source's last success and rows, and the run's counts.
  */
 async function settleStopped(db: Db, source: SourceRow, reason: StopReason, at: number): Promise<void> {
   const why =
     reason === 'sample'
       ? 'stopped by bootstrap --limit (a sample); the schedule fetches the rest'
-      : 'interrupted; running it again resumes';
-  await db
-    .updateTable('sources')
-    .set({ consecutive_failures: source.consecutive_failures, last_error: source.last_error, next_run_at: at })
-    .where('id', '=', source.id)
-    .execute();
+      : reason === 'offline'
+        ? 'stopped by bootstrap: the upstreams could not be reached'
+        : 'interrupted; running it again resumes';
   const last = await db
     .selectFrom('source_runs')
-    .select('id')
+    .select(['id', 'started_at'])
     .where('source_id', '=', source.id)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (last) await db.updateTable('source_runs').set({ error: why }).where('id', '=', last.id).execute();
+  const stored = last ? await countsSince(db, Number(source.id), Number(last.started_at)) : null;
+  await db
+    .updateTable('sources')
+    .set({
+      consecutive_failures: source.consecutive_failures,
+      last_error: source.last_error,
+      next_run_at: at,
+      ...(stored ? { last_success_at: at, last_counts: JSON.stringify(stored) } : {}),
+    })
+    .where('id', '=', source.id)
+    .execute();
+  if (last)
+    await db
+      .updateTable('source_runs')
+      .set({ error: why, ...(stored ? { outcome: 'changed', ...stored } : {}) })
+      .where('id', '=', last.id)
+      .execute();
+}
+
+/** What the parts a data set stored whole since `since` counted, summed; null when it stored none. */
+async function countsSince(db: Db, sourceId: number, since: number): Promise<RunCounts | null> {
+  const parts = await db
+    .selectFrom('source_parts')
+    .select('counts')
+    .where('source_id', '=', sourceId)
+    .where('completed_at', '>=', since)
+    .execute();
+  if (!parts.length) return null;
+  const total: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
+  for (const { counts } of parts) {
+    if (!counts) continue;
+    try {
+      const part = JSON.parse(counts) as Partial<RunCounts>;
+      for (const key of Object.keys(total) as (keyof RunCounts)[]) total[key] += Number(part[key] ?? 0) || 0;
+    } catch {
+      // a part's counts are for display only
+    }
+  }
+  return total;
 }
 
 /** Merges boards' staged listings into the search index: one merge at a time, again when more came meanwhile. */

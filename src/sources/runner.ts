@@ -16,6 +16,7 @@ import type { RobotsRules } from '../net/robots.ts';
 import type { HostPoliteness } from './politeness.ts';
 import type { RunCounts, SourceRow } from './registry.ts';
 import type { RunOutcomeName } from './tables.ts';
+import { failureKind, type FailureKind } from './failures.ts';
 
 export interface RunResult {
   outcome: RunOutcomeName;
@@ -29,6 +30,8 @@ export interface RunResult {
   validators: { url: string; etag: string | null; lastModified: string | null } | null;
   /** Set when the run was held: why. */
   heldReason?: string;
+  /** A failed run: what kind of failure (a host never reached, an HTTP status, …). */
+  failure?: FailureKind;
 }
 
 export interface RunOptions {
@@ -100,6 +103,7 @@ export class SourceRunner {
         error: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
         retryAfterMs: error instanceof StatusError ? error.retryAfterMs : null,
         validators: null,
+        failure: failureKind(error),
       });
     }
   }

@@ -12,6 +12,7 @@ import type { JobQueue } from '../queue/types.ts';
 import type { SourceRow } from './registry.ts';
 import type { RunOptions, RunResult, SourceRunner } from './runner.ts';
 import type { SourceStatus } from './tables.ts';
+import { CrawlFailureSummary } from './failures.ts';
 
 export const CRAWL_QUEUE = 'source-crawl';
 
@@ -53,6 +54,8 @@ export interface SchedulerDeps {
   settings: CrawlSettings;
   logger?: Logger;
   now?: () => number;
+  /** Where failed runs are logged: a summary a minute at most (made from the logger otherwise). */
+  failureLog?: CrawlFailureSummary;
 }
 
 /** The delay before retry `failures` (1 for the first), with ±25% jitter so a host's sources spread out. */
@@ -72,6 +75,7 @@ export class CrawlScheduler {
   private readonly now: () => number;
   private readonly settings: CrawlSettings;
   readonly tallies = new Map<string, CrawlTally>();
+  private readonly failureLog: CrawlFailureSummary;
   private stopped = false;
   private readonly stopping = new AbortController();
   private loop?: Promise<void>;
@@ -83,6 +87,7 @@ export class CrawlScheduler {
     this.db = deps.db;
     this.now = deps.now ?? Date.now;
     this.settings = deps.settings;
+    this.failureLog = deps.failureLog ?? new CrawlFailureSummary({ logger: deps.logger, now: this.now });
   }
 
   /** Works the crawl queue and ticks until stop. */
@@ -103,6 +108,7 @@ export class CrawlScheduler {
     this.wake?.();
     await this.loop;
     await this.merging;
+    this.failureLog.flush();
   }
 
   /**
@@ -242,10 +248,13 @@ export class CrawlScheduler {
     }
     await this.finish(source, token, started, result);
     this.tally(source.type, result);
-    // A failed run is a warning: the operator has something to look at (a held one says so in its status).
+    // Failed runs are a warning, summed up a minute at a time: offline, thousands of sources fail alike
+    // and a line each would bury the log (a held one says so in its status).
     const log = { source: id, type: source.type, outcome: result.outcome, counts: result.counts, error: result.error ?? undefined };
-    if (result.outcome === 'failed') this.deps.logger?.warn(log, 'source run failed');
-    else this.deps.logger?.info(log, 'source run');
+    if (result.outcome === 'failed') {
+      this.deps.logger?.debug(log, 'source run failed');
+      this.failureLog.add({ source: id, type: source.type, locator: source.locator, kind: result.failure ?? 'other', error: result.error });
+    } else this.deps.logger?.info(log, 'source run');
     return result;
   }
 

@@ -1,6 +1,7 @@
 // Bootstrap's service on data sets, with a test kind reading pages of companies from a local
 // upstream named as a mirror: a sample stops between parts and is due again (not a failure); the
-// next run resumes from the parts stored; the mirror is the source's trusted base_url.
+// next run resumes from the parts stored (and the ones it stored are recorded on the source); the
+// mirror is the source's trusted base_url.
 import '../support/sample-kind.ts';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,6 +68,11 @@ for (const target of dbTargets) {
       assert.equal(Number(source.operator_base_url), 1);
       assert.equal(Number(source.consecutive_failures), 0);
       assert.ok(Number(source.next_run_at) <= Date.now(), 'due again: the schedule fetches the rest');
+      // The parts it stored are the source's last success and rows, as a scheduled run records them (leadbase status).
+      assert.ok(source.last_success_at, 'a last success');
+      assert.equal(JSON.parse(source.last_counts!).read, step.rows);
+      const [run] = await services.sources.registry.history(Number(source.id), 1);
+      assert.deepEqual([run.outcome, run.read], ['changed', step.rows]);
       const firstPages = asked.length;
 
       const full = await runBootstrap(deps, { only: [SAMPLE_TYPE], mirrors: { sample: mirror } });

@@ -1,6 +1,7 @@
 // Shared by the bootstrap tests and benchmark: every fake upstream started, and the environment
 // of a `leadbase` process on a fresh SQLite file.
 import { readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -61,3 +62,12 @@ export function envFor(dir: string): NodeJS.ProcessEnv {
 
 /** The last line of a command's output, as JSON. */
 export const lastJson = <T>(stdout: string): T => JSON.parse(stdout.trim().split('\n').pop()!) as T;
+
+/** A 127.0.0.1 port nothing listens on: every connection to it is refused (an upstream that cannot be reached). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
