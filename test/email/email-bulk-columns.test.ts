@@ -57,7 +57,8 @@ for (const target of dbTargets) {
         .split('\n')
         .map((line) => JSON.parse(line) as Record<string, unknown>);
       for (const [field, value] of Object.entries(single)) assert.deepEqual(row[field], value, `${field} in the NDJSON row`);
-      const [header, cells] = parseCsv<string[]>((await t.get(`/email-validate/bulk/${id}/results`, { accept: 'text/csv' })).body);
+      const table: string[][] = parseCsv((await t.get(`/email-validate/bulk/${id}/results`, { accept: 'text/csv' })).body);
+      const [header, cells] = table;
       for (const [field, value] of Object.entries(single)) {
         assert.ok(header.includes(field), `${field} is a CSV column`);
         if (typeof value === 'string') assert.equal(cells[header.indexOf(field)], value, `${field} in the CSV row`);

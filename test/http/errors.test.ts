@@ -73,7 +73,7 @@ describe('error envelope (docs/contract.md, Errors)', () => {
     let checked = 0;
     for (const [id, op] of Object.entries(OPERATIONS)) {
       const required = (op as { body?: { required?: string[] } }).body?.required ?? [];
-      if (!required.length || !op.methods.includes('POST') || op.path.includes(':')) continue;
+      if (!required.length || !(op.methods as readonly string[]).includes('POST') || op.path.includes(':')) continue;
       const res = await t.post(op.path, {});
       if (res.statusCode !== 400) continue;
       const body = JSON.parse(res.body) as { message: string; details?: { field: string; message: string }[] };
