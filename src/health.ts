@@ -8,9 +8,9 @@ export type DependencyState = 'ok' | 'unavailable';
 
 export interface Health {
   /**
-   * ready: all answer. degraded: Redis or the background queue is down; requests are still served
-   * (rate limits counted per instance; background work waits), so a load balancer should keep the
-   * instance. unavailable: the database is down.
+   * ready: all answer. degraded: Redis, the background queue or the DNS resolver is down; requests
+   * are still served (rate limits counted per instance; background work waits; validations that
+   * would rest on the resolver are unknown), so a load balancer should keep the instance. unavailable: the database is down.
    */
   status: 'ready' | 'degraded' | 'unavailable';
   database: DependencyState;
@@ -18,6 +18,12 @@ export interface Health {
   queue?: DependencyState;
   /** Absent when the instance runs without Redis (embedded mode). */
   redis?: DependencyState;
+  /**
+   * The email engine's DNS resolver: unavailable while it denies a name that exists (the canary,
+   * EMAIL_DNS_CANARY; docs/email.md). Validations are still served, answered unknown where they would
+   * rest on its NXDOMAIN, so the instance is degraded, not unavailable.
+   */
+  dns?: DependencyState;
 }
 
 /** A check that has not answered in this long counts as unavailable (a load balancer polls often). */
@@ -27,6 +33,8 @@ interface HealthDeps {
   db: Db;
   redis?: Redis;
   queue?: { check(): Promise<void> };
+  /** The email engine's view of its resolver (it asks the canary only when it has seen it failing). */
+  dns?: () => Promise<DependencyState>;
   logger?: Logger;
   /** A check of a dependency already in a logged outage is not logged again on every poll. */
   outages?: OutageLog;
@@ -51,11 +59,20 @@ async function probe(name: string, check: () => Promise<unknown>, deps: HealthDe
 }
 
 export async function checkHealth(deps: HealthDeps): Promise<Health> {
-  const [database, redis, queue] = await Promise.all([
+  const [database, redis, queue, dns] = await Promise.all([
     probe('database', () => sql`select 1`.execute(deps.db), deps),
     deps.redis ? probe('redis', () => deps.redis!.ping(), deps) : undefined,
     deps.queue ? probe('queue', () => deps.queue!.check(), deps) : undefined,
+    // The engine logs the resolver's failure and recovery itself (once each), not at every poll.
+    deps.dns
+      ? probe(
+          'dns',
+          async () => ((await deps.dns!()) === 'ok' ? undefined : Promise.reject(new Error('DNS resolver denies the canary name'))),
+          { ...deps, logger: undefined },
+        )
+      : undefined,
   ]);
-  const status = database !== 'ok' ? 'unavailable' : redis === 'unavailable' || queue === 'unavailable' ? 'degraded' : 'ready';
-  return { status, database, ...(redis ? { redis } : {}), ...(queue ? { queue } : {}) };
+  const degraded = redis === 'unavailable' || queue === 'unavailable' || dns === 'unavailable';
+  const status = database !== 'ok' ? 'unavailable' : degraded ? 'degraded' : 'ready';
+  return { status, database, ...(redis ? { redis } : {}), ...(queue ? { queue } : {}), ...(dns ? { dns } : {}) };
 }

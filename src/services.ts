@@ -251,7 +251,7 @@ export function createServices(deps: ServiceDeps): Services {
     idempotency: new IdempotencyStore(deps.db),
     outages,
     redisBreaker: deps.redisBreaker,
-    health: () => checkHealth({ db: deps.db, redis: deps.redis, queue, logger: deps.logger, outages }),
+    health: () => checkHealth({ db: deps.db, redis: deps.redis, queue, dns: () => email.dnsState(), logger: deps.logger, outages }),
     people,
     close: async () => {
       closing.abort();

@@ -13,7 +13,7 @@ import type { JobQueue, QueueJob } from '../queue/types.ts';
 import { EMAIL_STATUSES, type EmailStatus } from '../contract/email.ts';
 import type { EmailValidation } from '../contract/email.ts';
 import { withOriginalNames } from '../contract/original-names.ts';
-import { emailValidationCost } from './messages.ts';
+import { DNS_FAILING_REASON, emailValidationCost } from './messages.ts';
 import type { EmailValidateInput } from './service.ts';
 import type { BulkJobStatus, EmailBulkJobTable } from './tables.ts';
 
@@ -24,7 +24,7 @@ export const BULK_OPERATION = 'email-validate-bulk';
 
 const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
 /** Answers that say "later", not "unknown": the address is asked again within the job's greylist deadline. */
-const RETRIED_LATER: readonly string[] = ['greylisted', 'rate_limited', 'outbound_blocked'];
+const RETRIED_LATER: readonly string[] = ['greylisted', 'rate_limited', 'outbound_blocked', DNS_FAILING_REASON];
 
 /** One entry of a list: the address and whatever else came with it (names, the list's other columns). */
 export interface BulkEntry {
@@ -539,8 +539,9 @@ export class BulkValidationService {
     });
     const retryAt = this.now() + this.greylistRetryMs;
     // A greylisting or rate-limiting host is asked again inside the job, and so is an address no
-    // outbound identity could ask (every one quarantined: the list waits rather than being answered
-    // unknown at once); past the job's deadline the answer stays unknown.
+    // outbound identity could ask (every one quarantined) or whose domain a failing DNS resolver
+    // denied (the list waits rather than being answered unknown at once); past the job's deadline
+    // the answer stays unknown.
     const again = RETRIED_LATER.includes(reason) && retryAt <= greylistUntil;
     // Stored at once: a run that dies later does not validate this address again.
     await this.db

@@ -6,6 +6,11 @@ export interface EmailConfig {
   /** DNS servers ("ip" or "ip:port"); empty: the system's. */
   dnsServers: string[];
   dnsTimeoutMs: number;
+  /**
+   * A name every working resolver finds, asked when a domain gets NXDOMAIN: denied too, the resolver
+   * is broken (sinkholed…) and the answer is unknown, not invalid. Empty: NXDOMAIN is always believed.
+   */
+  dnsCanary: string;
   /** Name sent in EHLO; should have matching forward and reverse DNS for the probing address. */
   heloName: string;
   /** Envelope sender used in probes (MAIL FROM). */
@@ -81,6 +86,21 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * EMAIL_DNS_CANARY: a host name, or "off". The default, example.com, is reserved by IANA (RFC 2606)
+ * and published for good, so only a broken resolver denies it.
+ */
+function dnsCanary(raw: string | undefined): string {
+  const value = (raw ?? '').trim().toLowerCase().replace(/\.$/, '');
+  if (value === '') return DEFAULT_DNS_CANARY;
+  if (value === 'off') return '';
+  if (!/^(?=.{1,253}$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)(\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9])?)+$/.test(value))
+    throw new Error(`EMAIL_DNS_CANARY must be a host name (or off), got "${raw}"`);
+  return value;
+}
+
+export const DEFAULT_DNS_CANARY = 'example.com';
+
 export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConfig {
   const heloName = env.EMAIL_HELO_NAME || hostname();
   return {
@@ -89,6 +109,7 @@ export function loadEmailConfig(env: NodeJS.ProcessEnv = process.env): EmailConf
       .map((s) => s.trim())
       .filter(Boolean),
     dnsTimeoutMs: int(env, 'EMAIL_DNS_TIMEOUT_MS', 3000),
+    dnsCanary: dnsCanary(env.EMAIL_DNS_CANARY),
     heloName,
     mailFrom: env.EMAIL_MAIL_FROM || `verify@${heloName}`,
     smtpPort: int(env, 'EMAIL_SMTP_PORT', 25),

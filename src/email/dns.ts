@@ -11,6 +11,11 @@ export type MxLookup =
   /** The domain exists but has neither MX nor address records. */
   | { kind: 'no-mail' }
   | { kind: 'nxdomain' }
+  /**
+   * NXDOMAIN from a resolver that also denies the canary, a name that exists: the resolver is broken
+   * (sinkholed, a captive portal, a filtering proxy), and says nothing about the domain.
+   */
+  | { kind: 'resolver-failing'; canary: string; code: string }
   /** SERVFAIL, timeout, refused…: nothing can be concluded. */
   | { kind: 'error'; code: string };
 
@@ -27,6 +32,20 @@ export interface DnsClientOptions {
   servers: string[];
   timeoutMs: number;
   cacheTtlMs: number;
+  /** A name every working resolver finds (EMAIL_DNS_CANARY); asked after an NXDOMAIN. Empty: NXDOMAIN is always believed. */
+  canary?: string;
+  /** Told when the canary's answer changes what the resolver is held to be (for the log). */
+  onResolverState?: (state: { failing: boolean; canary: string; code: string | null }) => void;
+}
+
+/** How long the canary's answer is kept: long enough that a sinkholed burst asks it once, short enough that a repaired resolver is believed within seconds. */
+export const CANARY_TTL_MS = 15_000;
+
+interface CanaryOutcome {
+  failing: boolean;
+  /** The canary's error code when it failed (ENOTFOUND, ETIMEOUT…). */
+  code: string | null;
+  at: number;
 }
 
 export class DnsClient {
@@ -34,6 +53,8 @@ export class DnsClient {
   private readonly mxCache = new TtlCache<MxLookup>(50_000);
   private readonly addressCache = new TtlCache<AddressLookup>(50_000);
   private readonly inFlight = new Map<string, Promise<MxLookup>>();
+  private canary: CanaryOutcome | undefined;
+  private canaryInFlight: Promise<CanaryOutcome> | undefined;
 
   constructor(private readonly options: DnsClientOptions) {
     this.resolver = new Resolver({ timeout: Math.max(100, Math.round(options.timeoutMs / 2)), tries: 2 });
@@ -43,6 +64,7 @@ export class DnsClient {
   clear(): void {
     this.mxCache.clear();
     this.addressCache.clear();
+    this.canary = undefined;
   }
 
   async lookupMx(domain: string): Promise<MxLookup> {
@@ -53,10 +75,52 @@ export class DnsClient {
       pending = this.lookupMxUncached(domain).finally(() => this.inFlight.delete(domain));
       this.inFlight.set(domain, pending);
     }
-    const result = await pending;
+    let result = await pending;
+    if (result.kind === 'nxdomain') {
+      // A sinkholed resolver answers NXDOMAIN for gmail.com too: an NXDOMAIN is a verdict only from
+      // a resolver that finds a name known to exist.
+      const canary = await this.checkCanary();
+      if (canary.failing) result = { kind: 'resolver-failing', canary: this.options.canary!, code: canary.code ?? 'ENOTFOUND' };
+    }
     // Failures are not remembered: the next call asks again.
-    if (result.kind !== 'error') this.mxCache.set(domain, result, this.options.cacheTtlMs);
+    if (result.kind !== 'error' && result.kind !== 'resolver-failing') this.mxCache.set(domain, result, this.options.cacheTtlMs);
     return result;
+  }
+
+  /**
+   * For /readyz: 'unavailable' while the resolver is held to be failing. Asks the canary again only
+   * when it was last seen failing and that answer is stale (a repaired resolver is seen); a resolver
+   * never seen failing is not asked at every poll.
+   */
+  async resolverState(): Promise<'ok' | 'unavailable'> {
+    if (!this.options.canary || !this.canary?.failing) return 'ok';
+    return (await this.checkCanary()).failing ? 'unavailable' : 'ok';
+  }
+
+  /** Whether the resolver finds the canary, asked at most once per CANARY_TTL_MS (concurrent callers share one query). */
+  private checkCanary(): Promise<CanaryOutcome> {
+    if (!this.options.canary) return Promise.resolve({ failing: false, code: null, at: Date.now() });
+    if (this.canary && Date.now() - this.canary.at < CANARY_TTL_MS) return Promise.resolve(this.canary);
+    this.canaryInFlight ??= this.askCanary(this.options.canary).finally(() => (this.canaryInFlight = undefined));
+    return this.canaryInFlight;
+  }
+
+  private async askCanary(name: string): Promise<CanaryOutcome> {
+    let code: string | null = null;
+    try {
+      // The same question as the one that got NXDOMAIN: a resolver filtering by type cannot pass.
+      await this.resolver.resolveMx(name);
+    } catch (error) {
+      const failed = errorCode(error);
+      // NODATA: the name exists (no MX). Anything else (NXDOMAIN, SERVFAIL, a timeout) leaves the
+      // NXDOMAIN unconfirmed: nothing about the domain can be concluded.
+      if (!NO_DATA.has(failed)) code = failed;
+    }
+    const outcome: CanaryOutcome = { failing: code !== null, code, at: Date.now() };
+    if (outcome.failing !== (this.canary?.failing ?? false))
+      this.options.onResolverState?.({ failing: outcome.failing, canary: name, code });
+    this.canary = outcome;
+    return outcome;
   }
 
   private async lookupMxUncached(domain: string): Promise<MxLookup> {

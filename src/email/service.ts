@@ -9,7 +9,7 @@ import { loadEmailConfig, type EmailConfig, type EmailOverrides } from './config
 import { DnsClient } from './dns.ts';
 import { EngagementStore, isEngagedAddress } from './engagement.ts';
 import { isFreeMailDomain } from './free-mail.ts';
-import { EMAIL_MESSAGES, MALFORMED_MESSAGE } from './messages.ts';
+import { DNS_FAILING_REASON, MALFORMED_MESSAGE, messageFor } from './messages.ts';
 import { limitSettings, LocalProbeLimits, type ProbeLimits } from './probe-limits.ts';
 import { SmtpProber, type RcptResult } from './prober.ts';
 import { RcptBatches } from './rcpt-batches.ts';
@@ -100,6 +100,14 @@ export class EmailValidationService {
       servers: this.config.dnsServers,
       timeoutMs: this.config.dnsTimeoutMs,
       cacheTtlMs: this.config.dnsCacheTtlMs,
+      canary: this.config.dnsCanary,
+      onResolverState: ({ failing, canary, code }) =>
+        failing
+          ? deps.logger?.warn(
+              { canary, code },
+              'DNS resolver denies the canary name: NXDOMAIN answers are not believed (addresses answered unknown) until it finds it',
+            )
+          : deps.logger?.info({ canary }, 'DNS resolver finds the canary name again: NXDOMAIN answers are believed'),
     });
     this.outbound = new OutboundPool(outboundIdentities(this.config.outbound, this.config), {
       quarantineMs: this.config.quarantineMs,
@@ -198,7 +206,7 @@ export class EmailValidationService {
     const validation: EmailValidation = {
       email: key,
       email_status: outcome.status,
-      message: EMAIL_MESSAGES[outcome.status],
+      message: messageFor(outcome.status, outcome.reason),
       is_domain_catch_all: outcome.catchAll,
       ...outcome.mx,
       ...((await company) ?? EMPTY_EMAIL_COMPANY),
@@ -232,6 +240,8 @@ export class EmailValidationService {
       return { status: 'invalid' as EmailStatus, reason: lookup.kind, mx: NO_MX, catchAll: false };
     }
     if (lookup.kind === 'error') return { status: 'unknown' as EmailStatus, reason: `dns_${lookup.code}`, mx: NO_MX, catchAll: false };
+    if (lookup.kind === 'resolver-failing')
+      return { status: 'unknown' as EmailStatus, reason: DNS_FAILING_REASON, mx: NO_MX, catchAll: false };
     const { mx, identity } = this.operatorOf(lookup.hosts);
     const address = `${local}@${domain}`;
 
@@ -358,6 +368,11 @@ export class EmailValidationService {
       .finally(() => (this.recheckRunning = undefined));
     await this.recheckRunning;
     return done;
+  }
+
+  /** The DNS resolver for /readyz: 'unavailable' while it denies the canary name (src/email/dns.ts). */
+  dnsState(): Promise<'ok' | 'unavailable'> {
+    return this.dns.resolverState();
   }
 
   /** Forgets what memory holds (results, catch-all verdicts, DNS, quarantines, kept connections): a cold start, for benchmarks and tests. */

@@ -7,6 +7,7 @@
 // found (never a guess presented as found). An address of the person at the domain already
 // verified valid in the people store is served first, without asking any mail server.
 import type { EmailValidation } from '../contract/email.ts';
+import { DNS_FAILING_MESSAGE } from '../email/messages.ts';
 import { textKey } from '../text-key.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
 import { observedPatterns, rankedCandidates, type PatternName } from './email-patterns.ts';
@@ -122,7 +123,12 @@ export async function findEmail(
   return {
     email: null,
     status: 'not_found',
-    message: unknown ? 'The mail server did not confirm any address for now (it may be deferring us); try again later.' : 'No email found.',
+    message: !unknown
+      ? 'No email found.'
+      : unknown.message === DNS_FAILING_MESSAGE
+        ? // Not "no such domain": our resolver denies names that exist (docs/email.md, "A failing resolver").
+          'The domain could not be looked up: our DNS resolver is failing; try again later.'
+        : 'The mail server did not confirm any address for now (it may be deferring us); try again later.',
     domain,
     validation: unknown ?? answers[0],
   };

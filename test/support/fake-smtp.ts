@@ -13,6 +13,7 @@
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { startFakeDns, type FakeDns } from './fake-dns.ts';
+import { DEFAULT_DNS_CANARY } from '../../src/email/config.ts';
 
 export interface FakeMxOptions {
   /** Local parts (or full addresses) that exist. Ignored when acceptAll. */
@@ -288,6 +289,9 @@ export function mailWorldEnv(world: MailWorld): NodeJS.ProcessEnv {
 /** A fake DNS server plus any number of fake MX hosts (127.0.0.2, .3, …) on one shared port. */
 export async function startMailWorld(): Promise<MailWorld> {
   const dns = await startFakeDns();
+  // A working resolver finds the engine's canary name (EMAIL_DNS_CANARY): this world's NXDOMAIN
+  // answers are believed. `world.dns.clear(DEFAULT_DNS_CANARY)` makes it a sinkholed resolver.
+  dns.a(DEFAULT_DNS_CANARY, ['192.0.2.1']);
   // Find a port free on 127.0.0.1; other loopback addresses almost always have it free too.
   const probe = createNetServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
