@@ -1,5 +1,6 @@
 // What the install holds and how its sources are doing (`leadbase status`): per store the counts
-// that matter, per source its last success, last error, next run and rows, the background queue's
+// that matter, the sources counted by type and state (and, when asked for, per source its last
+// success, last error, next run and rows), the background queue's
 // depth and the database's size. Counts are exact and read through indexes where one covers them
 // (docs/sources.md, "Status", says which read a whole table). With the outbound identities of
 // the email prober, each one's state and quarantines (docs/email.md, "Outbound identities").
@@ -26,9 +27,27 @@ export interface SourceStatus {
   rows: number | null;
 }
 
-export interface InstallStatus {
+/** Sources of one type (or all of them): how many in each state, failing, never fetched. */
+export interface SourceCounts {
+  total: number;
+  active: number;
+  paused: number;
+  held: number;
+  /** Whose last run failed (consecutive failures above 0). */
+  failing: number;
+  never_fetched: number;
+  /** The oldest last success among them (null when none ever succeeded). */
+  oldest_success_at: string | null;
+}
+
+/** The sources counted by type and state: a few dozen lines whatever their number. */
+export interface SourcesSummary extends SourceCounts {
+  by_type: ({ type: string } & SourceCounts)[];
+}
+
+export interface InstallSummary {
   stores: StoreCounts;
-  sources: SourceStatus[];
+  sources_summary: SourcesSummary;
   /** Background jobs waiting or running. */
   queue: { depth: number };
   database: { dialect: DialectName; bytes: number | null };
@@ -36,6 +55,10 @@ export interface InstallStatus {
   empty: boolean;
   /** The email prober's outbound identities, when asked for: active, limited (quarantined at some mail servers) or listed (on a public blocklist too). */
   outbound_identities?: OutboundIdentityState[];
+}
+
+export interface InstallStatus extends InstallSummary {
+  sources: SourceStatus[];
 }
 
 const iso = (ms: number | string | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
@@ -96,39 +119,92 @@ function queueDepth(db: Db, pgBossSchema: string | undefined): Promise<number> {
   return count(db, query).catch(() => 0);
 }
 
+/** The sources counted by type and state, in one grouped read of the table. */
+export async function sourcesSummary(db: Db): Promise<SourcesSummary> {
+  const rows = await db
+    .selectFrom('sources')
+    .select([
+      'type',
+      'status',
+      sql<number | string>`count(*)`.as('n'),
+      sql<number | string>`sum(case when consecutive_failures > 0 then 1 else 0 end)`.as('failing'),
+      sql<number | string>`sum(case when last_success_at is null then 1 else 0 end)`.as('never'),
+      sql<number | string | null>`min(last_success_at)`.as('oldest'),
+    ])
+    .groupBy(['type', 'status'])
+    .orderBy('type')
+    .execute();
+  const empty = (): SourceCounts => ({ total: 0, active: 0, paused: 0, held: 0, failing: 0, never_fetched: 0, oldest_success_at: null });
+  const add = (counts: SourceCounts, row: (typeof rows)[number]) => {
+    const n = Number(row.n);
+    counts.total += n;
+    if (row.status === 'active' || row.status === 'paused' || row.status === 'held') counts[row.status] += n;
+    counts.failing += Number(row.failing);
+    counts.never_fetched += Number(row.never);
+    const oldest = iso(row.oldest);
+    if (oldest && (!counts.oldest_success_at || oldest < counts.oldest_success_at)) counts.oldest_success_at = oldest;
+  };
+  const all = empty();
+  const byType = new Map<string, SourceCounts>();
+  for (const row of rows) {
+    add(all, row);
+    if (!byType.has(row.type)) byType.set(row.type, empty());
+    add(byType.get(row.type)!, row);
+  }
+  return { ...all, by_type: [...byType].map(([type, counts]) => ({ type, ...counts })) };
+}
+
+/** Each source's line of `leadbase status --sources`, by id. */
+export async function sourceStatuses(db: Db): Promise<SourceStatus[]> {
+  const sourceRows = await db.selectFrom('sources').selectAll().orderBy('id').execute();
+  return sourceRows.map((row) => ({
+    id: Number(row.id),
+    type: row.type,
+    locator: row.locator,
+    status: row.status,
+    every_ms: Number(row.interval_ms),
+    last_success_at: iso(row.last_success_at),
+    last_error: row.last_error,
+    next_run_at: row.status === 'active' ? iso(row.next_run_at) : null,
+    rows: row.last_counts ? Number((JSON.parse(row.last_counts) as { read?: number }).read ?? 0) : null,
+  }));
+}
+
 /**
- * Everything `leadbase status` shows. `pgBossSchema`: pg-boss's schema, when pg-boss is the queue;
- * `identities`: the email prober's outbound identities, shown with the quarantines the database holds.
+ * What `leadbase status` shows, its sources counted rather than listed. `pgBossSchema`: pg-boss's
+ * schema, when pg-boss is the queue; `identities`: the email prober's outbound identities, shown
+ * with the quarantines the database holds.
  */
-export async function installStatus(
+export async function installSummary(
   db: Db,
   dialect: DialectName,
   pgBossSchema?: string,
   identities?: OutboundIdentity[],
-): Promise<InstallStatus> {
-  const [stores, sourceRows, depth, bytes, outbound] = await Promise.all([
+): Promise<InstallSummary> {
+  const [stores, sources, depth, bytes, outbound] = await Promise.all([
     storeCounts(db),
-    db.selectFrom('sources').selectAll().orderBy('id').execute(),
+    sourcesSummary(db),
     queueDepth(db, pgBossSchema),
     databaseBytes(db, dialect),
     identities ? storedIdentityStates(db, identities) : undefined,
   ]);
   return {
     stores,
-    sources: sourceRows.map((row) => ({
-      id: Number(row.id),
-      type: row.type,
-      locator: row.locator,
-      status: row.status,
-      every_ms: Number(row.interval_ms),
-      last_success_at: iso(row.last_success_at),
-      last_error: row.last_error,
-      next_run_at: row.status === 'active' ? iso(row.next_run_at) : null,
-      rows: row.last_counts ? Number((JSON.parse(row.last_counts) as { read?: number }).read ?? 0) : null,
-    })),
+    sources_summary: sources,
     queue: { depth },
     database: { dialect, bytes },
     empty: stores.companies.total + stores.jobs.live + stores.jobs.expired + stores.people.total === 0,
     ...(outbound ? { outbound_identities: outbound } : {}),
   };
+}
+
+/** installSummary with every source listed (the console's status page, `leadbase status --sources`). */
+export async function installStatus(
+  db: Db,
+  dialect: DialectName,
+  pgBossSchema?: string,
+  identities?: OutboundIdentity[],
+): Promise<InstallStatus> {
+  const [summary, sources] = await Promise.all([installSummary(db, dialect, pgBossSchema, identities), sourceStatuses(db)]);
+  return { ...summary, sources };
 }

@@ -1,5 +1,5 @@
-// `leadbase bootstrap` and `leadbase status`: fill an empty install from open data in one command,
-// and see what it holds. The work is in src/sources/bootstrap.ts and src/status.ts.
+// `leadbase bootstrap`: fill an empty install from open data in one command. The work is in
+// src/sources/bootstrap.ts; `leadbase status` (src/cli/commands/status.ts) shows what it holds.
 import type { Command } from 'commander';
 import { CliError, withServices } from './context.ts';
 import { positiveInt } from './arguments.ts';
@@ -15,7 +15,6 @@ import {
 } from '../sources/bootstrap.ts';
 import type { Services } from '../services.ts';
 import { curlLine, endpointExamples } from '../sources/answers.ts';
-import type { InstallStatus } from '../status.ts';
 
 interface BootstrapCliOptions {
   only?: string;
@@ -121,13 +120,8 @@ export function bootstrapDeps(services: Services): BootstrapDeps {
   return { db: services.db, registry, scheduler, companies: services.companies, jobs: services.jobs, http, robots };
 }
 
-export function registerBootstrap(program: Command): void {
-  program
-    .command('bootstrap')
-    .description(
-      'Fill the stores from open data in one run: one source of every data set, the starter job boards, and discovery on the ' +
-        "companies' sites; each stays registered on its schedule. Interrupt it (Ctrl-C) and run it again to resume.",
-    )
+export function registerBootstrap(bootstrap: Command): void {
+  bootstrap
     .option('--only <names>', 'only these steps, comma-separated: the data sets by type, boards, discovery')
     .option(
       '--limit <n>',
@@ -229,26 +223,6 @@ export function registerBootstrap(program: Command): void {
           throw new CliError('no source could be read (see the errors above)');
       });
     });
-
-  program
-    .command('status')
-    .description(
-      "What the stores hold, how each source is doing, the queue's depth, the database's size and the email prober's outbound identities",
-    )
-    .option('--json', 'print JSON')
-    .action(async (opts: { json?: boolean }) =>
-      withServices(async (services, config) => {
-        const { installStatus } = await import('../status.ts');
-        const status = await installStatus(
-          services.db,
-          services.dialect,
-          config.queue.backend === 'pg-boss' ? config.queue.pgBossSchema : undefined,
-          services.email.outbound.identities,
-        );
-        if (opts.json) return console.log(JSON.stringify(status));
-        console.log(formatStatus(status));
-      }),
-    );
 }
 
 function mirrorHelp(): string {
@@ -257,35 +231,4 @@ function mirrorHelp(): string {
     `\nMirror names (--mirror NAME=URL): ${mirrorNames().join(', ')}` +
     '\n  for example --mirror sec=http://10.0.0.5:8080 (docs/data.md says what each one serves)\n'
   );
-}
-
-function formatStatus(status: InstallStatus): string {
-  const { companies, jobs, people } = status.stores;
-  const mb = status.database.bytes === null ? 'unknown' : `${(status.database.bytes / 1024 / 1024).toFixed(1)} MB`;
-  const lines = [
-    `companies ${number(companies.total)}: ${number(companies.with_domain)} with a domain, ${number(companies.with_funding)} with funding, ${number(companies.with_leadership)} with leadership`,
-    `jobs: ${number(jobs.live)} live listings, ${number(jobs.expired)} expired, from ${number(jobs.boards)} boards`,
-    `people ${number(people.total)}: ${number(people.with_work_email)} with a work email, ${number(people.with_mobile)} with a mobile`,
-    `queue: ${number(status.queue.depth)} jobs waiting or running; database (${status.database.dialect}): ${mb}`,
-  ];
-  if (status.empty) lines.push('The stores are empty: leadbase bootstrap fills them from open data.');
-  if (!status.sources.length) lines.push('no sources registered: leadbase bootstrap registers a starter set');
-  else {
-    lines.push(`sources (${status.sources.length}):`);
-    for (const s of status.sources)
-      lines.push(
-        `  ${s.id} ${s.type} ${s.locator.length > 50 ? `${s.locator.slice(0, 49)}…` : s.locator} [${s.status}] ` +
-          `last success ${s.last_success_at ?? 'never'}, next run ${s.next_run_at ?? '-'}, rows ${s.rows ?? '-'}` +
-          (s.last_error ? `, last error: ${s.last_error}` : ''),
-      );
-  }
-  if (status.outbound_identities) {
-    lines.push(`email outbound identities (${status.outbound_identities.length}):`);
-    for (const identity of status.outbound_identities) {
-      lines.push(`  ${identity.id} (${identity.via}, EHLO ${identity.helo}) [${identity.state}]`);
-      for (const q of identity.quarantines)
-        lines.push(`    ${q.scope === '*' ? 'on a public blocklist' : `quarantined at ${q.scope}`} until ${q.until}: ${q.reply}`);
-    }
-  }
-  return lines.join('\n');
 }

@@ -5,13 +5,14 @@ import { ImportStoppedError } from '../import-summary.ts';
 
 /** Opens the database named by DATABASE_URL, migrates it when needed, runs `fn`, closes it. */
 export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {
-  // Loaded here rather than at the top: `leadbase --help` should not pay for the storage modules.
+  // Loaded here rather than at the top: `leadbase --help` should not pay for the storage modules,
+  // nor a command on an up-to-date database for the migrations' (checked by one query first).
   const { openDatabase } = await import('../db/database.ts');
-  const { migrateToLatest } = await import('../db/migrate.ts');
+  const { migrationsCurrent } = await import('../db/migration-state.ts');
   const config = loadConfig();
   const handle = openDatabase(config.databaseUrl, { busyTimeoutMs: config.sqliteBusyTimeoutMs });
   try {
-    await migrateToLatest(handle.db);
+    if (!(await migrationsCurrent(handle.db))) await (await import('../db/migrate.ts')).migrateToLatest(handle.db);
     return await fn(handle, config);
   } finally {
     await handle.close();

@@ -6,10 +6,8 @@ import { createProgress } from './progress.ts';
 import { positiveInt } from './arguments.ts';
 
 /** `leadbase discover DOMAIN…`: finds a company's job boards and registers them as sources. */
-export function registerDiscover(program: Command): void {
-  program
-    .command('discover')
-    .description("Find companies' job boards on their sites (ATS links, JobPosting data) and register them as sources")
+export function registerDiscover(discover: Command): void {
+  discover
     .argument('[domains...]', 'company domains (or site URLs)')
     .option('--from-companies', 'the companies in the company store that have a domain')
     .option(

@@ -18,8 +18,7 @@ const REFUSALS = {
  * description terms (docs/jobs.md) are made by costly searches on their own; listing them shows
  * what the store counts, and adding one spares its first searches the slow path.
  */
-export function registerJobs(program: Command): void {
-  const jobs = program.command('jobs').description('The jobs search index: counted description terms (PostgreSQL)');
+export function registerJobs(jobs: Command): void {
   jobs
     .command('counted-terms')
     .description('List the description terms counted per day, with the live listings holding each')

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliError, withServices } from './context.ts';
 import type { Services } from '../services.ts';
-import { formatEvery, SOURCE_TYPES, SourceInputError, viewOf, type SourceView } from '../sources/registry.ts';
+import { formatEvery, SOURCE_TYPES, SourceInputError, viewOf, type SourceSelection, type SourceView } from '../sources/registry.ts';
 import { readSourceList, SourceListError } from '../sources/list-file.ts';
 import type { RunResult } from '../sources/runner.ts';
 
@@ -47,6 +47,30 @@ function printRun(id: number, result: RunResult, json?: boolean): void {
   console.log(`source ${id} ${what}${result.heldReason ? `\n  ${result.heldReason}` : ''}`);
 }
 
+interface SelectionOptions {
+  type?: string;
+  failing?: boolean;
+  all?: boolean;
+  json?: boolean;
+}
+
+/** The sources a pause, resume or remove acts on: ids, or a filter; never neither, never both. */
+function selectionOf(ids: string[], opts: SelectionOptions): SourceSelection {
+  const filtered = opts.type !== undefined || Boolean(opts.failing);
+  if (ids.length && (filtered || opts.all)) throw new CliError('give source ids or a filter (--type, --failing, --all), not both');
+  if (opts.all && filtered) throw new CliError('--all is every source: give it alone, or --type and --failing without it');
+  if (ids.length) {
+    try {
+      return { ids: ids.map(sourceId) };
+    } catch (error) {
+      throw new CliError(`${ids.join(' ')}: ${(error as Error).message}`);
+    }
+  }
+  if (opts.all) return {};
+  if (!filtered) throw new CliError('say which sources: their ids, or --type TYPE, --failing or --all (leadbase sources list shows them)');
+  return { ...(opts.type !== undefined ? { type: opts.type } : {}), ...(opts.failing ? { failing: true } : {}) };
+}
+
 async function found(services: Services, id: number) {
   const row = await services.sources.registry.get(id);
   if (!row) throw new CliError(`no source with id ${id}`);
@@ -54,10 +78,7 @@ async function found(services: Services, id: number) {
 }
 
 /** `leadbase sources …`: the registry of what is crawled on a schedule. */
-export function registerSources(program: Command): void {
-  const sources = program
-    .command('sources')
-    .description('Register job boards, feeds and data sets to fetch on a schedule (see docs/sources.md)');
+export function registerSources(sources: Command): void {
   sources
     .command('add')
     .description('Register a source, due at once; adding it again finds the first and takes a new --base-url, company or --every')
@@ -179,28 +200,47 @@ export function registerSources(program: Command): void {
       }),
     );
   for (const [name, description] of [
-    ['pause', 'Stop fetching a source until it is resumed'],
-    ['resume', 'Schedule a paused or held source again (due now, its failures forgotten)'],
-    ['remove', 'Remove a source and its history (the listings it imported stay)'],
+    ['pause', 'Stop fetching sources until they are resumed'],
+    ['resume', 'Schedule paused or held sources again (due now, their failures forgotten)'],
+    ['remove', 'Remove sources and their history (the listings they imported stay); asks for no confirmation'],
   ] as const) {
     sources
       .command(name)
-      .description(description)
-      .argument('<id>', 'source id', sourceId)
-      .option('--json', 'print the source (or {removed}) as JSON')
-      .action(async (id: number, opts: { json?: boolean }) =>
-        withServices(async (services) => {
+      .description(`${description}: the sources named by id, or every one a filter matches`)
+      .argument('[ids...]', 'source ids (see sources list)')
+      .option('--type <type>', 'every source of this type')
+      .option('--failing', 'every source whose last run failed')
+      .option('--all', 'every source')
+      .option('--json', `print {${name === 'remove' ? 'removed' : name === 'pause' ? 'paused' : 'resumed'}, sources} as JSON`)
+      .addHelpText(
+        'after',
+        `\n--type and --failing together match the sources that are both. Examples:\n  leadbase sources ${name} 12 14\n` +
+          `  leadbase sources ${name} --type greenhouse --failing\n  leadbase sources ${name} --all\n`,
+      )
+      .action(async (ids: string[], opts: SelectionOptions) => {
+        const selection = selectionOf(ids, opts);
+        await withServices(async (services) => {
           const registry = services.sources.registry;
-          await found(services, id);
-          if (name === 'remove') {
-            await registry.remove(id);
-            return console.log(opts.json ? JSON.stringify({ id, removed: true }) : `source ${id} removed`);
+          const rows = await registry.select(selection);
+          if ('ids' in selection) {
+            const missing = selection.ids.filter((id) => !rows.some((row) => Number(row.id) === id));
+            if (missing.length) throw new CliError(`no source with id ${missing.join(', ')}: nothing was changed`);
           }
-          const row = name === 'pause' ? await registry.pause(id) : await registry.resume(id);
-          const view = viewOf(row!);
-          console.log(opts.json ? JSON.stringify(view) : describe(view));
-        }),
-      );
+          const ids = rows.map((row) => Number(row.id));
+          if (name === 'remove') await registry.removeMany(ids);
+          else if (name === 'pause') await registry.pauseMany(ids);
+          else await registry.resumeMany(ids);
+          const done = name === 'remove' ? 'removed' : name === 'pause' ? 'paused' : 'resumed';
+          if (opts.json) {
+            const now = Date.now();
+            // Removed sources are shown as they were; paused and resumed ones as they are now.
+            const after = name === 'remove' ? rows : await registry.select({ ids });
+            return console.log(JSON.stringify({ [done]: ids.length, sources: after.map((row) => viewOf(row, now)) }));
+          }
+          console.log(`${ids.length} source${ids.length === 1 ? '' : 's'} ${done}${ids.length ? ':' : ''}`);
+          for (const row of rows) console.log(`  ${row.id} ${row.type} ${row.locator}`);
+        });
+      });
   }
   sources
     .command('import')

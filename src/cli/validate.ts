@@ -69,13 +69,9 @@ interface ValidateOptions {
   json?: boolean;
 }
 
-export function registerValidate(program: Command): void {
-  program
-    .command('validate <file>')
-    .description(
-      'Validate the addresses of a CSV list (a header row with an "email" column; every other column is kept). ' +
-        'Rows are written to --out as they are answered, with their row number; run the same command again to resume.',
-    )
+export function registerValidate(validate: Command): void {
+  validate
+    .argument('<file>', 'the CSV list')
     .requiredOption('--out <file>', 'the results CSV (the input columns, then "row" and the result fields)')
     .option('--concurrency <n>', 'validations at once (default 20)')
     .option('-q, --quiet', 'no progress bar')

@@ -2,7 +2,6 @@
 // single- and multi-line replies, send commands, upgrade with STARTTLS. It never sends DATA.
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { SocksClient } from 'socks';
 
 export interface SmtpReply {
   code: number;
@@ -257,6 +256,9 @@ async function openSocket(options: SmtpConnectOptions): Promise<Socket> {
   if (options.signal?.aborted) throw new SmtpError('timeout', 'deadline passed');
   if (options.socks) {
     try {
+      // Loaded on the first proxied connection: every command reads the settings this module
+      // parses, and the SOCKS client is a sixth of a short command's start-up.
+      const { SocksClient } = await import('socks');
       const { socket } = await SocksClient.createConnection({
         proxy: {
           host: options.socks.host,

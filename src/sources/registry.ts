@@ -8,6 +8,7 @@ import { boardOfUrl } from './ats-links.ts';
 import type { SourceStatus, SourceTable } from './tables.ts';
 import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
 import { SourceInputError } from './source-input-error.ts';
+import { chunk, MAX_BOUND_PARAMETERS } from '../db/chunks.ts';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 
 export type SourceRow = Selectable<SourceTable>;
@@ -231,6 +232,9 @@ export interface ListFilter {
   type?: string;
 }
 
+/** The sources an operator acts on at once: by id, or every one of a type and/or failing ({}: every source). */
+export type SourceSelection = { ids: readonly number[] } | { type?: string; failing?: boolean };
+
 export class SourceRegistry {
   private readonly db: Db;
   private readonly now: () => number;
@@ -389,6 +393,53 @@ export class SourceRegistry {
       const result = await trx.deleteFrom('sources').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });
+  }
+
+  /** The sources a selection names, by id (ids that name none are left out). */
+  async select(selection: SourceSelection): Promise<SourceRow[]> {
+    if ('ids' in selection) {
+      const rows: SourceRow[] = [];
+      for (const ids of chunk(selection.ids, MAX_BOUND_PARAMETERS))
+        rows.push(...(await this.db.selectFrom('sources').selectAll().where('id', 'in', ids).execute()));
+      return rows.sort((a, b) => Number(a.id) - Number(b.id));
+    }
+    let query = this.db.selectFrom('sources').selectAll().orderBy('id');
+    if (selection.type !== undefined) query = query.where('type', '=', selection.type);
+    if (selection.failing) query = query.where('consecutive_failures', '>', 0);
+    return query.execute();
+  }
+
+  /** pause, remove and resume of many sources, in one transaction. */
+  private async eachChunk(ids: readonly number[], fn: (trx: Db, ids: number[]) => Promise<unknown>): Promise<void> {
+    if (!ids.length) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const part of chunk(ids, MAX_BOUND_PARAMETERS)) await fn(trx, part);
+    });
+  }
+
+  async removeMany(ids: readonly number[]): Promise<void> {
+    await this.eachChunk(ids, async (trx, part) => {
+      await trx.deleteFrom('source_runs').where('source_id', 'in', part).execute();
+      await trx.deleteFrom('source_parts').where('source_id', 'in', part).execute();
+      await trx.deleteFrom('sources').where('id', 'in', part).execute();
+    });
+  }
+
+  async pauseMany(ids: readonly number[], reason = 'paused by the operator'): Promise<void> {
+    await this.eachChunk(ids, (trx, part) =>
+      trx.updateTable('sources').set({ status: 'paused', status_reason: reason }).where('id', 'in', part).execute(),
+    );
+  }
+
+  async resumeMany(ids: readonly number[]): Promise<void> {
+    const now = this.now();
+    await this.eachChunk(ids, (trx, part) =>
+      trx
+        .updateTable('sources')
+        .set({ status: 'active', status_reason: null, consecutive_failures: 0, next_run_at: now })
+        .where('id', 'in', part)
+        .execute(),
+    );
   }
 
   /** Stops scheduling a source (a run in progress finishes). */

@@ -86,7 +86,7 @@ describe('leadbase bootstrap (end to end)', { timeout: 900_000 }, () => {
       await server.stop();
     }
 
-    const status = await runLeadbase(['status', '--json'], env);
+    const status = await runLeadbase(['status', '--json', '--sources'], env);
     assert.equal(status.status, 0, status.stderr);
     const held = JSON.parse(status.stdout);
     assert.ok(held.stores.jobs.live > 0);

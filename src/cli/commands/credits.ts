@@ -4,8 +4,7 @@ import { CliError, withServices } from '../context.ts';
 import { credits, iso, positiveId } from '../arguments.ts';
 
 /** `leadbase credits …` and `leadbase usage`: a key's credits and ledger. */
-export function registerCredits(program: Command): void {
-  const creditsCmd = program.command('credits').description("Manage a key's credits");
+export function registerCredits(creditsCmd: Command): void {
   creditsCmd
     .command('grant')
     .description('Add credits to a key (recorded in its ledger)')
@@ -31,10 +30,11 @@ export function registerCredits(program: Command): void {
         console.log(unitsToCredits(key.balance));
       }),
     );
+}
 
-  program
-    .command('usage')
-    .description("A key's ledger (grants and charges), newest first, and its balance")
+/** `leadbase usage KEY_ID`. */
+export function registerUsage(usage: Command): void {
+  usage
     .argument('<key-id>', 'key id', positiveId)
     .option('-l, --limit <n>', 'how many rows', (v) => positiveId(v), 50)
     .option('--json', 'print JSON')

@@ -1,12 +1,23 @@
 import type { Command } from 'commander';
 import { unitsToCredits } from '../../billing/units.ts';
-import { isOperationId, RATE_LIMITS_PER_MINUTE } from '../../http/operations.ts';
-import { CliError, withServices } from '../context.ts';
+import type { KeyService } from '../../keys/service.ts';
+import { CliError, withDatabase } from '../context.ts';
 import { credits, iso, positiveId } from '../arguments.ts';
 
-/** `leadbase keys …`: create, list, revoke keys and set their limits. */
-export function registerKeys(program: Command): void {
-  const keys = program.command('keys').description('Create, list and revoke API keys');
+/** The key service alone, on the migrated database: these commands need nothing else of the composition root. */
+function withKeys<T>(fn: (keys: KeyService) => Promise<T>): Promise<T> {
+  return withDatabase(async (handle, config) => {
+    const { KeyService } = await import('../../keys/service.ts');
+    return fn(new KeyService(handle.db, { authCacheTtlMs: config.authCacheTtlMs }));
+  });
+}
+
+/**
+ * `leadbase keys …`: create, list, revoke keys and set their limits. The endpoints' list (the
+ * operations module, with every schema) is loaded only for `keys limit`, which names them.
+ */
+export async function registerKeys(keys: Command, rest: string[]): Promise<void> {
+  const operations = rest[0] === 'limit' ? await import('../../http/operations.ts') : undefined;
   keys
     .command('create')
     .description('Create a key; prints it once (only its hash is stored)')
@@ -14,8 +25,8 @@ export function registerKeys(program: Command): void {
     .option('-c, --credits <credits>', 'starting credits (up to 3 decimals)', credits, 0)
     .option('--json', 'print a JSON object {id, name, key, prefix, credits}')
     .action(async (opts: { name: string; credits: number; json?: boolean }) =>
-      withServices(async (services) => {
-        const created = await services.keys.create(opts.name, opts.credits);
+      withKeys(async (service) => {
+        const created = await service.create(opts.name, opts.credits);
         if (opts.json) {
           console.log(
             JSON.stringify({
@@ -38,8 +49,8 @@ export function registerKeys(program: Command): void {
     .description('List keys (never their secrets)')
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) =>
-      withServices(async (services) => {
-        const rows = (await services.keys.list()).map((k) => ({
+      withKeys(async (service) => {
+        const rows = (await service.list()).map((k) => ({
           id: k.id,
           name: k.name,
           prefix: k.prefix,
@@ -66,10 +77,11 @@ export function registerKeys(program: Command): void {
     .command('revoke')
     .description('Revoke a key: it is refused from then on (its ledger is kept)')
     .argument('<id>', 'key id (see keys list)', positiveId)
-    .action(async (id: number) =>
-      withServices(async (services) => {
-        if (!(await services.keys.revoke(id))) throw new CliError(`no active key with id ${id}`);
-        console.log(`key ${id} revoked`);
+    .option('--json', 'print a JSON object {id, revoked}')
+    .action(async (id: number, opts: { json?: boolean }) =>
+      withKeys(async (service) => {
+        if (!(await service.revoke(id))) throw new CliError(`no active key with id ${id}`);
+        console.log(opts.json ? JSON.stringify({ id, revoked: true }) : `key ${id} revoked`);
       }),
     );
 
@@ -80,8 +92,8 @@ export function registerKeys(program: Command): void {
     .option('--rotate', 'replace it: webhooks are signed with the new secret from now on')
     .option('--json', 'print a JSON object {id, webhook_secret}')
     .action(async (id: number, opts: { rotate?: boolean; json?: boolean }) =>
-      withServices(async (services) => {
-        const secret = await services.keys.webhookSecret(id, { rotate: opts.rotate });
+      withKeys(async (service) => {
+        const secret = await service.webhookSecret(id, { rotate: opts.rotate });
         if (secret === null) throw new CliError(`no key with id ${id}`);
         if (opts.json) return console.log(JSON.stringify({ id, webhook_secret: secret }));
         console.log(`key ${id} signs its webhooks with${opts.rotate ? ' a new secret' : ''}:\n\n  ${secret}`);
@@ -92,16 +104,20 @@ export function registerKeys(program: Command): void {
     .command('limit')
     .description('Give a key its own requests-per-minute limit for one endpoint ("higher limits on request")')
     .argument('<id>', 'key id', positiveId)
-    .argument('<operation>', `endpoint name: ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`)
+    .argument('<operation>', operations ? `endpoint name: ${Object.keys(operations.RATE_LIMITS_PER_MINUTE).join(', ')}` : 'endpoint name')
     .argument('[per-minute]', 'the new limit; omit with --reset', positiveId)
     .option('--reset', 'go back to the default limit of that endpoint')
-    .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean }) =>
-      withServices(async (services) => {
+    .option('--json', 'print a JSON object {id, operation, per_minute, default}')
+    .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean; json?: boolean }) =>
+      withKeys(async (service) => {
+        const { isOperationId, RATE_LIMITS_PER_MINUTE } = operations ?? (await import('../../http/operations.ts'));
         if (!isOperationId(operation))
           throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
         if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');
-        const limits = await services.keys.setRateLimit(id, operation, opts.reset ? null : perMinute!);
+        const limits = await service.setRateLimit(id, operation, opts.reset ? null : perMinute!);
         const effective = limits[operation] ?? RATE_LIMITS_PER_MINUTE[operation];
+        if (opts.json)
+          return console.log(JSON.stringify({ id, operation, per_minute: effective, default: limits[operation] === undefined }));
         console.log(`key ${id}: ${operation} limited to ${effective} requests per minute${opts.reset ? ' (default)' : ''}`);
       }),
     );

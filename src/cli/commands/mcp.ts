@@ -4,18 +4,14 @@ import type { Command } from 'commander';
  * `leadbase mcp`: an MCP server on stdin/stdout for an AI assistant, whose tool calls go to a
  * leadbase server (LEADBASE_URL) with a key (LEADBASE_API_KEY), charged as the same calls over HTTP.
  */
-export function registerMcp(program: Command): void {
-  program
-    .command('mcp')
-    .description(
-      'Serve leadbase as MCP tools on stdin/stdout (for Claude Desktop, Cursor…): tool calls go to LEADBASE_URL with LEADBASE_API_KEY',
-    )
+export function registerMcp(mcp: Command): void {
+  mcp
     .option('--url <url>', 'the leadbase server (default: LEADBASE_URL, else http://127.0.0.1:3000)')
     .addHelpText(
       'after',
       '\nThe key is read from LEADBASE_API_KEY only (never a command-line argument, which other users can see).\n' +
         'An MCP client configuration:\n' +
-        '  {"mcpServers": {"leadbase": {"command": "npx", "args": ["leadbase", "mcp"],\n' +
+        '  {"mcpServers": {"leadbase": {"command": "node", "args": ["/path/to/leadbase/bin/leadbase.js", "mcp"],\n' +
         '    "env": {"LEADBASE_URL": "https://leadbase.example.com", "LEADBASE_API_KEY": "lb_…"}}}}',
     )
     .action(async (opts: { url?: string }) => {

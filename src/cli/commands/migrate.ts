@@ -1,21 +1,19 @@
 import type { Command } from 'commander';
 
 /** `leadbase migrate`. */
-export function registerMigrate(program: Command): void {
-  program
-    .command('migrate')
-    .description('Apply pending database migrations and exit')
-    .action(async () => {
-      const { loadConfig } = await import('../../config.ts');
-      const { openDatabase } = await import('../../db/database.ts');
-      const { migrateToLatest } = await import('../../db/migrate.ts');
-      const config = loadConfig();
-      const handle = openDatabase(config.databaseUrl);
-      try {
-        const { applied } = await migrateToLatest(handle.db);
-        console.log(applied.length ? `applied ${applied.join(', ')} to ${handle.location}` : `${handle.location} is up to date`);
-      } finally {
-        await handle.close();
-      }
-    });
+export function registerMigrate(migrate: Command): void {
+  migrate.option('--json', 'print a JSON object {location, applied}').action(async (opts: { json?: boolean }) => {
+    const { loadConfig } = await import('../../config.ts');
+    const { openDatabase } = await import('../../db/database.ts');
+    const { migrateToLatest } = await import('../../db/migrate.ts');
+    const config = loadConfig();
+    const handle = openDatabase(config.databaseUrl);
+    try {
+      const { applied } = await migrateToLatest(handle.db);
+      if (opts.json) return console.log(JSON.stringify({ location: handle.location, applied }));
+      console.log(applied.length ? `applied ${applied.join(', ')} to ${handle.location}` : `${handle.location} is up to date`);
+    } finally {
+      await handle.close();
+    }
+  });
 }

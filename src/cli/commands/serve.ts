@@ -4,10 +4,8 @@ import { positiveId } from '../arguments.ts';
 import { exitOnSignals, exitOnStartFailure } from '../shutdown.ts';
 
 /** `leadbase serve`: the API server. Its modules load only when it runs. */
-export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('Serve the API (PORT, HOST, DATABASE_URL, REDIS_URL from the environment)')
+export function registerServe(serve: Command): void {
+  serve
     .option('--first-key', 'on an empty database, create a first key with STARTER_CREDITS (default 100) and print it once')
     .option('-p, --port <port>', 'port to listen on (overrides PORT)')
     .option('-H, --host <host>', 'address to bind (overrides HOST)')
@@ -36,7 +34,7 @@ export function registerServe(program: Command): void {
       }
       // Before the listening line, which tells scripts the server is ready: both are there by then.
       if (server.emptyStores)
-        process.stdout.write('The stores are empty: lookups find nothing until you run `npx leadbase bootstrap` (docs/data.md).\n');
+        process.stdout.write('The stores are empty: lookups find nothing until you run `leadbase bootstrap` (docs/data.md).\n');
       process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
     });
 }
