@@ -8800,10 +8800,7 @@ export interface operations {
                     company_industry_id?: number;
                     min_employees?: number;
                     max_employees?: number;
-                    /**
-                     * @description true: remote-only listings; false: non-remote listings
-                     * @default false
-                     */
+                    /** @description true: remote-only listings; false: non-remote listings. Absent: false (the default) */
                     has_remote?: boolean;
                     /** @description Days since posting; default 30 when neither posted_after nor posted_before is given */
                     posted_within?: number;
@@ -8990,6 +8987,28 @@ export interface operations {
                             salary_currency: string | null;
                             experience_level: string | null;
                         }[];
+                        /**
+                         * HiddenByDefaults
+                         * @description Extension: present only when the search found no listing and listings of the query exist outside the defaults the request did not override (published in the last 30 days; non-remote only). Not on the LeadMagic v1 paths.
+                         */
+                        hidden_by_defaults?: {
+                            /** @description Listings of this query that the defaults hid (each counted once) */
+                            count: number;
+                            /** @description Only the defaults that hid listings; none of the filters the request gave */
+                            filters: {
+                                /** @description The default, as its request field and value: "posted_within: 30 (default)", "has_remote: false (default)", or both */
+                                filter: string;
+                                /** @description Listings this request would find with `widen_with` added */
+                                would_show: number;
+                                /** @description Fields to add to the request */
+                                widen_with: {
+                                    /** @description Days back to the oldest of them (at most 36500) */
+                                    posted_within?: number;
+                                    /** @enum {boolean} */
+                                    has_remote?: true;
+                                };
+                            }[];
+                        };
                     };
                 };
             };

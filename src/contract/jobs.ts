@@ -32,7 +32,11 @@ export const JobsFinderBody = Type.Object(
     company_industry_id: Type.Optional(BoundedInteger({ minimum: 1, description: 'Id from GET /job-industries' })),
     min_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
     max_employees: Type.Optional(BoundedInteger({ minimum: 0 })),
-    has_remote: Type.Optional(Type.Boolean({ default: false, description: 'true: remote-only listings; false: non-remote listings' })),
+    // No schema `default`: validation would fill it in, and an empty answer names only the defaults
+    // the client did not send (hidden_by_defaults), so the route must see whether it was sent.
+    has_remote: Type.Optional(
+      Type.Boolean({ description: 'true: remote-only listings; false: non-remote listings. Absent: false (the default)' }),
+    ),
     posted_within: Type.Optional(
       BoundedInteger({
         minimum: 1,
@@ -103,5 +107,40 @@ export const JobsFinderResponse = Type.Object(
   { title: 'JobsFinderResult' },
 );
 export type JobsFinderResponse = Static<typeof JobsFinderResponse>;
+
+export const HiddenByDefaults = Type.Object(
+  {
+    count: Type.Integer({ description: 'Listings of this query that the defaults hid (each counted once)' }),
+    filters: Type.Array(
+      Type.Object({
+        filter: Type.String({
+          description: 'The default, as its request field and value: "posted_within: 30 (default)", "has_remote: false (default)", or both',
+        }),
+        would_show: Type.Integer({ description: 'Listings this request would find with `widen_with` added' }),
+        widen_with: Type.Object(
+          {
+            posted_within: Type.Optional(Type.Integer({ description: 'Days back to the oldest of them (at most 36500)' })),
+            has_remote: Type.Optional(Type.Literal(true)),
+          },
+          { additionalProperties: false, description: 'Fields to add to the request' },
+        ),
+      }),
+      { description: 'Only the defaults that hid listings; none of the filters the request gave' },
+    ),
+  },
+  {
+    title: 'HiddenByDefaults',
+    description:
+      'Extension: present only when the search found no listing and listings of the query exist outside the defaults the request did not override (published in the last 30 days; non-remote only). Not on the LeadMagic v1 paths.',
+  },
+);
+export type HiddenByDefaults = Static<typeof HiddenByDefaults>;
+
+/** POST /jobs-finder's own answer: LeadMagic's shape (JobsFinderResponse, the v1 paths') and an empty answer's note. */
+export const JobsFinderAnswer = Type.Object(
+  { ...JobsFinderResponse.properties, hidden_by_defaults: Type.Optional(HiddenByDefaults) },
+  { title: 'JobsFinderResult' },
+);
+export type JobsFinderAnswer = Static<typeof JobsFinderAnswer>;
 /** What the jobs domain service returns; the route adds credits_consumed. */
 export type JobSearchResult = Omit<JobsFinderResponse, 'credits_consumed'>;

@@ -34,7 +34,7 @@ import {
   TechnographicsBody,
   TechnographicsResponse,
 } from '../contract/companies.ts';
-import { JobsFinderBody, JobsFinderResponse } from '../contract/jobs.ts';
+import { JobsFinderAnswer, JobsFinderBody } from '../contract/jobs.ts';
 import {
   EmailToProfileBody,
   EmailToProfileResponse,
@@ -401,7 +401,7 @@ export const OPERATIONS = {
     tag: 'jobs',
     perMinute: 200,
     body: JobsFinderBody,
-    response: JobsFinderResponse,
+    response: JobsFinderAnswer,
     charge: { minimum: PRICES.jobsFinderPerJob, rule: '1 credit per returned listing' },
     spellings: { v1: ['/v1/jobs/jobs-finder', '/v1/jobs/finder'] },
   },

@@ -16,6 +16,7 @@ import {
   type JobListing,
   type JobSearchResult,
   type JobsFinderBody,
+  type HiddenByDefaults,
 } from '../contract/jobs.ts';
 import { JOB_TYPES } from '../lookups/data.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
@@ -55,6 +56,10 @@ const SEARCH_WORK_MEM = '32MB';
 
 /** The jobs-finder filters; has_remote 'any' takes remote and non-remote listings alike (the LeadMagic v1 paths' default). */
 export type JobSearchFilters = Omit<JobsFinderBody, 'has_remote'> & { has_remote?: boolean | 'any' };
+
+/** How deep an empty answer's note looks for the oldest listing its defaults hid; past it the note widens to the longest window. */
+const HIDDEN_OLDEST_MAX_DEPTH = 10_000;
+const MAX_POSTED_WITHIN = 36_500;
 
 /** With has_remote 'any', how deep a page may reach (page × per_page): both partitions are read up to it and merged. */
 export const ANY_REMOTE_WINDOW_MAX = 10_000;
@@ -311,6 +316,66 @@ export class JobSearch {
     const totalPages = Math.ceil(total / perPage);
     const results = ids.length ? await this.load(ids) : [];
     return { total_count: total, page, per_page: perPage, total_pages: totalPages, results };
+  }
+
+  /**
+   * For an answer with no listing: the listings of the same query that the defaults the client did
+   * not override (the 30-day window, non-remote only) hid, and which of them would show which.
+   * Null when no default applied or none hid anything. Each widening is the same search run again
+   * (a count, and for a wider window one listing at its oldest), only for an empty answer, so a
+   * client that sent no date gets told why instead of concluding the company has no listings.
+   */
+  async hiddenByDefaults(filters: JobSearchFilters, now = Date.now()): Promise<HiddenByDefaults | null> {
+    filters = checkedFilters(filters);
+    const dateDefault = filters.posted_within === undefined && !filters.posted_after && !filters.posted_before;
+    const remoteDefault = filters.has_remote === undefined;
+    // The v1 paths' 'any' is not our default, and their shape has no room for the note.
+    if ((!dateDefault && !remoteDefault) || filters.has_remote === 'any') return null;
+    const plan = await this.plan(filters, now);
+    if (plan.empty) return null;
+    // A window reaching every listing: the listing count is exact, and the oldest listing says how
+    // many days would show them all.
+    const widened = async (remote: number, widenDate: boolean): Promise<{ shown: number; days?: number }> => {
+      const wide = { ...plan, remote, lo: widenDate ? 0 : plan.lo };
+      // A page of one: on PostgreSQL a text search counts through its page's rows.
+      const { total } = await this.run(wide, 0, 1);
+      if (!widenDate || total === 0) return { shown: total };
+      let days = MAX_POSTED_WITHIN;
+      if (total <= HIDDEN_OLDEST_MAX_DEPTH) {
+        const [oldest] = (await this.run(wide, total - 1, 1)).ids;
+        const row =
+          oldest === undefined
+            ? undefined
+            : await this.db.selectFrom('jobs').select('published_at').where('id', '=', oldest).executeTakeFirst();
+        // A whole day more than its age, so the listing is still inside when the client asks again.
+        if (row) days = Math.min(MAX_POSTED_WITHIN, Math.max(1, Math.floor((now - Number(row.published_at)) / DAY_MS) + 1));
+      }
+      return { shown: total, days };
+    };
+    const window = `posted_within: ${DEFAULT_POSTED_WITHIN_DAYS}`;
+    const entries: HiddenByDefaults['filters'] = [];
+    let count = 0;
+    if (dateDefault) {
+      const older = await widened(plan.remote, true);
+      count += older.shown;
+      if (older.shown) entries.push({ filter: `${window} (default)`, would_show: older.shown, widen_with: { posted_within: older.days! } });
+    }
+    if (remoteDefault) {
+      // has_remote: true shows the remote listings only (our path has no "any"): within the window
+      // alone, and, when the window is a default too, over every date.
+      const remoteAnyDate = dateDefault ? await widened(1, true) : undefined;
+      const remoteInWindow = remoteAnyDate?.shown === 0 ? { shown: 0 } : await widened(1, false);
+      count += remoteAnyDate?.shown ?? remoteInWindow.shown;
+      if (remoteInWindow.shown)
+        entries.push({ filter: 'has_remote: false (default)', would_show: remoteInWindow.shown, widen_with: { has_remote: true } });
+      if (remoteAnyDate && remoteAnyDate.shown > remoteInWindow.shown)
+        entries.push({
+          filter: `${window} and has_remote: false (defaults)`,
+          would_show: remoteAnyDate.shown,
+          widen_with: { has_remote: true, posted_within: remoteAnyDate.days! },
+        });
+    }
+    return count ? { count, filters: entries } : null;
   }
 
   /**

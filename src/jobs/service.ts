@@ -1,6 +1,6 @@
 // The jobs domain as the rest of leadbase sees it: the jobs-finder search, the search index's
 // upkeep, and (built on first use) the import pipeline.
-import type { JobSearchResult } from '../contract/jobs.ts';
+import type { HiddenByDefaults, JobSearchResult } from '../contract/jobs.ts';
 import { JobImporter, type JobServiceDeps } from './importer.ts';
 import { JobRepository } from './repository.ts';
 import type { MergeOptions } from './staged-index.ts';
@@ -69,5 +69,10 @@ export class JobService {
 
   search(filters: JobSearchFilters, now = Date.now()): Promise<JobSearchResult> {
     return this.searcher.search(filters, now);
+  }
+
+  /** For a search that found nothing: what the defaults it did not override hid (JobSearch.hiddenByDefaults). */
+  hiddenByDefaults(filters: JobSearchFilters, now = Date.now()): Promise<HiddenByDefaults | null> {
+    return this.searcher.hiddenByDefaults(filters, now);
   }
 }
