@@ -4,7 +4,7 @@
 // `{"<column>": "<field>"}` when every value is a field the product takes, else
 // `{"<field>": "<column>"}` when every key is. Anything else names fields the product does not take
 // and is refused, naming them.
-import { BulkInputError } from './service.ts';
+import { BulkInputError } from './errors.ts';
 
 /** One column read as one request field. */
 export interface ColumnMapping {

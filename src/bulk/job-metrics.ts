@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { BulkJobStatus } from '../email/tables.ts';
 import { jobEvents, type BulkEventView } from './events.ts';
-import type { BulkJobView, RowError } from './service.ts';
+import type { BulkJobView, RowError } from './types.ts';
 
 /** How often a run writes a progress sample at most. */
 export const PROGRESS_SAMPLE_MS = 5_000;

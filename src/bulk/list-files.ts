@@ -4,7 +4,7 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import sjson from 'secure-json-parse';
 import { CSV_READ_OPTIONS } from '../email/list-csv.ts';
-import { BulkInputError } from './service.ts';
+import { BulkInputError } from './errors.ts';
 
 /** The kinds of file a list is read from. */
 export type ListFormat = 'csv' | 'json' | 'jsonl';

@@ -5,7 +5,7 @@
 // it is never read as an empty list.
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { FetchError, type HttpClient } from '../net/http-client.ts';
-import { BulkInputError } from './service.ts';
+import { BulkInputError } from './errors.ts';
 import { csvHeaderOf, fileText, listFormatOf, rowsFromText } from './list-files.ts';
 import { columnsOfRows } from './input-mapping.ts';
 

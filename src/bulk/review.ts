@@ -2,7 +2,8 @@
 // as the job would read it, nothing stored, queued or charged. It says how many rows can be read, why
 // the others are refused (the job's own summary), the mapping applied, the columns nothing is read
 // from, and the most the job can cost.
-import { addReason, checkListSize, sortedReasons, type BulkProduct, type RowError } from './service.ts';
+import { addReason, checkListSize, sortedReasons } from './refusals.ts';
+import type { BulkProduct, RowError } from './types.ts';
 import type { ColumnMapping } from './input-mapping.ts';
 
 /** Refused rows listed one by one (the summary counts them all). */

@@ -15,91 +15,27 @@ import type { JobQueue, QueueJob } from '../queue/types.ts';
 import { BULK_QUEUE, ledgerRows, runFailure } from '../email/bulk.ts';
 import type { BulkJobStatus } from '../email/tables.ts';
 import type { BulkJobTable } from './tables.ts';
-import { MAX_BULK_ROWS } from '../contract/bulk.ts';
 import { jobEvents, recordEvent, type BulkEventView, type PauseReason } from './events.ts';
 import { callbackPayload, type Announce } from './callbacks.ts';
 import { PROGRESS_SAMPLE_MS, recordProgress } from './job-metrics.ts';
+import { BulkInputError, BulkStateError } from './errors.ts';
+import { addReason, checkListSize, reasonsOf } from './refusals.ts';
+import type { BulkJobView, BulkListFilter, BulkProduct, BulkRowView, RowError } from './types.ts';
 
-/** Distinct refusal reasons a job's summary lists (the rows themselves each carry theirs). */
-const MAX_REASONS = 20;
+// The HTTP layer and the tests import these from the service they come with.
+export { BulkInputError, BulkStateError } from './errors.ts';
+export type { BulkJobView, BulkListFilter, BulkProduct, BulkRowView, RowError } from './types.ts';
+
 const FINISHED: readonly BulkJobStatus[] = ['done', 'cancelled', 'failed'];
 /** States in which nothing is charged: cancelled for good, paused by the owner until resumed. */
 const STOPPED: readonly BulkJobStatus[] = ['cancelled', 'paused'];
 /** Most rows one charge takes (the next charge takes the rest). */
 const SETTLE_ROWS = 5_000;
 
-/** Why a row was refused: a message, and the fields at fault when known. */
-export interface RowError {
-  message: string;
-  details?: { field: string; message: string }[];
-}
-
-/** A product's rows: how one is read and answered, exactly as the operation's single call does. */
-export interface BulkProduct {
-  /** The operation whose single call a row is (its price rule charges the row). */
-  operation: string;
-  /** The row as the operation's request, or why it cannot be one. */
-  read(row: unknown): { input: Record<string, unknown> } | { error: RowError };
-  /** The single call's answer (price in millicredits, body without credits_consumed, whether it found something), or why the row is refused. */
-  answer(input: Record<string, unknown>): Promise<{ cost: number; body: object; found: boolean } | { error: RowError }>;
-}
-
-export interface BulkJobView {
-  id: string;
-  /** The same id, under the name LeadMagic's clients read. */
-  job_id: string;
-  product: string;
-  operation: string;
-  status: BulkJobStatus;
-  total: number;
-  refused: number;
-  processed: number;
-  found: number;
-  credits_consumed: number;
-  /** Why rows were refused, most frequent first. */
-  refusals: { reason: string; rows: number }[];
-  /** Why the job failed (its retries ran out), else null. */
-  failure_reason: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-/** One served row: its answer (the single call's, with credits_consumed) or why it was refused. */
-export interface BulkRowView {
-  row_index: number;
-  status: 'success' | 'not_found' | 'refused';
-  input: unknown;
-  output: Record<string, unknown> | null;
-  credits_consumed: number;
-  error: RowError | null;
-}
-
-/** Which of a key's jobs `list` answers. */
-export interface BulkListFilter {
-  statuses?: readonly BulkJobStatus[];
-  product?: string;
-  /** Most jobs answered (default 100). */
-  limit?: number;
-  offset?: number;
-}
-
 /** The callback of a job that ended could not be queued. */
 class CallbackError extends Error {
   constructor(readonly cause: unknown) {
     super(`the job's callback could not be queued: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-}
-
-/** A lifecycle call the job's state does not allow (pausing a finished job, restarting a running one). */
-export class BulkStateError extends Error {}
-
-export class BulkInputError extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
   }
 }
 
@@ -137,32 +73,6 @@ export interface BulkJobOptions {
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
-
-export function reasonsOf(json: string): { reason: string; rows: number }[] {
-  return sortedReasons(JSON.parse(json) as Record<string, number>);
-}
-
-/** Reasons counted while reading a list, most frequent first. */
-export function sortedReasons(reasons: Record<string, number>): { reason: string; rows: number }[] {
-  return Object.entries(reasons)
-    .map(([reason, rows]) => ({ reason, rows }))
-    .sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason));
-}
-
-/** Refuses a list a job cannot hold: no rows, or more than MAX_BULK_ROWS (a submit and its review alike). */
-export function checkListSize(rows: readonly unknown[]): void {
-  if (!rows.length) throw new BulkInputError('The list has no rows.', '/rows');
-  if (rows.length > MAX_BULK_ROWS) {
-    throw new BulkInputError(`A job holds at most ${MAX_BULK_ROWS} rows; this one has ${rows.length}.`, '/rows');
-  }
-}
-
-/** Adds a refusal to the reasons (at most MAX_REASONS distinct; the rest are counted as "other reasons"). */
-export function addReason(reasons: Record<string, number>, error: RowError): void {
-  const reason = error.details?.length ? `${error.details[0].field}: ${error.details[0].message}` : error.message;
-  const key = reason in reasons || Object.keys(reasons).length < MAX_REASONS ? reason : 'other reasons';
-  reasons[key] = (reasons[key] ?? 0) + 1;
-}
 
 function view(row: BulkJobTable): BulkJobView {
   return {

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { columnsOfRows, mapRows, readInputMapping, unusedColumns } from '../../src/bulk/input-mapping.ts';
-import { BulkInputError } from '../../src/bulk/service.ts';
+import { BulkInputError } from '../../src/bulk/errors.ts';
 import { distinctHeader } from '../../src/bulk/list-files.ts';
 
 const FIELDS = ['first_name', 'last_name', 'domain', 'company_name', 'full_name'];

@@ -12,7 +12,7 @@ import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
 import { startSampleWorld, type SampleWorld } from '../support/sample-world.ts';
 import { until } from '../support/until.ts';
-import type { BulkJobView, BulkRowView } from '../../src/bulk/service.ts';
+import type { BulkJobView, BulkRowView } from '../../src/bulk/types.ts';
 
 /** The files the fake file server serves, by path: [content type, body, extra headers]. */
 const FILES: Record<string, [string, string | Buffer, Record<string, string>?]> = {

@@ -8,7 +8,7 @@ import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
 import { startSampleWorld, type SampleWorld } from '../support/sample-world.ts';
 import { until } from '../support/until.ts';
-import type { BulkJobView } from '../../src/bulk/service.ts';
+import type { BulkJobView } from '../../src/bulk/types.ts';
 import type { BulkJobMetrics, BulkLogLine } from '../../src/bulk/job-metrics.ts';
 
 const FOUND = { company_domain: 'acme-robotics.com' };

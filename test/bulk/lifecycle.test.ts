@@ -13,7 +13,7 @@ import type { TestApp } from '../support/app.ts';
 import { startSampleWorld, type SampleWorld } from '../support/sample-world.ts';
 import { until } from '../support/until.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/net/webhooks.ts';
-import type { BulkJobView } from '../../src/bulk/service.ts';
+import type { BulkJobView } from '../../src/bulk/types.ts';
 import type { BulkEventView } from '../../src/bulk/events.ts';
 
 const FOUND = { company_domain: 'acme-robotics.com' };

@@ -10,8 +10,8 @@ import type { TestApp } from '../support/app.ts';
 import { priceOf } from '../support/charges.ts';
 import { startSampleWorld, type SampleWorld } from '../support/sample-world.ts';
 import { until } from '../support/until.ts';
-import { OPERATIONS, type ChargedOperationId } from '../../src/http/operations.ts';
-import type { BulkJobView, BulkRowView } from '../../src/bulk/service.ts';
+import { OPERATIONS, type ChargedOperationId } from '../../src/operations/catalogue.ts';
+import type { BulkJobView, BulkRowView } from '../../src/bulk/types.ts';
 import type { BULK_PRODUCTS } from '../../src/contract/bulk.ts';
 
 type Product = (typeof BULK_PRODUCTS)[number];
