@@ -9,7 +9,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import { buildApp } from '../src/http/app.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../src/http/operations.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../src/operations/catalogue.ts';
 import { createLogger } from '../src/logger.ts';
 import { logDestination } from '../src/log-destination.ts';
 import { SAMPLE_COMPANY } from '../test/support/sample-company.ts';

@@ -4,7 +4,7 @@
 // cookie; every change made with one must carry the session's CSRF token in X-CSRF-Token.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
+import { AppError } from '../operations/errors.ts';
 import type { AuthenticatedKey } from '../keys/service.ts';
 
 export type AdminCaller =

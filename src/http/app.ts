@@ -19,7 +19,7 @@ import handlerPassPlugin from './plugins/handler-pass.ts';
 import adminPlugin from './plugins/admin.ts';
 import consolePlugin from './plugins/console.ts';
 import { routes } from './routes/index.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../operations/errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { AccessLogController } from './access-log.ts';
 

@@ -7,7 +7,7 @@ import { BulkInputError } from '../bulk/service.ts';
 import { columnsOfRows, mapRows, readInputMapping, unusedColumns, type ColumnMapping } from '../bulk/input-mapping.ts';
 import { csvHeaderOf, fileText, listFormatOf, rowsFromText } from '../bulk/list-files.ts';
 import { fetchRemoteList, RemoteListError } from '../bulk/remote-list.ts';
-import { AppError, InvalidRequestError } from './errors.ts';
+import { AppError, InvalidRequestError } from '../operations/errors.ts';
 import { bulkFieldsOf } from './bulk-products.ts';
 import type { FormPart } from './multipart.ts';
 

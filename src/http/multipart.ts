@@ -2,7 +2,7 @@
 // list's file and its fields): the parts between the boundaries, each with its name, its file name
 // and its type. The body arrives as a latin1 string (one character a byte, so nothing is decoded
 // twice); a part's bytes are given back as a Buffer.
-import { InvalidRequestError } from './errors.ts';
+import { InvalidRequestError } from '../operations/errors.ts';
 
 export interface FormPart {
   name: string;

@@ -5,7 +5,7 @@
 import { JobsFinderBody } from '../contract/jobs.ts';
 import { EmployeeFinderBody, PeopleSearchBody } from '../contract/people.ts';
 import { employeePageSizeOf } from './routes/employee-finder.ts';
-import { OPERATIONS, PRICE_OF } from './operations.ts';
+import { OPERATIONS, PRICE_OF } from '../operations/catalogue.ts';
 import type { BulkOperationId } from './bulk-products.ts';
 
 /** The operations the Explore screen makes: searches and finders of companies, jobs and people. */

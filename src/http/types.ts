@@ -1,6 +1,6 @@
 import type { AuthenticatedKey } from '../keys/service.ts';
 import type { Services } from '../services.ts';
-import type { OperationId } from './operations.ts';
+import type { OperationId } from '../operations/catalogue.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -2,7 +2,7 @@
 // operation's request schema, its output schema the operation's answer. A tool call is a call of
 // the API itself with the caller's key (ApiCall), so it is authenticated, limited, charged and
 // made idempotent exactly as the same request over HTTP: the same ledger rows, the same answers.
-import { OPERATIONS, type OperationId } from '../http/operations.ts';
+import { OPERATIONS, type OperationId } from '../operations/catalogue.ts';
 import { withOriginalNamesSchema } from '../contract/original-names.ts';
 
 /** One API request a tool call makes, and its answer. */

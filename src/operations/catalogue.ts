@@ -2,6 +2,8 @@
 // price rule. Routes, rate limits, the pay-before-work check, OpenAPI summaries and the shared route
 // tests all read from here, so an operation is changed in one place, and an operation id that does
 // not exist is a compile error rather than a silently unlimited route (docs/contract.md, Endpoints).
+// Nothing here knows the web framework: src/http/route-options.ts makes Fastify routes of it, and the
+// other surfaces (LeadMagic's v1 paths, MCP tools, bulk products, the console) read it as it is.
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { PRICES } from '../billing/prices.ts';
 import { emailValidationCost } from '../email/messages.ts';
@@ -55,10 +57,7 @@ import {
   RoleFinderResponse,
 } from '../contract/people.ts';
 import { CreditsResponse, IdNameList, JobCountryList } from '../contract/lookups.ts';
-import { IdempotencyHeaders, responsesOf } from './responses.ts';
 import { McpMessage } from '../contract/mcp.ts';
-import { EXAMPLES } from './examples.ts';
-import { withOriginalNamesSchema } from '../contract/original-names.ts';
 
 /** How a charged operation is priced, in millicredits. */
 interface Charge {
@@ -68,7 +67,7 @@ interface Charge {
   rule: string;
 }
 
-interface OperationBase {
+export interface OperationBase {
   path: `/${string}`;
   methods: readonly ('GET' | 'POST' | 'DELETE')[];
   /** Answered with 202 Accepted: the work is queued. */
@@ -579,7 +578,7 @@ export const OPERATIONS = {
 
 export type OperationId = keyof typeof OPERATIONS;
 export type ChargedOperationId = { [K in OperationId]: (typeof OPERATIONS)[K] extends { charge: Charge } ? K : never }[OperationId];
-type Operation<Id extends OperationId> = (typeof OPERATIONS)[Id];
+export type Operation<Id extends OperationId> = (typeof OPERATIONS)[Id];
 
 /** Every operation's per-minute limit, by id. */
 export const RATE_LIMITS_PER_MINUTE: Record<OperationId, number> = Object.fromEntries(
@@ -598,68 +597,6 @@ export function isOperationId(value: string): value is OperationId {
 
 /** An operation's request body schema (undefined when it takes none). */
 export type BodyOf<Id extends OperationId> = Operation<Id> extends { body: infer B extends TObject } ? B : undefined;
-type ParamsOf<Id extends OperationId> = Operation<Id> extends { params: infer P extends TObject } ? P : undefined;
-type QueryOf<Id extends OperationId> = Operation<Id> extends { query: infer Q extends TObject } ? Q : undefined;
-
-/** The OpenAPI operationId: the descriptor's id in camelCase, prefixed by the method when one descriptor serves several. */
-function operationIdOf(id: string, method?: string): string {
-  const camel = id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  return method ? `${method.toLowerCase()}${camel[0].toUpperCase()}${camel.slice(1)}` : camel;
-}
-
-/**
- * Another surface's route onto an operation (the LeadMagic v1 paths): its own body and response
- * schemas and OpenAPI names, the operation's limits, prices and ledger.
- */
-export interface AliasSurface {
-  path: string;
-  operationId: string;
-  tag: string;
-  response: TSchema;
-  body?: TObject;
-}
-
-/**
- * The Fastify route options of an operation: its schemas (the TypeBox types flow into the
- * handler), summary and tag, and the config the auth, rate-limit and billing plugins read.
- */
-export function routeOptions<const Id extends OperationId>(id: Id, method?: OperationBase['methods'][number], alias?: AliasSurface) {
-  const op: OperationBase = OPERATIONS[id];
-  // An operation served on several methods documents each one's answers (`method` picks it).
-  const as = method ?? op.methods[0];
-  const example = EXAMPLES[`${as} ${alias?.path ?? op.path}`];
-  const withExample = <S extends TSchema>(schema: S | undefined, value: unknown): S | undefined =>
-    schema && value !== undefined ? { ...schema, examples: [value] } : schema;
-  const body = withExample(alias ? (alias.body ?? op.body) : op.body, example?.request);
-  return {
-    schema: {
-      // Stable names for generated clients: emailValidate, getCredits / postCredits.
-      operationId: alias?.operationId ?? operationIdOf(id, op.methods.length > 1 ? as : undefined),
-      summary: op.summary,
-      description: op.charge ? `Charge: ${op.charge.rule}.` : undefined,
-      tags: [alias?.tag ?? op.tag],
-      // Only operations with a body declare one (Fastify warns about a GET with a body schema).
-      ...((body && as !== 'GET' ? { body } : {}) as { body: BodyOf<Id> }),
-      ...((op.params ? { params: op.params } : {}) as { params: ParamsOf<Id> }),
-      ...((op.query ? { querystring: op.query } : {}) as { querystring: QueryOf<Id> }),
-      ...(as === 'POST' && !op.rawAnswer ? { headers: IdempotencyHeaders } : {}),
-      // Exactly the statuses the operation can answer with, their headers (an accepted operation
-      // documents 202 in place of 200; its handler sets the code).
-      // Our own paths answer with the original API's field names beside the contract's (contract/original-names.ts).
-      response: responsesOf(withExample(alias?.response ?? withOriginalNamesSchema(op.response), example?.response)!, {
-        method: as,
-        charged: Boolean(op.charge),
-        // An accepted operation reads its own body (a JSON or CSV list).
-        hasInput: Boolean(body || op.params || op.query || op.accepted),
-        byId: Boolean(op.params),
-        accepted: Boolean(op.accepted),
-        rawAnswer: Boolean(op.rawAnswer),
-        successDescription: op.accepted ? 'Accepted: the work is queued' : op.charge ? `The result. ${op.charge.rule}.` : 'The result',
-      }) as unknown as { 200: Operation<Id>['response'] },
-    },
-    config: { auth: true, operation: id, minimumCharge: op.charge?.minimum, ...(op.rawAnswer ? { rawAnswer: true } : {}) },
-  };
-}
 
 /** The answer of a lookup that found nothing: every result field null, and the not-found message. */
 export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
@@ -667,33 +604,6 @@ export function notFoundBody(id: ChargedOperationId): Record<string, unknown> {
   if (!op.messages) throw new Error(`${id} has no not-found answer`);
   const fields = Object.keys((op.response as TObject).properties).filter((k) => k !== 'credits_consumed' && k !== 'message');
   return { ...Object.fromEntries(fields.map((k) => [k, null])), message: op.messages.notFound };
-}
-
-/** Lookups that answer one record or nothing, priced by whether they found it. */
-type FoundOrNotId =
-  | 'company-funding'
-  | 'company-search'
-  | 'role-finder'
-  | 'mobile-finder'
-  | 'b2b-profile-email'
-  | 'b2b-profile'
-  | 'profile-search'
-  | 'personal-email-finder'
-  | 'job-change-detector'
-  | 'competitors-search'
-  | 'technographics';
-
-/** Such a lookup's answer: the record with the found message at its price, else the not-found body, free. */
-export function lookupAnswer(id: FoundOrNotId, found: object | null): Answer {
-  if (!found) return { cost: PRICE_OF[id](false), body: notFoundBody(id) };
-  const op: OperationBase = OPERATIONS[id];
-  return { cost: PRICE_OF[id](true), body: { ...found, message: op.messages!.found } };
-}
-
-/** A charged operation's result before it is settled: its price (millicredits) and its body without credits_consumed. */
-export interface Answer<Body extends object = Record<string, unknown>> {
-  cost: number;
-  body: Body;
 }
 
 /** What an answer costs, by the operation's price rule (millicredits). */

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { OPERATIONS } from '../../src/http/operations.ts';
+import { OPERATIONS } from '../../src/operations/catalogue.ts';
 
 const DOCS = join(process.cwd(), 'docs');
 

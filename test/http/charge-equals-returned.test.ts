@@ -9,7 +9,7 @@ import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
 import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
-import { OPERATIONS, spellingsOf, type ChargedOperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, spellingsOf, type ChargedOperationId } from '../../src/operations/catalogue.ts';
 import type { BULK_PRODUCTS } from '../../src/contract/bulk.ts';
 import { TOOLS, type ToolName } from '../../src/mcp/tools.ts';
 import { until } from '../support/until.ts';

@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { OPERATIONS } from '../../src/http/operations.ts';
+import { OPERATIONS } from '../../src/operations/catalogue.ts';
 
 function assertEnvelope(res: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, code: string) {
   assert.equal(res.statusCode, status, res.body);

@@ -14,7 +14,7 @@ import type { TestApp } from '../support/app.ts';
 import { priceOf } from '../support/charges.ts';
 import { readField, withSampleValues } from '../support/leadmagic-replay.ts';
 import { startSampleWorld, type SampleWorld } from '../support/sample-world.ts';
-import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/operations/catalogue.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 

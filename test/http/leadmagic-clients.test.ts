@@ -18,7 +18,7 @@ import { connectMcp, priceOf } from '../support/charges.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { until } from '../support/until.ts';
 import { readField as read, withSampleValues } from '../support/leadmagic-replay.ts';
-import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, isOperationId, type ChargedOperationId, type OperationId } from '../../src/operations/catalogue.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { EXAMPLES, type OperationExample } from '../../src/http/examples.ts';
-import { OPERATIONS } from '../../src/http/operations.ts';
+import { OPERATIONS } from '../../src/operations/catalogue.ts';
 import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 
 const RECORD = process.env.RECORD_OPENAPI_EXAMPLES === '1';

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { V1_ROUTES } from '../../src/http/routes/v1.ts';
-import { OPERATIONS } from '../../src/http/operations.ts';
+import { OPERATIONS } from '../../src/operations/catalogue.ts';
 import { ADMIN_OPERATION_IDS } from '../../src/contract/admin.ts';
 
 type Doc = {

@@ -1,11 +1,11 @@
 // One suite every charged operation runs, read from the operation descriptors
-// (src/http/operations.ts): a new charged operation without a sample request here is a compile
+// (src/operations/catalogue.ts): a new charged operation without a sample request here is a compile
 // error, and once it has one it is held to the same rules as the others.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
-import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/operations/catalogue.ts';
 import { V1_ROUTES } from '../../src/http/routes/v1.ts';
 
 /** A valid request of each charged operation, and a body with a wrong type in it. */

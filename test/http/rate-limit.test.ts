@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { REDIS_SKIP, REDIS_URL, openSqlite, reopen } from '../support/db.ts';
 import { startTestApp } from '../support/app.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../../src/http/operations.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../../src/operations/catalogue.ts';
 
 describe('rate limits (in memory)', () => {
   it('uses the contract limits, sends RateLimit-* and X-RateLimit-* headers, refuses with 429 and Retry-After', async () => {

@@ -2,7 +2,7 @@
 // listening app (the tools are charged as their operations are).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/http/operations.ts';
+import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/operations/catalogue.ts';
 
 /** What the operation's price rule says an answer costs (millicredits), on either surface's shape (ours or LeadMagic v1). */
 export function priceOf(id: ChargedOperationId, answer: Record<string, unknown>): number {

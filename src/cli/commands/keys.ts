@@ -17,7 +17,7 @@ function withKeys<T>(fn: (keys: KeyService) => Promise<T>): Promise<T> {
  * operations module, with every schema) is loaded only for `keys limit`, which names them.
  */
 export async function registerKeys(keys: Command, rest: string[]): Promise<void> {
-  const operations = rest[0] === 'limit' ? await import('../../http/operations.ts') : undefined;
+  const operations = rest[0] === 'limit' ? await import('../../operations/catalogue.ts') : undefined;
   keys
     .command('create')
     .description('Create a key; prints it once (only its hash is stored)')
@@ -110,7 +110,7 @@ export async function registerKeys(keys: Command, rest: string[]): Promise<void>
     .option('--json', 'print a JSON object {id, operation, per_minute, default}')
     .action(async (id: number, operation: string, perMinute: number | undefined, opts: { reset?: boolean; json?: boolean }) =>
       withKeys(async (service) => {
-        const { isOperationId, RATE_LIMITS_PER_MINUTE } = operations ?? (await import('../../http/operations.ts'));
+        const { isOperationId, RATE_LIMITS_PER_MINUTE } = operations ?? (await import('../../operations/catalogue.ts'));
         if (!isOperationId(operation))
           throw new CliError(`unknown endpoint "${operation}"; one of ${Object.keys(RATE_LIMITS_PER_MINUTE).join(', ')}`);
         if (!opts.reset && perMinute === undefined) throw new CliError('give a per-minute limit, or --reset');

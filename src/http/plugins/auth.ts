@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../operations/errors.ts';
 import { consoleCallKey } from '../admin-access.ts';
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;

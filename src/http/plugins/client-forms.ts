@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { contractForm } from '../client-forms.ts';
-import { isOperationId } from '../operations.ts';
+import { isOperationId } from '../../operations/catalogue.ts';
 
 /** Request bodies in the forms LeadMagic's clients send are read in our contract's form before validation (http/client-forms.ts). */
 async function clientFormsPlugin(app: FastifyInstance): Promise<void> {

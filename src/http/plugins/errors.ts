@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, domainErrorToHttp, type ErrorCode, type ErrorDetail } from '../errors.ts';
+import { AppError, type ErrorCode, type ErrorDetail } from '../../operations/errors.ts';
+import { domainErrorToHttp } from '../errors.ts';
 import { DependencyUnavailableError, isUnavailable, RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 import { NO_CONTROL_CHARACTERS } from '../../contract/common.ts';
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../operations/errors.ts';
 import { LEASE_RENEWAL_MS, LeaseLostError, newOwnerToken, requestFingerprint } from '../../billing/idempotency.ts';
 
 const MAX_KEY_LENGTH = 255;

@@ -2,9 +2,9 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../operations/errors.ts';
 import type { CircuitBreaker } from '../../db/breaker.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../../operations/catalogue.ts';
 
 export interface RateLimitOptions {
   /** Shared budget across instances when set; otherwise each instance counts in memory. */
@@ -83,7 +83,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitOptions):
     const config = route.config as { auth?: boolean; operation?: string } | undefined;
     if (config?.auth && !(config.operation && limits[config.operation])) {
       throw new Error(
-        `route ${String(route.method)} ${route.url} has no rate limit: its operation "${config.operation}" is not in src/http/operations.ts`,
+        `route ${String(route.method)} ${route.url} has no rate limit: its operation "${config.operation}" is not in src/operations/catalogue.ts`,
       );
     }
   });

@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { adminRoute } from '../../contract/admin.ts';
-import { AppError, InvalidRequestError } from '../errors.ts';
+import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { adminCaller, clearSessionCookie, requireOperator, setSessionCookie, type AdminCaller } from '../admin-access.ts';
 import { installStatus } from '../../status.ts';
 import { dailyUsage } from '../../billing/usage.ts';
@@ -13,7 +13,7 @@ import { setSpendCap, spendCapOf } from '../../billing/caps.ts';
 import { creditsToUnits, unitsToCredits } from '../../billing/units.ts';
 import type { KeySummary } from '../../keys/service.ts';
 import { SOURCE_TYPES } from '../../sources/registry.ts';
-import { RATE_LIMITS_PER_MINUTE } from '../operations.ts';
+import { RATE_LIMITS_PER_MINUTE } from '../../operations/catalogue.ts';
 import { csvLine } from '../../csv/write.ts';
 
 /** Sign-in attempts per client address per minute, across instances when Redis is there. */

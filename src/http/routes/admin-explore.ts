@@ -2,10 +2,10 @@
 // cost before it is made. The calls themselves go to the API's own routes, with the console session
 // in place of the key (admin-access.ts, consoleCallKey), so they are charged as any other call.
 import type { FastifyInstance } from 'fastify';
-import { InvalidRequestError } from '../errors.ts';
+import { InvalidRequestError } from '../../operations/errors.ts';
 import { adminRoute } from '../../contract/admin.ts';
 import { CALL_AS_HEADER } from '../admin-access.ts';
-import { OPERATIONS } from '../operations.ts';
+import { OPERATIONS } from '../../operations/catalogue.ts';
 import { EXPLORE_OPERATIONS, isExploreOperation, quoteOf, type PriceQuote } from '../price-quote.ts';
 import { unitsToCredits } from '../../billing/units.ts';
 

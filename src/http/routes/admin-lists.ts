@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { adminRoute } from '../../contract/admin.ts';
-import { AppError, InvalidRequestError } from '../errors.ts';
+import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import type { AdminCaller } from '../admin-access.ts';
 import { BulkInputError, type BulkJobView } from '../../email/bulk.ts';
 import { CSV_READ_OPTIONS, emailColumnOf } from '../../email/list-csv.ts';
@@ -15,7 +15,7 @@ import { PRICES } from '../../billing/prices.ts';
 import { unitsToCredits } from '../../billing/units.ts';
 import { listFromCsv, RESULT_FIELDS } from './email-bulk.ts';
 import { BULK_PRODUCTS } from '../../contract/bulk.ts';
-import { OPERATIONS } from '../operations.ts';
+import { OPERATIONS } from '../../operations/catalogue.ts';
 import { bulkOperationOf } from '../bulk-products.ts';
 import { rowQuoteOf } from '../price-quote.ts';
 

@@ -4,7 +4,7 @@
 // each find ready to register (POST /admin/sources). Operator only; every start and stop is in the
 // audit log (plugins/admin.ts), and so is how each bootstrap ended.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, InvalidRequestError } from '../errors.ts';
+import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { requireOperator } from '../admin-access.ts';
 import { BootstrapBusyError, type BootstrapRunView } from '../../sources/bootstrap-runs.ts';
 import { BootstrapInputError, stepNames } from '../../sources/bootstrap.ts';

@@ -3,7 +3,7 @@
 // ADMIN_TOKEN the admin API is off (404).
 import type { FastifyInstance } from 'fastify';
 import { adminRoute } from '../../contract/admin.ts';
-import { AppError, InvalidRequestError } from '../errors.ts';
+import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { requireOperator } from '../admin-access.ts';
 import { SourceInputError, viewOf, type SourceInput } from '../../sources/registry.ts';
 

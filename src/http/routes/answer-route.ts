@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { hasNeutralNames, withOriginalNames } from '../../contract/original-names.ts';
 import type { Static } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
-import { OPERATIONS, routeOptions, spellingsOf, type Answer, type BodyOf, type ChargedOperationId } from '../operations.ts';
+import { OPERATIONS, spellingsOf, type BodyOf, type ChargedOperationId } from '../../operations/catalogue.ts';
+import { routeOptions } from '../route-options.ts';
+import type { Answer } from '../../operations/answer.ts';
 
 /**
  * The route of a charged operation that answers its POST body: `answer` computes the result and

@@ -3,8 +3,9 @@
 // owner's only (another key's job is 404), every path from the operation descriptors.
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { AppError, InvalidRequestError } from '../errors.ts';
-import { OPERATIONS, routeOptions, spellingsOf, type OperationId } from '../operations.ts';
+import { AppError, InvalidRequestError } from '../../operations/errors.ts';
+import { OPERATIONS, spellingsOf, type OperationId } from '../../operations/catalogue.ts';
+import { routeOptions } from '../route-options.ts';
 import { bulkOperationOf } from '../bulk-products.ts';
 import { BULK_PRODUCTS, BulkSubmitBody, MAX_BULK_ROWS } from '../../contract/bulk.ts';
 import { BULK_JOB_STATUSES } from '../../contract/email-bulk.ts';

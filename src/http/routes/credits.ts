@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { unitsToCredits } from '../../billing/units.ts';
 import type { Services } from '../../services.ts';
-import { OPERATIONS, routeOptions } from '../operations.ts';
+import { OPERATIONS } from '../../operations/catalogue.ts';
+import { routeOptions } from '../route-options.ts';
 
 /** The answer of /credits (and of LeadMagic's /v1/credits): the key's balance in credits. */
 export async function creditsOf(services: Services, keyId: number): Promise<{ credits: number }> {

@@ -1,7 +1,8 @@
 import { EMPTY_EMAIL_COMPANY, type EmailFinderBody, type EmailFinderResponse } from '../../contract/email.ts';
 import type { Services } from '../../services.ts';
-import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { PRICE_OF, type Answer } from '../operations.ts';
+import { requireNonBlank, requireOneOf } from '../../operations/errors.ts';
+import { PRICE_OF } from '../../operations/catalogue.ts';
+import type { Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 export async function findEmail(

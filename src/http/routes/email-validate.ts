@@ -1,8 +1,9 @@
 import type { EmailValidateBody } from '../../contract/email.ts';
 import type { EmailValidation } from '../../contract/email.ts';
 import type { Services } from '../../services.ts';
-import { requireNonBlank } from '../errors.ts';
-import { PRICE_OF, type Answer } from '../operations.ts';
+import { requireNonBlank } from '../../operations/errors.ts';
+import { PRICE_OF } from '../../operations/catalogue.ts';
+import type { Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 export async function validateEmail(services: Services, body: EmailValidateBody): Promise<Answer<EmailValidation>> {

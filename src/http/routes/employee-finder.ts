@@ -1,7 +1,8 @@
 import type { EmployeeFinderBody, EmployeeFinderResponse } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
-import { InvalidRequestError, requireOneOf } from '../errors.ts';
-import { OPERATIONS, PRICE_OF, type Answer } from '../operations.ts';
+import { InvalidRequestError, requireOneOf } from '../../operations/errors.ts';
+import { OPERATIONS, PRICE_OF } from '../../operations/catalogue.ts';
+import type { Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 const op = OPERATIONS['employee-finder'];

@@ -1,7 +1,7 @@
 import type { JobChangeBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
-import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { lookupAnswer, type Answer } from '../operations.ts';
+import { requireNonBlank, requireOneOf } from '../../operations/errors.ts';
+import { lookupAnswer, type Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 export async function detectJobChange(services: Services, request: JobChangeBody): Promise<Answer> {

@@ -1,7 +1,8 @@
 import type { HiddenByDefaults, JobSearchResult } from '../../contract/jobs.ts';
 import type { JobSearchFilters } from '../../jobs/search.ts';
 import type { Services } from '../../services.ts';
-import { PRICE_OF, type Answer } from '../operations.ts';
+import { PRICE_OF } from '../../operations/catalogue.ts';
+import type { Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 /** The search as every surface answers it (the LeadMagic v1 paths too: their shape has no room for more). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LookupList } from '../../lookups/service.ts';
-import { OPERATIONS, routeOptions } from '../operations.ts';
+import { OPERATIONS } from '../../operations/catalogue.ts';
+import { routeOptions } from '../route-options.ts';
 
 const ID_NAME_LISTS = {
   'job-types': 'job_types',

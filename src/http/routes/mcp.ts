@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer } from '../../mcp/server.ts';
 import type { ApiAnswer, ApiCall } from '../../mcp/tools.ts';
-import { OPERATIONS, routeOptions } from '../operations.ts';
-import { AppError, InvalidRequestError } from '../errors.ts';
+import { OPERATIONS } from '../../operations/catalogue.ts';
+import { routeOptions } from '../route-options.ts';
+import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { presentedKey } from '../plugins/auth.ts';
 
 /** A JSON-RPC 2.0 request, notification or response (the SDK checks the rest). */

@@ -1,7 +1,7 @@
 import type { MobileFinderBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
-import { requireOneOf } from '../errors.ts';
-import { lookupAnswer, type Answer } from '../operations.ts';
+import { requireOneOf } from '../../operations/errors.ts';
+import { lookupAnswer, type Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 export async function findMobile(services: Services, request: MobileFinderBody): Promise<Answer> {

@@ -5,8 +5,9 @@ import { normalizeSizeLabel } from '../../companies/normalize.ts';
 import { alpha2Code, countryCodeByName } from '../../lookups/countries.ts';
 import { jobFunctionNamed, jobLevelNamed } from '../../people/people-search.ts';
 import { LEVEL_RANK } from '../../people/titles.ts';
-import { InvalidRequestError } from '../errors.ts';
-import { PRICE_OF, type Answer } from '../operations.ts';
+import { InvalidRequestError } from '../../operations/errors.ts';
+import { PRICE_OF } from '../../operations/catalogue.ts';
+import type { Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 /** How deep pages go: past it a search is narrowed, not paged (offsets this deep cost a scan). */

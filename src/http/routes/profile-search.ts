@@ -1,7 +1,7 @@
 import type { ProfileBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
-import { requireNonBlank } from '../errors.ts';
-import { lookupAnswer, type Answer } from '../operations.ts';
+import { requireNonBlank } from '../../operations/errors.ts';
+import { lookupAnswer, type Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 export async function profileSearch(services: Services, request: ProfileBody): Promise<Answer> {

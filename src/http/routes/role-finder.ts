@@ -1,7 +1,7 @@
 import type { RoleFinderBody } from '../../contract/people.ts';
 import type { Services } from '../../services.ts';
-import { requireNonBlank, requireOneOf } from '../errors.ts';
-import { lookupAnswer, type Answer } from '../operations.ts';
+import { requireNonBlank, requireOneOf } from '../../operations/errors.ts';
+import { lookupAnswer, type Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 /** The role finder's answer: the company named by its name, domain or page URL. */

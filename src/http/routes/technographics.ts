@@ -1,8 +1,8 @@
 import type { TechnographicsBody } from '../../contract/companies.ts';
 import { websiteOf } from '../../companies/profile.ts';
 import type { Services } from '../../services.ts';
-import { requireOneOf } from '../errors.ts';
-import { lookupAnswer, type Answer } from '../operations.ts';
+import { requireOneOf } from '../../operations/errors.ts';
+import { lookupAnswer, type Answer } from '../../operations/answer.ts';
 import { answerRoute } from './answer-route.ts';
 
 /** The company's technologies as its job listings name them; the not-found body (free) when it is unknown or none is named. */

@@ -28,7 +28,9 @@ import {
   V1RoleFinderResponse,
 } from '../../contract/v1.ts';
 import { JobCountryList, IdNameList } from '../../contract/lookups.ts';
-import { OPERATIONS, routeOptions, spellingsOf, type Answer, type OperationId } from '../operations.ts';
+import { OPERATIONS, spellingsOf, type OperationId } from '../../operations/catalogue.ts';
+import { routeOptions } from '../route-options.ts';
+import type { Answer } from '../../operations/answer.ts';
 import { creditsOf } from './credits.ts';
 import { validateEmail } from './email-validate.ts';
 import { findEmail } from './email-finder.ts';

@@ -1,7 +1,7 @@
 // What every delivery webhook route shares: raw bodies (signatures are over the bytes), the
 // operator token, and recording the events as engagement evidence.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../operations/errors.ts';
 import { hasOperatorToken } from '../../email/webhooks/verify.ts';
 import type { EngagementEvent } from '../../email/engagement.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../operations/errors.ts';
 import { verifySendgrid } from '../../email/webhooks/verify.ts';
 import { sendgridEvents } from '../../email/webhooks/events.ts';
 import { parseJson, rawBodies, recordEvents, requireOperatorToken } from './webhooks-common.ts';
