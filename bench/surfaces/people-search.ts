@@ -14,7 +14,7 @@ import { CompanyService } from '../../src/companies/service.ts';
 import { PeopleService } from '../../src/people/service.ts';
 import { LEVEL_RANK, storedRoles } from '../../src/people/titles.ts';
 import { jobFunctionNamed, jobLevelNamed } from '../../src/people/people-search.ts';
-import { searchPeople } from '../../src/http/routes/people-search.ts';
+import { searchPeople } from '../../src/operations/people-search.ts';
 import type { PeopleSearchBody } from '../../src/contract/people.ts';
 import type { Services } from '../../src/services.ts';
 import { openBenchDatabase } from '../support/bench-db.ts';

@@ -12,11 +12,11 @@ import { AppError } from '../operations/errors.ts';
 import { OPERATIONS, type ChargedOperationId } from '../operations/catalogue.ts';
 import type { Answer } from '../operations/answer.ts';
 import { schemaErrors } from './plugins/errors.ts';
-import { validateEmail } from './routes/email-validate.ts';
-import { findEmail } from './routes/email-finder.ts';
-import { findMobile } from './routes/mobile-finder.ts';
-import { companySearch } from './routes/company-search.ts';
-import { profileSearch } from './routes/profile-search.ts';
+import { validateEmail } from '../operations/email-validate.ts';
+import { findEmail } from '../operations/email-finder.ts';
+import { findMobile } from '../operations/mobile-finder.ts';
+import { companySearch } from '../operations/company-search.ts';
+import { profileSearch } from '../operations/profile-search.ts';
 
 type ProductName = (typeof BULK_PRODUCTS)[number];
 /** The operations whose single calls bulk rows are. */

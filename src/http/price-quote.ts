@@ -4,7 +4,7 @@
 // its page can hold. A call the API refuses (400, 402, 429) costs nothing, so this stays an upper bound.
 import { JobsFinderBody } from '../contract/jobs.ts';
 import { EmployeeFinderBody, PeopleSearchBody } from '../contract/people.ts';
-import { employeePageSizeOf } from './routes/employee-finder.ts';
+import { employeePageSizeOf } from '../operations/employee-finder.ts';
 import { OPERATIONS, PRICE_OF } from '../operations/catalogue.ts';
 import type { BulkOperationId } from './bulk-products.ts';
 

@@ -13,7 +13,7 @@ import { runPeopleImport, type PersonSourceRecord } from '../../src/ingest/peopl
 import type { PersonInput } from '../../src/people/input.ts';
 import { EXACT_COUNT_UP_TO, jobFunctionNamed, searchFieldsOf } from '../../src/people/people-search.ts';
 import { storedRoles } from '../../src/people/titles.ts';
-import { searchPeople } from '../../src/http/routes/people-search.ts';
+import { searchPeople } from '../../src/operations/people-search.ts';
 import type { Services } from '../../src/services.ts';
 
 const TITLES = [

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { hasNeutralNames, withOriginalNames } from '../../contract/original-names.ts';
 import type { Static } from '@sinclair/typebox';
-import type { Services } from '../../services.ts';
+import type { OperationContext } from '../../operations/context.ts';
 import { OPERATIONS, spellingsOf, type BodyOf, type ChargedOperationId } from '../../operations/catalogue.ts';
 import { routeOptions } from '../route-options.ts';
 import type { Answer } from '../../operations/answer.ts';
@@ -15,7 +15,7 @@ import type { Answer } from '../../operations/answer.ts';
  */
 export function answerRoute<const Id extends ChargedOperationId>(
   id: Id,
-  answer: (services: Services, body: Static<NonNullable<BodyOf<Id>>>) => Promise<Answer<object>>,
+  answer: (context: OperationContext, body: Static<NonNullable<BodyOf<Id>>>) => Promise<Answer<object>>,
 ): (fastify: FastifyInstance) => Promise<void> {
   const options = routeOptions(id) as RouteShorthandOptions & { schema: object };
   // Only answers with a neutral field name are copied to add the original names.

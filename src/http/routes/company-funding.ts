@@ -1,17 +1,4 @@
-import type { CompanyFundingBody } from '../../contract/companies.ts';
-import type { Services } from '../../services.ts';
-import { requireOneOf } from '../../operations/errors.ts';
-import { lookupAnswer, type Answer } from '../../operations/answer.ts';
+import { companyFunding } from '../../operations/company-funding.ts';
 import { answerRoute } from './answer-route.ts';
-
-export async function companyFunding(services: Services, request: CompanyFundingBody): Promise<Answer> {
-  requireOneOf(request, ['company_name', 'company_domain', 'profile_url']);
-  const result = await services.companies.funding({
-    company_name: request.company_name?.trim() || null,
-    company_domain: request.company_domain?.trim() || null,
-    profile_url: request.profile_url?.trim() || null,
-  });
-  return lookupAnswer('company-funding', result);
-}
 
 export default answerRoute('company-funding', companyFunding);

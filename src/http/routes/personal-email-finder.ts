@@ -1,15 +1,4 @@
-import type { ProfileBody } from '../../contract/people.ts';
-import type { Services } from '../../services.ts';
-import { requireNonBlank } from '../../operations/errors.ts';
-import { lookupAnswer, type Answer } from '../../operations/answer.ts';
+import { findPersonalEmail } from '../../operations/personal-email-finder.ts';
 import { answerRoute } from './answer-route.ts';
-
-export async function findPersonalEmail(services: Services, request: ProfileBody): Promise<Answer> {
-  const profile = requireNonBlank(request, 'profile_url');
-  const found = await services.people.personalEmails(profile);
-  const { cost, body } = lookupAnswer('personal-email-finder', found);
-  // The original API's clients read status (found / not_found) and the list even when empty.
-  return { cost, body: { ...body, personal_emails: found?.personal_emails ?? [], status: found ? 'found' : 'not_found' } };
-}
 
 export default answerRoute('personal-email-finder', findPersonalEmail);

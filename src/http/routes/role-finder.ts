@@ -1,20 +1,4 @@
-import type { RoleFinderBody } from '../../contract/people.ts';
-import type { Services } from '../../services.ts';
-import { requireNonBlank, requireOneOf } from '../../operations/errors.ts';
-import { lookupAnswer, type Answer } from '../../operations/answer.ts';
+import { findRole } from '../../operations/role-finder.ts';
 import { answerRoute } from './answer-route.ts';
-
-/** The role finder's answer: the company named by its name, domain or page URL. */
-export async function findRole(services: Services, request: RoleFinderBody): Promise<Answer> {
-  const jobTitle = requireNonBlank(request, 'job_title');
-  requireOneOf(request, ['company_name', 'company_domain', 'company_profile_url']);
-  const found = await services.people.findRole({
-    job_title: jobTitle,
-    company_name: request.company_name?.trim() || null,
-    company_domain: request.company_domain?.trim() || null,
-    company_profile_url: request.company_profile_url?.trim() || null,
-  });
-  return lookupAnswer('role-finder', found);
-}
 
 export default answerRoute('role-finder', findRole);

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Services } from '../../services.ts';
+import type { OperationContext } from '../../operations/context.ts';
 import { withScheme } from '../../companies/input.ts';
 import {
   toV1,
@@ -32,21 +33,21 @@ import { OPERATIONS, spellingsOf, type OperationId } from '../../operations/cata
 import { routeOptions } from '../route-options.ts';
 import type { Answer } from '../../operations/answer.ts';
 import { creditsOf } from './credits.ts';
-import { validateEmail } from './email-validate.ts';
-import { findEmail } from './email-finder.ts';
-import { companyFunding } from './company-funding.ts';
-import { companySearch } from './company-search.ts';
-import { findJobs } from './jobs-finder.ts';
-import { findRole } from './role-finder.ts';
-import { findMobile } from './mobile-finder.ts';
-import { findProfileEmail } from './b2b-profile-email.ts';
-import { findEmployees } from './employee-finder.ts';
-import { emailToProfile } from './b2b-profile.ts';
-import { profileSearch } from './profile-search.ts';
-import { findPersonalEmail } from './personal-email-finder.ts';
-import { detectJobChange } from './job-change-detector.ts';
-import { searchCompetitors } from './competitors-search.ts';
-import { companyTechnographics } from './technographics.ts';
+import { validateEmail } from '../../operations/email-validate.ts';
+import { findEmail } from '../../operations/email-finder.ts';
+import { companyFunding } from '../../operations/company-funding.ts';
+import { companySearch } from '../../operations/company-search.ts';
+import { findJobs } from '../../operations/jobs-finder.ts';
+import { findRole } from '../../operations/role-finder.ts';
+import { findMobile } from '../../operations/mobile-finder.ts';
+import { findProfileEmail } from '../../operations/b2b-profile-email.ts';
+import { findEmployees } from '../../operations/employee-finder.ts';
+import { emailToProfile } from '../../operations/b2b-profile.ts';
+import { profileSearch } from '../../operations/profile-search.ts';
+import { findPersonalEmail } from '../../operations/personal-email-finder.ts';
+import { detectJobChange } from '../../operations/job-change-detector.ts';
+import { searchCompetitors } from '../../operations/competitors-search.ts';
+import { companyTechnographics } from '../../operations/technographics.ts';
 
 type Body = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ interface V1Surface {
   /** The request body when it differs from the operation's. */
   body?: TObject;
   /** A charged path: our answer, then its v1 shape (toV1 unless said otherwise). */
-  answer?: (services: Services, body: never) => Promise<Answer<object>>;
+  answer?: (context: OperationContext, body: never) => Promise<Answer<object>>;
   shape?: (body: Body) => Body;
   /** A free path: its whole answer. */
   free?: (services: Services, keyId: number) => Promise<unknown>;
