@@ -20,7 +20,7 @@ import type { JobQueue } from './queue/types.ts';
 import { BulkValidationService, completionPayload } from './email/bulk.ts';
 import { WebhookSender } from './net/webhooks.ts';
 import { BulkJobService, isRowsJob } from './bulk/service.ts';
-import { bulkProducts } from './http/bulk-products.ts';
+import { bulkProducts } from './operations/bulk-products.ts';
 import { HttpClient } from './net/http-client.ts';
 import { RobotsRules } from './net/robots.ts';
 import { HostPoliteness } from './sources/politeness.ts';
@@ -145,13 +145,20 @@ export function createServices(deps: ServiceDeps): Services {
     ...deps.config.bulk,
     ...deps.bulk,
   });
-  // A row of a product is answered by the same calls as its single request: they take the services built here.
-  let built: Services | undefined;
+  const people = new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl });
+  const jobs = new JobService({
+    db: deps.db,
+    companies,
+    writeRetry: { maxWaitMs: deps.config.importLockWaitMs },
+    search: { logger: deps.logger },
+  });
+  // A row of a product is answered by the same calls as its single request, over these domain
+  // services; its schemas are compiled when the first bulk job runs.
   let products: ReturnType<typeof bulkProducts> | undefined;
   const bulkJobs = new BulkJobService({
     db: deps.db,
     queue,
-    products: () => (products ??= bulkProducts(built!)),
+    products: () => (products ??= bulkProducts({ companies, email, people, jobs })),
     sliceMs: deps.config.bulk.sliceMs,
     pausedCheckMs: deps.bulk?.pausedCheckMs,
     runAttempts: deps.bulk?.runAttempts,
@@ -159,13 +166,6 @@ export function createServices(deps: ServiceDeps): Services {
     streamTiming: deps.bulk?.streamTiming,
     // The same signed, retried, SSRF-guarded deliveries as the validation lists' completion webhook.
     announce: (keyId, url, payload) => webhooks.announce(keyId, url, payload),
-  });
-  const people = new PeopleService({ db: deps.db, companies, emailValidator: email, profileBaseUrl: deps.config.profileBaseUrl });
-  const jobs = new JobService({
-    db: deps.db,
-    companies,
-    writeRetry: { maxWaitMs: deps.config.importLockWaitMs },
-    search: { logger: deps.logger },
   });
   const crawl = deps.config.crawl;
   const http = new HttpClient({
@@ -234,7 +234,7 @@ export function createServices(deps: ServiceDeps): Services {
       }
     }
   }
-  built = {
+  return {
     db: deps.db,
     dialect: deps.dialect,
     redis: deps.redis,
@@ -266,5 +266,4 @@ export function createServices(deps: ServiceDeps): Services {
       outages.close();
     },
   };
-  return built;
 }

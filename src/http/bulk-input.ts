@@ -8,7 +8,7 @@ import { columnsOfRows, mapRows, readInputMapping, unusedColumns, type ColumnMap
 import { csvHeaderOf, fileText, listFormatOf, rowsFromText } from '../bulk/list-files.ts';
 import { fetchRemoteList, RemoteListError } from '../bulk/remote-list.ts';
 import { AppError, InvalidRequestError } from '../operations/errors.ts';
-import { bulkFieldsOf } from './bulk-products.ts';
+import { bulkFieldsOf } from '../operations/bulk-products.ts';
 import type { FormPart } from './multipart.ts';
 
 export type BulkListBody = {

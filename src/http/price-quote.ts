@@ -6,7 +6,7 @@ import { JobsFinderBody } from '../contract/jobs.ts';
 import { EmployeeFinderBody, PeopleSearchBody } from '../contract/people.ts';
 import { employeePageSizeOf } from '../operations/employee-finder.ts';
 import { OPERATIONS, PRICE_OF } from '../operations/catalogue.ts';
-import type { BulkOperationId } from './bulk-products.ts';
+import type { BulkOperationId } from '../operations/bulk-products.ts';
 
 /** The operations the Explore screen makes: searches and finders of companies, jobs and people. */
 export const EXPLORE_OPERATIONS = [

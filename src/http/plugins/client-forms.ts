@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { contractForm } from '../client-forms.ts';
+import { contractForm } from '../../operations/client-forms.ts';
 import { isOperationId } from '../../operations/catalogue.ts';
 
-/** Request bodies in the forms LeadMagic's clients send are read in our contract's form before validation (http/client-forms.ts). */
+/** Request bodies in the forms LeadMagic's clients send are read in our contract's form before validation (src/operations/client-forms.ts). */
 async function clientFormsPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preValidation', (request, _reply, done) => {
     const operation = request.routeOptions.config.operation;

@@ -16,7 +16,7 @@ import { unitsToCredits } from '../../billing/units.ts';
 import { listFromCsv, RESULT_FIELDS } from './email-bulk.ts';
 import { BULK_PRODUCTS } from '../../contract/bulk.ts';
 import { OPERATIONS } from '../../operations/catalogue.ts';
-import { bulkOperationOf } from '../bulk-products.ts';
+import { bulkOperationOf } from '../../operations/bulk-products.ts';
 import { rowQuoteOf } from '../price-quote.ts';
 
 /** A list pasted or dropped in a browser: tens of thousands of rows at most. */

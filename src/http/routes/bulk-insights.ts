@@ -6,7 +6,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { OPERATIONS, spellingsOf, type OperationId } from '../../operations/catalogue.ts';
 import { routeOptions } from '../route-options.ts';
-import { bulkOperationOf } from '../bulk-products.ts';
+import { bulkOperationOf } from '../../operations/bulk-products.ts';
 import { BULK_PRODUCTS, BulkSubmitBody, MAX_BULK_ROWS } from '../../contract/bulk.ts';
 import { BULK_JOB_STATUSES } from '../../contract/email-bulk.ts';
 import { jobLogs, jobMetrics } from '../../bulk/job-metrics.ts';

@@ -13,7 +13,7 @@ import { BulkInputError, BulkStateError, type BulkJobView, type BulkRowView } fr
 import { webhookUrlProblem } from '../../net/webhooks.ts';
 import { streamJob } from '../bulk-stream.ts';
 import { listFilterOf } from './bulk-insights.ts';
-import { bulkOperationOf } from '../bulk-products.ts';
+import { bulkOperationOf } from '../../operations/bulk-products.ts';
 import { csvLine } from '../../csv/write.ts';
 import { withOriginalNamesSchema } from '../../contract/original-names.ts';
 import { bulkInputFailure, bulkListOfForm, FILE_UNSUPPORTED, readBulkList, SCRAPE_UNSUPPORTED, type BulkListBody } from '../bulk-input.ts';

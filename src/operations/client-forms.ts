@@ -3,8 +3,8 @@
 // a boolean written as a string, a full name in place of first and last, a domain given as the
 // company's name. Each rewrite is one whose meaning is unambiguous; a request that would need a
 // guess is refused with a message naming the field.
-import type { OperationId } from '../operations/catalogue.ts';
-import { InvalidRequestError } from '../operations/errors.ts';
+import type { OperationId } from './catalogue.ts';
+import { InvalidRequestError } from './errors.ts';
 
 type Body = Record<string, unknown>;
 

@@ -3,20 +3,20 @@
 // the same schema, the same answer function and price, the same original field names beside ours.
 import { Ajv } from 'ajv';
 import type { TObject } from '@sinclair/typebox';
-import type { Services } from '../services.ts';
+import type { OperationContext } from './context.ts';
 import type { BulkProduct, RowError } from '../bulk/service.ts';
 import type { BULK_PRODUCTS } from '../contract/bulk.ts';
 import { hasNeutralNames, withOriginalNames } from '../contract/original-names.ts';
 import { contractForm, otherNamesOf } from './client-forms.ts';
-import { AppError } from '../operations/errors.ts';
-import { OPERATIONS, type ChargedOperationId } from '../operations/catalogue.ts';
-import type { Answer } from '../operations/answer.ts';
-import { schemaErrors } from './plugins/errors.ts';
-import { validateEmail } from '../operations/email-validate.ts';
-import { findEmail } from '../operations/email-finder.ts';
-import { findMobile } from '../operations/mobile-finder.ts';
-import { companySearch } from '../operations/company-search.ts';
-import { profileSearch } from '../operations/profile-search.ts';
+import { AppError } from './errors.ts';
+import { OPERATIONS, type ChargedOperationId } from './catalogue.ts';
+import type { Answer } from './answer.ts';
+import { schemaErrors } from './schema-errors.ts';
+import { validateEmail } from './email-validate.ts';
+import { findEmail } from './email-finder.ts';
+import { findMobile } from './mobile-finder.ts';
+import { companySearch } from './company-search.ts';
+import { profileSearch } from './profile-search.ts';
 
 type ProductName = (typeof BULK_PRODUCTS)[number];
 /** The operations whose single calls bulk rows are. */
@@ -26,16 +26,18 @@ export type BulkOperationId = Extract<
 >;
 
 /** Each product's operation and its single call's answer. */
-const PRODUCTS: Record<ProductName, { operation: BulkOperationId; answer: (services: Services, body: never) => Promise<Answer<object>> }> =
-  {
-    email_finder: { operation: 'email-finder', answer: findEmail },
-    email_validation: { operation: 'email-validate', answer: validateEmail },
-    mobile_finder: { operation: 'mobile-finder', answer: findMobile },
-    company_search: { operation: 'company-search', answer: companySearch },
-    profile_search: { operation: 'profile-search', answer: profileSearch },
-  };
+const PRODUCTS: Record<
+  ProductName,
+  { operation: BulkOperationId; answer: (context: OperationContext, body: never) => Promise<Answer<object>> }
+> = {
+  email_finder: { operation: 'email-finder', answer: findEmail },
+  email_validation: { operation: 'email-validate', answer: validateEmail },
+  mobile_finder: { operation: 'mobile-finder', answer: findMobile },
+  company_search: { operation: 'company-search', answer: companySearch },
+  profile_search: { operation: 'profile-search', answer: profileSearch },
+};
 
-// The same validation options as the app's routes (http/app.ts).
+// The same validation options as the app's routes (src/http/app.ts).
 const ajv = new Ajv({ coerceTypes: false, allErrors: true, removeAdditional: false, useDefaults: true, strict: false });
 
 const refusal = (error: unknown): RowError | null =>
@@ -52,7 +54,7 @@ export function bulkFieldsOf(name: ProductName): string[] {
   return [...Object.keys((OPERATIONS[operation].body as TObject).properties), ...otherNamesOf(operation)];
 }
 
-function product(services: Services, name: ProductName): BulkProduct {
+function product(context: OperationContext, name: ProductName): BulkProduct {
   const { operation, answer } = PRODUCTS[name];
   const schema = OPERATIONS[operation].body as TObject;
   const validate = ajv.compile(schema);
@@ -78,7 +80,7 @@ function product(services: Services, name: ProductName): BulkProduct {
     },
     async answer(input) {
       try {
-        const { cost, body } = await answer(services, input as never);
+        const { cost, body } = await answer(context, input as never);
         // Email validation answers every address; the lookups found something when they charge.
         return { cost, body: originalNames ? withOriginalNames(body) : body, found: operation === 'email-validate' || cost > 0 };
       } catch (error) {
@@ -90,9 +92,9 @@ function product(services: Services, name: ProductName): BulkProduct {
   };
 }
 
-/** Every bulk product over these services. */
-export function bulkProducts(services: Services): Record<ProductName, BulkProduct> {
-  return Object.fromEntries((Object.keys(PRODUCTS) as ProductName[]).map((name) => [name, product(services, name)])) as Record<
+/** Every bulk product over these domain services. */
+export function bulkProducts(context: OperationContext): Record<ProductName, BulkProduct> {
+  return Object.fromEntries((Object.keys(PRODUCTS) as ProductName[]).map((name) => [name, product(context, name)])) as Record<
     ProductName,
     BulkProduct
   >;
