@@ -70,4 +70,53 @@ describe('layering', () => {
       );
     assert.deepEqual(offences, []);
   });
+
+  it('the operations (src/operations) import no surface: never src/http, src/mcp, the CLI, fastify or the composition root', () => {
+    const offences = files
+      .filter((f) => under(f.file, 'operations'))
+      .flatMap((f) =>
+        f.imports
+          .filter(
+            (i) =>
+              ['http', 'mcp', 'cli'].some((layer) => under(i, layer)) ||
+              i === 'services.ts' ||
+              i === 'fastify' ||
+              i.startsWith('@fastify/'),
+          )
+          .map((i) => `${f.file} -> ${i}`),
+      );
+    assert.deepEqual(offences, []);
+  });
+
+  it('the composition root (src/services.ts) imports no module of src/http', () => {
+    const offences = files
+      .filter((f) => f.file === 'services.ts')
+      .flatMap((f) => f.imports.filter((i) => under(i, 'http')).map((i) => `${f.file} -> ${i}`));
+    assert.deepEqual(offences, []);
+  });
+
+  it('the surfaces (src/http, src/mcp) read the operations from src/operations, and never each other', () => {
+    // The one exception today: /mcp is MCP's Streamable HTTP transport, a route that hands each
+    // request to the MCP server. Any other import between the two surfaces is an offence.
+    const allowed = ['http/routes/mcp.ts -> mcp/server.ts', 'http/routes/mcp.ts -> mcp/tools.ts'];
+    const offences = files.flatMap((f) => {
+      if (under(f.file, 'http')) return f.imports.filter((i) => under(i, 'mcp')).map((i) => `${f.file} -> ${i}`);
+      if (under(f.file, 'mcp')) return f.imports.filter((i) => under(i, 'http')).map((i) => `${f.file} -> ${i}`);
+      return [];
+    });
+    assert.deepEqual(
+      offences.filter((o) => !allowed.includes(o)),
+      [],
+    );
+    // An exception no longer needed is removed from the list rather than left to hide a new one.
+    assert.deepEqual(
+      allowed.filter((o) => !offences.includes(o)),
+      [],
+    );
+    for (const surface of ['http', 'mcp'])
+      assert.ok(
+        files.some((f) => under(f.file, surface) && f.imports.some((i) => under(i, 'operations'))),
+        `${surface} reads the operations from src/operations`,
+      );
+  });
 });
