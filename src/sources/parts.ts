@@ -1,6 +1,6 @@
 // The parts of a data-set source stored whole (table source_parts, migration 0015).
 import type { Db } from '../db/database.ts';
-import type { KindProgress } from './kinds/index.ts';
+import type { KindProgress } from './kind.ts';
 
 export function sourceParts(db: Db, sourceId: number, now: () => number = Date.now): KindProgress {
   return {

@@ -5,13 +5,11 @@ import type { Db } from '../db/database.ts';
 import { JOB_SOURCES } from '../ingest/jobs/index.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
 import { boardOfUrl } from './ats-links.ts';
-import type { SourceStatus, SourceTable } from './tables.ts';
+import type { RunCounts, SourceRow, SourceStatus, SourceTable } from './tables.ts';
 import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
 import { SourceInputError } from './source-input-error.ts';
 import { chunk, MAX_BOUND_PARAMETERS } from '../db/chunks.ts';
-import type { Insertable, Selectable, Updateable } from 'kysely';
-
-export type SourceRow = Selectable<SourceTable>;
+import type { Insertable, Updateable } from 'kysely';
 
 /** Every kind of source: the job-board connectors, RSS/Atom feeds and the data sets (src/sources/kinds). */
 export const SOURCE_TYPES: readonly string[] = [...JOB_SOURCES, 'feed', ...DATA_SET_TYPES];
@@ -49,15 +47,6 @@ export interface SourceInput {
   discovered_from?: string | null;
   /** Whether base_url is the operator's (a mirror); by default it is unless discovered_from is set. */
   operator_base_url?: boolean;
-}
-
-/** What a run counted. */
-export interface RunCounts {
-  read: number;
-  inserted: number;
-  updated: number;
-  expired: number;
-  refused: number;
 }
 
 /** Parses 90s, 30m, 6h, 1d or a number of milliseconds. */

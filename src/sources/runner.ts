@@ -4,7 +4,8 @@
 // live listings at once is held for the operator.
 import type { CompanyService } from '../companies/service.ts';
 import type { PeopleService } from '../people/service.ts';
-import { DATA_SET_KINDS, type KindReport, type OnBytes } from './kinds/index.ts';
+import { DATA_SET_KINDS } from './kinds/index.ts';
+import type { KindReport, OnBytes } from './kind.ts';
 import { sourceParts } from './parts.ts';
 import type { Db } from '../db/database.ts';
 import type { JobService } from '../jobs/service.ts';
@@ -14,8 +15,7 @@ import { importFeed } from '../ingest/companies/feed-import.ts';
 import { retryAfterMs, type HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
 import type { HostPoliteness } from './politeness.ts';
-import type { RunCounts, SourceRow } from './registry.ts';
-import type { RunOutcomeName } from './tables.ts';
+import type { RunCounts, RunOutcomeName, SourceRow } from './tables.ts';
 import { failureKind, type FailureKind } from './failures.ts';
 
 export interface RunResult {

@@ -9,9 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import type { JobQueue } from '../queue/types.ts';
-import type { SourceRow } from './registry.ts';
 import type { RunOptions, RunResult, SourceRunner } from './runner.ts';
-import type { SourceStatus } from './tables.ts';
+import type { SourceRow, SourceStatus } from './tables.ts';
 import { CrawlFailureSummary } from './failures.ts';
 
 export const CRAWL_QUEUE = 'source-crawl';

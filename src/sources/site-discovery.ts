@@ -5,7 +5,8 @@
 import pLimit from 'p-limit';
 import type { CompanyService } from '../companies/service.ts';
 import type { BoardDiscovery, Discovery } from './discovery.ts';
-import type { SourceInput, SourceRegistry, SourceRow } from './registry.ts';
+import type { SourceInput, SourceRegistry } from './registry.ts';
+import type { SourceRow } from './tables.ts';
 
 /** A site to read, and the company it belongs to when known. */
 export interface SiteToDiscover {

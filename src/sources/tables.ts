@@ -1,5 +1,5 @@
 // The sources registry's tables (migration 0013). Instants are epoch milliseconds.
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface SourceTable {
   id: Generated<number>;
@@ -86,4 +86,15 @@ export interface SourceTables {
   sources: SourceTable;
   source_runs: SourceRunTable;
   crawl_hosts: CrawlHostTable;
+}
+
+export type SourceRow = Selectable<SourceTable>;
+
+/** What a run counted (stored as JSON in last_counts). */
+export interface RunCounts {
+  read: number;
+  inserted: number;
+  updated: number;
+  expired: number;
+  refused: number;
 }

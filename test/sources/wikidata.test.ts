@@ -4,7 +4,7 @@ import type { Services } from '../../src/services.ts';
 import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { HostPoliteness } from '../../src/sources/politeness.ts';
 import { SourceRunner } from '../../src/sources/runner.ts';
-import type { SourceRow } from '../../src/sources/registry.ts';
+import type { SourceRow } from '../../src/sources/tables.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import { request } from 'node:http';
 import { startMirror, startWikidataUpstream, type WikidataUpstream } from '../support/upstreams/wikidata.ts';

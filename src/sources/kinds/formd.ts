@@ -6,9 +6,9 @@ import type { ImportSummary } from '../../import-summary.ts';
 import { FetchError } from '../../net/http-client.ts';
 import { formDTablesOfZip, readFormD } from '../../ingest/companies/formd.ts';
 import { runCompanyImport } from '../../ingest/companies/runner.ts';
-import type { RunCounts } from '../registry.ts';
+import type { RunCounts } from '../tables.ts';
 import { SourceInputError } from '../source-input-error.ts';
-import type { DataSetKind, KindRunContext } from './index.ts';
+import type { DataSetKind, KindRunContext } from '../kind.ts';
 import { getUnlessBusy, mirrored } from './upstream.ts';
 
 /** SEC's quarterly Form D data sets; `{year}` and `{quarter}` name the quarter. */

@@ -1,6 +1,6 @@
 // What every data-set kind does with its upstream: read it at a mirror's address when the source
 // names one, and ride out a busy upstream (429 / 503) for a few attempts.
-import type { KindFetcher, OnBytes } from './index.ts';
+import type { KindFetcher, OnBytes } from '../kind.ts';
 
 /** Attempts of one request the upstream answered 429 or 503 (the host's turn waits its Retry-After). */
 const BUSY_ATTEMPTS = 4;

@@ -7,9 +7,9 @@
 import { runCompanyImport, type SourceRecord } from '../../ingest/companies/runner.ts';
 import { readSparqlResults } from '../../ingest/companies/sparql-results.ts';
 import { COMPANY_CLASSES, companiesOf, detailQuery, listedQids, listingQuery } from '../../ingest/companies/wikidata.ts';
-import type { RunCounts } from '../registry.ts';
+import type { RunCounts } from '../tables.ts';
 import { SourceInputError } from '../source-input-error.ts';
-import type { DataSetKind, KindRunContext } from './index.ts';
+import type { DataSetKind, KindRunContext } from '../kind.ts';
 import { getUnlessBusy, mirrored } from './upstream.ts';
 
 const ENDPOINT = 'https://query.wikidata.org/sparql';
