@@ -10,7 +10,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'scripts/*.mjs'],
+          allowDefaultProject: ['*.js', 'bin/*.js', 'scripts/*.js', 'scripts/*.mjs', 'bench/support/*.mjs'],
           // The plain scripts outside tsconfig are few and small; checking them this way costs little.
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 16,
         },

@@ -18,7 +18,7 @@ import { envFor, type Mirror } from '../test/support/bootstrap.ts';
 import { BOARDS_CSV } from '../test/support/upstreams/boards.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createServices } from '../src/services.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { endpointExamples } from '../src/sources/answers.ts';
 import type { SourceMeasurement } from './support/source-bench.ts';
 

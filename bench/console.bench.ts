@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { startTestApp } from '../test/support/app.ts';
 import { openBenchDatabase } from './support/bench-db.ts';

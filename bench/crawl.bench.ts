@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { createServices, type Services } from '../src/services.ts';

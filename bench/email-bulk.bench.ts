@@ -19,7 +19,7 @@
 // hosts. DNS, HTTP, the database and the other SMTP replies are not in the bound.
 // BENCH_TIMELINE=1 also prints every host's first and last RCPT and, per second of the run, how many
 // first asks and second looks the greylisting hosts saw (where the greylist tail is).
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { startTestApp, type TestApp } from '../test/support/app.ts';
 import { dbTargets } from '../test/support/db.ts';
 import { startMailWorld, type FakeMx, type MailDomainOptions } from '../test/support/fake-smtp.ts';

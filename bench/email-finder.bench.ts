@@ -8,7 +8,7 @@
 // other 20 none (the finder goes through the common patterns). Names include accents, hyphens,
 // particles and Cyrillic. Reported: finds per second, found where findable (target >= 95%), wrong
 // emails returned (target 0), RCPTs asked per person against the candidates' bound (8).
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { runPeopleImport } from '../src/ingest/people/runner.ts';
 import type { PersonInput } from '../src/people/input.ts';
 import { foldNamePart } from '../src/people/names.ts';

@@ -4,14 +4,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createServices } from '../src/services.ts';
 import { buildApp } from '../src/http/app.ts';
 import { RATE_LIMITS_PER_MINUTE } from '../src/operations/catalogue.ts';
-import { createLogger } from '../src/logger.ts';
-import { logDestination } from '../src/log-destination.ts';
+import { createLogger } from '../src/platform/logger.ts';
+import { logDestination } from '../src/platform/log-destination.ts';
 import { SAMPLE_COMPANY } from '../test/support/sample-company.ts';
 
 const mode = process.argv[2];

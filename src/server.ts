@@ -1,15 +1,15 @@
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from './platform/config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createServices } from './services.ts';
 import { buildApp } from './http/app.ts';
 import type { CreatedKey } from './keys/service.ts';
-import { createLogger } from './logger.ts';
-import { storesEmpty } from './status.ts';
+import { createLogger } from './platform/logger.ts';
+import { storesEmpty } from './platform/status.ts';
 import { CircuitBreaker } from './db/breaker.ts';
-import { OutageLog } from './outage-log.ts';
+import { OutageLog } from './platform/outage-log.ts';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from './platform/config.ts';
 import type { Db, DialectName } from './db/database.ts';
 import { KeyService } from './keys/service.ts';
 import { BillingService } from './billing/service.ts';
@@ -13,7 +13,7 @@ import { createEmailValidationService, type EmailValidationService } from './ema
 import type { EmailOverrides } from './email/config.ts';
 import { createProbeLimits } from './email/limits-backend.ts';
 import { IdempotencyStore } from './billing/idempotency.ts';
-import { checkHealth, type Health } from './health.ts';
+import { checkHealth, type Health } from './platform/health.ts';
 import { DatabaseQueue } from './queue/database-queue.ts';
 import { PgBossQueue } from './queue/pgboss-queue.ts';
 import type { JobQueue } from './queue/types.ts';
@@ -30,7 +30,7 @@ import { CrawlScheduler } from './sources/scheduler.ts';
 import { BootstrapRuns } from './sources/bootstrap-runs.ts';
 import type { CircuitBreaker } from './db/breaker.ts';
 import { isUnavailable } from './db/unavailable.ts';
-import { OutageLog } from './outage-log.ts';
+import { OutageLog } from './platform/outage-log.ts';
 
 export interface ServiceDeps {
   db: Db;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dbTargets } from './support/db.ts';
 import { CompanyService } from '../src/companies/service.ts';
-import { installStatus, storesEmpty } from '../src/status.ts';
+import { installStatus, storesEmpty } from '../src/platform/status.ts';
 
 for (const target of dbTargets) {
   describe(`install status (${target.name})`, { skip: target.skip }, () => {

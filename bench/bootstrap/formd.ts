@@ -16,7 +16,7 @@ import { HostPoliteness } from '../../src/sources/politeness.ts';
 import { SourceRunner } from '../../src/sources/runner.ts';
 import { formDQuarters } from '../../src/sources/kinds/formd.ts';
 import { formDZip } from '../../test/support/upstreams/sec.ts';
-import { startTsWorker } from '../../src/ts-worker.ts';
+import { startTsWorker } from '../../src/platform/ts-worker.ts';
 import { measurement, openSourceBench, timed, type SourceMeasurement } from '../support/source-bench.ts';
 import { seededRandom } from '../support/random.ts';
 

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { Db } from '../../src/db/database.ts';

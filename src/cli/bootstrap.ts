@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { CliError, withServices } from './context.ts';
 import { positiveInt } from './arguments.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../platform/config.ts';
 import {
   BootstrapInputError,
   mirrorNames,

@@ -1,7 +1,7 @@
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, type Config } from '../platform/config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Services } from '../services.ts';
-import { ImportStoppedError } from '../import-summary.ts';
+import { ImportStoppedError } from '../platform/import-summary.ts';
 
 /** Opens the database named by DATABASE_URL, migrates it when needed, runs `fn`, closes it. */
 export async function withDatabase<T>(fn: (handle: DatabaseHandle, config: Config) => Promise<T>): Promise<T> {

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { ImportStoppedError, ImportSummary } from '../import-summary.ts';
+import { ImportStoppedError, ImportSummary } from '../platform/import-summary.ts';
 import { isLockedOrUnavailable } from '../db/retry.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow, type SourceRecord } from '../ingest/companies/runner.ts';
 import { parallelByDefault, prepareFileInWorker } from '../ingest/companies/parallel.ts';

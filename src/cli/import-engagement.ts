@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { importEngagementCsv } from '../ingest/engagement/csv.ts';
 import { CliError, failIfAllRefused, failStoppedImport, withServices } from './context.ts';
-import { ImportStoppedError } from '../import-summary.ts';
+import { ImportStoppedError } from '../platform/import-summary.ts';
 import { createProgress } from './progress.ts';
 
 /** Registers `leadbase import engagement …` (owned by the engagement domain). */

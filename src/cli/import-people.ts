@@ -6,7 +6,7 @@ import { parseColumnMap, readPeopleCsv } from '../ingest/people/csv.ts';
 import { runPeopleImport } from '../ingest/people/runner.ts';
 import { createProgress } from './progress.ts';
 import { CliError, failIfAllRefused, failStoppedImport, withServices } from './context.ts';
-import { ImportStoppedError } from '../import-summary.ts';
+import { ImportStoppedError } from '../platform/import-summary.ts';
 
 interface ImportPeopleOptions {
   format?: string;

@@ -14,7 +14,7 @@ import { normalizeCompanyName, normalizeCompanyType, normalizeDomain, normalizeS
 import { industryIdFor } from './industry.ts';
 import { lookupCountry } from './geography.ts';
 import { parseMoney } from './format.ts';
-import { everyKeyOf } from '../field-list.ts';
+import { everyKeyOf } from '../platform/field-list.ts';
 
 export interface CompanyLocationInput {
   name?: string | null;

@@ -5,7 +5,7 @@
 // of thousands a second and may even hold the port the database restarts on). The first probe that
 // succeeds closes the breaker, so service returns within the cap of the dependency's return.
 import { DependencyUnavailableError, isUnavailable } from './unavailable.ts';
-import type { OutageLog } from '../outage-log.ts';
+import type { OutageLog } from '../platform/outage-log.ts';
 
 export interface CircuitBreakerOptions {
   dependency: 'database' | 'redis';

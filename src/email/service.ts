@@ -35,7 +35,7 @@ export type EnrichmentByDomain = (domain: string) => Promise<CompanyEnrichment |
 export interface EmailValidationServiceDeps {
   db: Db;
   dialect: DialectName;
-  /** The EMAIL_* settings as loaded once by the process's configuration (src/config.ts); defaults when absent. */
+  /** The EMAIL_* settings as loaded once by the process's configuration (src/platform/config.ts); defaults when absent. */
   settings?: EmailConfig;
   /** Overrides of those settings (tests pass their fake DNS server, port…). */
   config?: Partial<EmailConfig>;

@@ -1,6 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { pino } from 'pino';
-import { redactUrl, type Logger } from '../logger.ts';
+import { redactUrl, type Logger } from '../platform/logger.ts';
 
 interface AccessLine {
   reqId: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import sjson from 'secure-json-parse';
-import type { Config } from '../config.ts';
+import type { Config } from '../platform/config.ts';
 import type { Services } from '../services.ts';
 import './types.ts';
 import errorsPlugin from './plugins/errors.ts';
@@ -20,7 +20,7 @@ import adminPlugin from './plugins/admin.ts';
 import consolePlugin from './plugins/console.ts';
 import { routes } from './routes/index.ts';
 import { AppError } from '../operations/errors.ts';
-import { createLogger, type Logger } from '../logger.ts';
+import { createLogger, type Logger } from '../platform/logger.ts';
 import { AccessLogController } from './access-log.ts';
 
 export interface BuildAppOptions {

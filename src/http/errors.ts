@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../invalid-input.ts';
+import { InvalidInputError } from '../platform/invalid-input.ts';
 import { InsufficientCreditsError, SpendCapReachedError } from '../billing/errors.ts';
 import { LeaseLostError } from '../billing/idempotency.ts';
 import { unitsToCredits } from '../billing/units.ts';

@@ -1,7 +1,7 @@
 // The OpenAPI document as the server serves it, built without a server or a database of the
 // operator's: the typed client is generated from it (npm run client:generate) and a test checks the
 // committed types still match it.
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../platform/config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createServices } from '../services.ts';

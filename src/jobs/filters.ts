@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../invalid-input.ts';
+import { InvalidInputError } from '../platform/invalid-input.ts';
 import { JOB_COMPANY_TYPES, JOB_INDUSTRIES, JOB_REGIONS, JOB_TYPES, type LookupItem } from '../lookups/data.ts';
 import { alpha2Code } from '../lookups/countries.ts';
 import type { JobsFinderBody } from '../contract/jobs.ts';

@@ -1,7 +1,7 @@
 // The jobs-finder `job_description` syntax (keywords, "quoted phrases", OR, -excluded), the same
 // words websearch_to_tsquery understands on PostgreSQL, turned into an FTS5 query for SQLite.
 import { sql, type RawBuilder } from 'kysely';
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 
 export interface ParsedTextQuery {
   /** AND of OR-groups of phrases (each phrase a list of words). */

@@ -5,7 +5,7 @@
 // lookup list (src/lookups/data.ts) so the ids served by GET /job-country match.
 import { readFileSync } from 'node:fs';
 import { JOB_REGIONS, jobCountries } from '../lookups/data.ts';
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 import { countryCodeByName } from '../lookups/countries.ts';
 import {
   US_STATES,

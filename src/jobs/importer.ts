@@ -8,7 +8,7 @@ import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedComp
 import type { UpsertResult } from '../companies/repository.ts';
 import { normalizeCompanyName, normalizeDomain } from '../companies/normalize.ts';
 import type { SourceCompany, SourceListing } from './input.ts';
-import { ImportSummary } from '../import-summary.ts';
+import { ImportSummary } from '../platform/import-summary.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizedListing, type NormalizeOutcome } from './listing.ts';
 import { NormalizerWorker } from './normalize-pool.ts';
 import { beginBulkWrites } from '../db/bulk-writes.ts';

@@ -12,7 +12,7 @@ import { detectJobTypes } from './normalize/job-types.ts';
 import { detectLanguage } from './normalize/language.ts';
 import { detectRemote } from './normalize/remote.ts';
 import { parseSalaryText } from './normalize/salary.ts';
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 import { alpha2Code } from '../lookups/countries.ts';
 import { listingTechnologies } from './technologies.ts';
 

@@ -3,7 +3,7 @@
 // waits for it to start); while idle it does not keep the process alive; if it fails, whatever it
 // still owed is normalized on the calling thread.
 import type { Worker } from 'node:worker_threads';
-import { siblingModule, startTsWorker } from '../ts-worker.ts';
+import { siblingModule, startTsWorker } from '../platform/ts-worker.ts';
 import type { SourceListing } from './input.ts';
 import { normalizeOutcome, type NormalizeContext, type NormalizeOutcome } from './listing.ts';
 import type { NormalizeReply, NormalizeRequest } from './normalize-worker.ts';

@@ -10,7 +10,7 @@ import { TITLE_COVER_MAX_WORDS, titleQueryFacets } from './index-keys.ts';
 import { titleWords } from './listing.ts';
 import { parseTextQuery, toFts5Query, type ParsedTextQuery } from './fts-query.ts';
 import { needsTextRecheck } from './search-terms.ts';
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 import { DAY_MS } from './day.ts';
 
 export const DEFAULT_POSTED_WITHIN_DAYS = 30;

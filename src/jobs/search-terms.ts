@@ -6,7 +6,7 @@
 // its triples, confirmed on the text of the few listings that hold them all.
 // Words are cut as the SQLite index and the query parser cut them (textKey): accents stripped,
 // lower case, split at anything that is not a letter or a digit.
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 import type { ParsedTextQuery } from './fts-query.ts';
 
 /** Longest term kept: longer runs are not words anyone searches for (and tsvector caps a term's size). */

@@ -9,7 +9,7 @@
 // Here the orchestration: search-plan.ts turns the filters into a plan, search-run.ts counts it
 // and reads a page of ids, search-listings.ts loads that page's listings.
 import { checkedFilters } from './filters.ts';
-import { InvalidInputError } from '../invalid-input.ts';
+import { InvalidInputError } from '../platform/invalid-input.ts';
 import { dialectOf, type Db, type DialectName } from '../db/database.ts';
 import type { JobSearchResult, HiddenByDefaults } from '../contract/jobs.ts';
 import { DEFAULT_POSTED_WITHIN_DAYS, planSearch, type CompanyLookup, type JobSearchFilters, type SearchPlan } from './search-plan.ts';

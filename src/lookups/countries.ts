@@ -1,7 +1,7 @@
 // Countries: one list (the world-countries package, read once per process) and one way to read a
 // country from text, shared by company locations, job locations and the jobs-finder filters.
 import { createRequire } from 'node:module';
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 
 /** One country as the world-countries package describes it. */
 export interface Country {

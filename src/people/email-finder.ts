@@ -8,7 +8,7 @@
 // verified valid in the people store is served first, without asking any mail server.
 import type { EmailValidation } from '../contract/email.ts';
 import { DNS_FAILING_MESSAGE } from '../email/messages.ts';
-import { textKey } from '../text-key.ts';
+import { textKey } from '../platform/text-key.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
 import { observedPatterns, rankedCandidates, type PatternName } from './email-patterns.ts';
 import type { PeopleRepository } from './repository.ts';

@@ -5,7 +5,7 @@ import { parsePersonName, type PersonName } from './names.ts';
 import { normalizeProfileId } from './profile.ts';
 import { parsePhone, type ParsedPhone } from './phones.ts';
 import { storedRoles, type TitleRole } from './titles.ts';
-import { everyKeyOf } from '../field-list.ts';
+import { everyKeyOf } from '../platform/field-list.ts';
 
 export interface PositionInput {
   company_name?: string | null;

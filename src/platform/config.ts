@@ -1,7 +1,7 @@
 // Configuration comes from the environment only; every setting has a safe default
 // so that `npm start` works on a fresh clone.
 
-import { loadEmailConfig, type EmailConfig } from './email/config.ts';
+import { loadEmailConfig, type EmailConfig } from '../email/config.ts';
 
 export interface Config {
   port: number;

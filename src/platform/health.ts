@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
-import type { Db } from './db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Logger } from './logger.ts';
 import type { OutageLog } from './outage-log.ts';
 

@@ -5,8 +5,8 @@
 // (docs/sources.md, "Status", says which read a whole table). With the outbound identities of
 // the email prober, each one's state and quarantines (docs/email.md, "Outbound identities").
 import { sql } from 'kysely';
-import type { Db, DialectName } from './db/database.ts';
-import { storedIdentityStates, type OutboundIdentity, type OutboundIdentityState } from './email/outbound.ts';
+import type { Db, DialectName } from '../db/database.ts';
+import { storedIdentityStates, type OutboundIdentity, type OutboundIdentityState } from '../email/outbound.ts';
 
 export interface StoreCounts {
   companies: { total: number; with_domain: number; with_funding: number; with_leadership: number };

@@ -6,7 +6,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
 const SRC = join(process.cwd(), 'src');
-const DOMAINS = ['billing', 'companies', 'email', 'jobs', 'keys', 'lookups', 'people'];
+const DOMAINS = ['audit', 'billing', 'bulk', 'companies', 'email', 'jobs', 'keys', 'lookups', 'people'];
+/** Every folder of src/ by its layer, so that a new folder is placed (and checked) before it lands. */
+const LAYERS: Record<string, string[]> = {
+  domains: DOMAINS,
+  surfaces: ['http', 'mcp', 'cli', 'client'],
+  catalogue: ['operations', 'contract'],
+  data: ['ingest', 'sources'],
+  infrastructure: ['db', 'queue', 'net', 'csv', 'platform'],
+};
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -118,5 +126,61 @@ describe('layering', () => {
         files.some((f) => under(f.file, surface) && f.imports.some((i) => under(i, 'operations'))),
         `${surface} reads the operations from src/operations`,
       );
+  });
+
+  it('every folder of src/ belongs to a layer, and the src/ root holds entry points only', () => {
+    const placed = Object.values(LAYERS).flat();
+    const entries = readdirSync(SRC, { withFileTypes: true });
+    const unplaced = entries.filter((e) => e.isDirectory() && !placed.includes(e.name)).map((e) => e.name);
+    assert.deepEqual(unplaced, [], 'folders of src/ no layer names: add them to LAYERS and to docs/architecture.md');
+    const rootFiles = entries.filter((e) => e.isFile()).map((e) => e.name);
+    assert.deepEqual(rootFiles.sort(), ['server.ts', 'services.ts'], 'cross-cutting helpers go to src/platform/');
+  });
+
+  it('the platform helpers import no surface, importer, source or operation', () => {
+    const offences = files
+      .filter((f) => under(f.file, 'platform'))
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => ['http', 'mcp', 'cli', 'ingest', 'sources', 'operations'].some((layer) => under(i, layer)) || i === 'services.ts')
+          .map((i) => `${f.file} -> ${i}`),
+      );
+    assert.deepEqual(offences, []);
+  });
+
+  it('no import cycles: no module reaches itself through its imports (type-only imports count)', () => {
+    const graph = new Map(files.map((f) => [f.file, f.imports.filter((i) => i.endsWith('.ts'))]));
+    // Tarjan's strongly connected components: every component of more than one module is a cycle.
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    const visit = (module: string): void => {
+      index.set(module, next);
+      low.set(module, next);
+      next += 1;
+      stack.push(module);
+      onStack.add(module);
+      for (const target of graph.get(module) ?? []) {
+        if (!graph.has(target)) continue;
+        if (!index.has(target)) {
+          visit(target);
+          low.set(module, Math.min(low.get(module)!, low.get(target)!));
+        } else if (onStack.has(target)) low.set(module, Math.min(low.get(module)!, index.get(target)!));
+      }
+      if (low.get(module) !== index.get(module)) return;
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== module);
+      if (component.length > 1) cycles.push(component.sort());
+    };
+    for (const module of graph.keys()) if (!index.has(module)) visit(module);
+    assert.deepEqual(cycles, []);
   });
 });

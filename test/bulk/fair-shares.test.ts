@@ -7,7 +7,7 @@ import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { dbTargets, dropPgSchema, POSTGRES_URL, type TestDatabase } from '../support/db.ts';
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import { until } from '../support/until.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 
 const SLICE_MS = 1000;
 /** One slice for a worker to come free, then a share of a busy 2-core machine (the lists alone take minutes). */

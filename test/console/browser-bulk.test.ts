@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startSampleWorld, type SampleWorld } from '../support/sample-world.ts';
 import { buildConsole, checkAccessibility, CHROMIUM_SKIP, launchChromium, signIn } from '../support/console-browser.ts';

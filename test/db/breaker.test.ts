@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CircuitBreaker } from '../../src/db/breaker.ts';
 import { DependencyUnavailableError } from '../../src/db/unavailable.ts';
-import { OutageLog } from '../../src/outage-log.ts';
+import { OutageLog } from '../../src/platform/outage-log.ts';
 
 const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
 

@@ -8,7 +8,7 @@ import { dbTargets, dropPgSchema, POSTGRES_URL, type TestDatabase } from '../sup
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import type { JobQueue } from '../../src/queue/types.ts';
 import { until } from '../support/until.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 
 const SLICE_MS = 1000;
 /**

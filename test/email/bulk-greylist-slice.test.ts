@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type FakeMx, type MailWorld } from '../support/fake-smtp.ts';
 import { dbTargets, REDIS_SKIP, REDIS_URL } from '../support/db.ts';
 import { until } from '../support/until.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
 
 const [sqlite, postgres] = dbTargets;

@@ -11,7 +11,7 @@ import type { JobQueue } from '../../src/queue/types.ts';
 import { until } from '../support/until.ts';
 import { createLeadbaseClient, LeadbaseError } from '../../src/client/index.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { signWebhook, SIGNATURE_HEADER } from '../../src/net/webhooks.ts';
 import { positionsOfBulkCharge } from '../support/bulk-ledger.ts';
 

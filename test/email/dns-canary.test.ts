@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { startFakeDns, type FakeDns } from '../support/fake-dns.ts';
 import { until } from '../support/until.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { DEFAULT_DNS_CANARY } from '../../src/email/config.ts';
 import { DNS_FAILING_MESSAGE } from '../../src/email/messages.ts';
 import type { BulkJobView } from '../../src/email/bulk.ts';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type FakeMx, type MailWorld } from '../support/fake-smtp.ts';
 import { dbTargets, REDIS_SKIP, REDIS_URL } from '../support/db.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 
 const [sqlite, postgres] = dbTargets;
 const stores = [

@@ -16,7 +16,7 @@ import { runPeopleImport, type PersonSourceRecord } from '../../src/ingest/peopl
 import { importEngagementCsv } from '../../src/ingest/engagement/csv.ts';
 import { EngagementStore } from '../../src/email/engagement.ts';
 import { JobService } from '../../src/jobs/service.ts';
-import { ImportStoppedError } from '../../src/import-summary.ts';
+import { ImportStoppedError } from '../../src/platform/import-summary.ts';
 import { runLeadbase } from '../support/cli.ts';
 import { seedListings } from '../support/listings.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';

@@ -5,10 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { logDestination } from '../../src/log-destination.ts';
+import { logDestination } from '../../src/platform/log-destination.ts';
 import { until } from '../support/until.ts';
 
-const MODULE = resolve('src/log-destination.ts');
+const MODULE = resolve('src/platform/log-destination.ts');
 
 /** Runs `body` in a process of its own with `destination` (a logDestination on `file`) in scope. */
 function runChild(dir: string, file: string, body: string) {

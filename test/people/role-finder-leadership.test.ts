@@ -2,7 +2,7 @@
 // person record holds the role: same response and price as a person found.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { dbTargets } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startWikidataUpstream, type WikidataUpstream } from '../support/upstreams/wikidata.ts';

@@ -5,7 +5,7 @@
 // long enough for every slot to have found no job and gone to sleep more than once.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { dbTargets, dropPgSchema, PG_SKIP, POSTGRES_URL, type TestDatabase } from '../support/db.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { runLeadbase } from '../support/cli.ts';
 import { GREENHOUSE_GA, greenhouseBoard, startCrawlWorld, type CrawlWorld } from './crawl-world.ts';

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import { dbTargets, dropPgSchema, POSTGRES_URL, reopen, type TestDatabase } from '../support/db.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { Redis } from 'ioredis';
 import { buildApp } from '../../src/http/app.ts';
 import { createServices, type ServiceDeps, type Services } from '../../src/services.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { openSqlite, type DbTarget, type TestDatabase } from './db.ts';
 
 export interface TestApp {

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { BOARDS_CSV } from './upstreams/boards.ts';
 
 export interface Mirror {

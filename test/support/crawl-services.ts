@@ -2,7 +2,7 @@
 // test's crawl settings, no background work, and the guarded client allowed to reach only the local
 // upstreams the test started (they listen on 127.0.0.1, a private address it refuses otherwise).
 import type { Logger } from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import type { DbTarget, TestDatabase } from './db.ts';
 

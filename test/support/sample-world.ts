@@ -10,7 +10,7 @@ import { PgBossQueue } from '../../src/queue/pgboss-queue.ts';
 import { readPeopleJsonl } from '../../src/ingest/people/jsonl.ts';
 import { runPeopleImport } from '../../src/ingest/people/runner.ts';
 import { SAMPLE_COMPANY } from './sample-company.ts';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/platform/config.ts';
 import type { ServiceDeps } from '../../src/services.ts';
 
 const peopleFixture = fileURLToPath(new URL('../fixtures/people/people.jsonl', import.meta.url));

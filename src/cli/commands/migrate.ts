@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 /** `leadbase migrate`. */
 export function registerMigrate(migrate: Command): void {
   migrate.option('--json', 'print a JSON object {location, applied}').action(async (opts: { json?: boolean }) => {
-    const { loadConfig } = await import('../../config.ts');
+    const { loadConfig } = await import('../../platform/config.ts');
     const { openDatabase } = await import('../../db/database.ts');
     const { migrateToLatest } = await import('../../db/migrate.ts');
     const config = loadConfig();

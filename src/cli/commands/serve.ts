@@ -11,7 +11,7 @@ export function registerServe(serve: Command): void {
     .option('-H, --host <host>', 'address to bind (overrides HOST)')
     .option('--no-crawl', 'do not run scheduled crawls in this instance (run them in `leadbase worker`)')
     .action(async (opts: { firstKey?: boolean; port?: string; host?: string; crawl: boolean }) => {
-      const { loadConfig } = await import('../../config.ts');
+      const { loadConfig } = await import('../../platform/config.ts');
       const { startServer } = await import('../../server.ts');
       const config = loadConfig();
       if (opts.port !== undefined) config.port = positiveId(opts.port);

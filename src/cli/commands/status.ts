@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { withDatabase } from '../context.ts';
-import type { InstallSummary, SourceCounts, SourceStatus } from '../../status.ts';
+import type { InstallSummary, SourceCounts, SourceStatus } from '../../platform/status.ts';
 
 const number = (n: number) => n.toLocaleString('en-US');
 
@@ -86,7 +86,7 @@ export function registerStatus(status: Command): void {
     .option('--json', 'print JSON: the counts, sources_summary (by type and state) and, with --sources, every source')
     .action(async (opts: { sources?: boolean; json?: boolean }) =>
       withDatabase(async (handle, config) => {
-        const { installSummary, sourceStatuses } = await import('../../status.ts');
+        const { installSummary, sourceStatuses } = await import('../../platform/status.ts');
         const { outboundIdentities } = await import('../../email/outbound.ts');
         const [summary, sources] = await Promise.all([
           installSummary(

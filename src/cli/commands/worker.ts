@@ -4,13 +4,13 @@ import { exitOnSignals, exitOnStartFailure } from '../shutdown.ts';
 /** `leadbase worker`: background work (bulk validation jobs, due crawls) without serving HTTP. */
 export function registerWorker(worker: Command): void {
   worker.option('--no-crawl', 'do not run scheduled crawls (bulk jobs only)').action(async (opts: { crawl: boolean }) => {
-    const { loadConfig } = await import('../../config.ts');
+    const { loadConfig } = await import('../../platform/config.ts');
     const { openDatabase } = await import('../../db/database.ts');
     const { migrateToLatest } = await import('../../db/migrate.ts');
     const { createServices } = await import('../../services.ts');
-    const { createLogger } = await import('../../logger.ts');
+    const { createLogger } = await import('../../platform/logger.ts');
     const { CircuitBreaker } = await import('../../db/breaker.ts');
-    const { OutageLog } = await import('../../outage-log.ts');
+    const { OutageLog } = await import('../../platform/outage-log.ts');
     const config = loadConfig();
     if (!opts.crawl) config.crawl.enabled = false;
     const logger = createLogger({ level: config.logLevel });

@@ -47,7 +47,7 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
     }
     if (isUnavailable(error)) {
       // The database or Redis is down or was just lost: the caller should retry, nothing was charged.
-      // Counted into the outage's log lines (src/outage-log.ts), not a line per request.
+      // Counted into the outage's log lines (src/platform/outage-log.ts), not a line per request.
       app.services.outages.refused(error instanceof DependencyUnavailableError ? error.dependency : 'database', error);
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return reply

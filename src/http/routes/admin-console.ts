@@ -7,7 +7,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { adminRoute } from '../../contract/admin.ts';
 import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { adminCaller, clearSessionCookie, requireOperator, setSessionCookie, type AdminCaller } from '../admin-access.ts';
-import { installStatus } from '../../status.ts';
+import { installStatus } from '../../platform/status.ts';
 import { dailyUsage } from '../../billing/usage.ts';
 import { setSpendCap, spendCapOf } from '../../billing/caps.ts';
 import { creditsToUnits, unitsToCredits } from '../../billing/units.ts';

@@ -2,7 +2,7 @@
 // companies importer: parsed and validated in a worker thread where there is a second core,
 // written in large batches, with checkpoints so an interrupted load resumes inside the file.
 import type { CompanyService } from '../../companies/service.ts';
-import type { ImportSummary } from '../../import-summary.ts';
+import type { ImportSummary } from '../../platform/import-summary.ts';
 import type { WriteRetryOptions } from '../../db/retry.ts';
 import { DEFAULT_BATCH_SIZE, runCompanyImport, type PreparedRow } from './runner.ts';
 import { prepareFileInWorker } from './parallel.ts';

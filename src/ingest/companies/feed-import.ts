@@ -1,7 +1,7 @@
 // Stores a feed's items as one company's news or press releases.
 import type { CompanyService } from '../../companies/service.ts';
 import { CompanyInputError, prepareArticle } from '../../companies/input.ts';
-import { ImportSummary } from '../../import-summary.ts';
+import { ImportSummary } from '../../platform/import-summary.ts';
 import { retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 import { feedDomain, parseFeed, type Feed } from './feeds.ts';
 import type { CompanyRow } from '../../companies/tables.ts';

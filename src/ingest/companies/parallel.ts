@@ -1,6 +1,6 @@
 // Runs the parse-and-validate half of a file import in a worker thread (prepare-worker.ts).
 import { availableParallelism } from 'node:os';
-import { siblingModule, startTsWorker } from '../../ts-worker.ts';
+import { siblingModule, startTsWorker } from '../../platform/ts-worker.ts';
 import type { FileFormat, PrepareWorkerData, WorkerMessage } from './prepare-worker.ts';
 import type { PreparedRow } from './runner.ts';
 

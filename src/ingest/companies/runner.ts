@@ -3,7 +3,7 @@
 import type { CompanyService } from '../../companies/service.ts';
 import type { UpsertResult } from '../../companies/repository.ts';
 import { CompanyInputError, prepareCompany, type CompanyInput, type PreparedCompany } from '../../companies/input.ts';
-import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
+import { ImportStoppedError, ImportSummary } from '../../platform/import-summary.ts';
 import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 
 /** One record read from a source: a company, or the reason the source row could not be read. */

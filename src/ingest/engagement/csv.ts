@@ -6,7 +6,7 @@
 // complaint…) are read and ignored: they are not evidence about the mailbox.
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { ImportStoppedError, ImportSummary } from '../../import-summary.ts';
+import { ImportStoppedError, ImportSummary } from '../../platform/import-summary.ts';
 import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 import { normalizeEngagementAddress, type EngagementEvent, type EngagementKind, type EngagementStore } from '../../email/engagement.ts';
 

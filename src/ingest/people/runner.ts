@@ -7,7 +7,7 @@ import { normalizeCompanyName } from '../../companies/normalize.ts';
 import { prepareCompany } from '../../companies/input.ts';
 import { PeopleRepository } from '../../people/repository.ts';
 import { PersonInputError, preparePerson, type PersonInput, type PreparedPerson } from '../../people/input.ts';
-import { ImportStoppedError, ImportSummary, type RejectedRow } from '../../import-summary.ts';
+import { ImportStoppedError, ImportSummary, type RejectedRow } from '../../platform/import-summary.ts';
 import { isLockedOrUnavailable, retryWhileUnavailable, type WriteRetryOptions } from '../../db/retry.ts';
 
 /** ImportSummary plus the facts dropped from rows that were kept (a bad phone, a malformed email …). */

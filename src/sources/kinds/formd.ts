@@ -2,7 +2,7 @@
 // every published quarter, oldest first, each quarter written down as stored whole once its rows are
 // committed; later runs fetch the quarters published since. A quarter the SEC has not published yet
 // answers 404: that is "not yet" and is tried again on the next run, never a failure.
-import type { ImportSummary } from '../../import-summary.ts';
+import type { ImportSummary } from '../../platform/import-summary.ts';
 import { FetchError } from '../../net/http-client.ts';
 import { formDTablesOfZip, readFormD } from '../../ingest/companies/formd.ts';
 import { runCompanyImport } from '../../ingest/companies/runner.ts';
