@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { dbTargets } from '../support/db.ts';
 import type { TestApp } from '../support/app.ts';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
-import { V1_ROUTES } from '../../src/http/routes/v1.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1/v1.ts';
 
 interface DocumentPath {
   legacyPath: string;

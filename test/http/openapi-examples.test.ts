@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { startSampleWorld, SAMPLE_POSTED_AFTER, type SampleWorld } from '../support/sample-world.ts';
 import { EXAMPLES, type OperationExample } from '../../src/http/examples.ts';
 import { OPERATIONS } from '../../src/operations/catalogue.ts';
-import { V1_ROUTES } from '../../src/http/routes/v1.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1/v1.ts';
 
 const RECORD = process.env.RECORD_OPENAPI_EXAMPLES === '1';
 const FILE = new URL('../../src/http/openapi-examples.json', import.meta.url);

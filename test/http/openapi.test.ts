@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { V1_ROUTES } from '../../src/http/routes/v1.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1/v1.ts';
 import { OPERATIONS } from '../../src/operations/catalogue.ts';
 import { ADMIN_OPERATION_IDS } from '../../src/contract/admin.ts';
 
@@ -118,7 +118,7 @@ describe('the OpenAPI document', () => {
 
   it('describes every /admin route under the admin tag, with the session cookie, its CSRF header or the admin token', () => {
     // Every /admin route the route files register (their spelling: app|admin.method('/admin…').
-    const dir = new URL('../../src/http/routes/', import.meta.url);
+    const dir = new URL('../../src/http/routes/admin/', import.meta.url);
     const served = new Set<string>();
     for (const file of readdirSync(dir).filter((f) => f.startsWith('admin-')))
       for (const [, method, path] of readFileSync(new URL(file, dir), 'utf8').matchAll(

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { startMailWorld, type MailWorld } from '../support/fake-smtp.ts';
 import { OPERATIONS, PRICE_OF, type ChargedOperationId } from '../../src/operations/catalogue.ts';
-import { V1_ROUTES } from '../../src/http/routes/v1.ts';
+import { V1_ROUTES } from '../../src/http/routes/v1/v1.ts';
 
 /** A valid request of each charged operation, and a body with a wrong type in it. */
 const SAMPLES: Record<ChargedOperationId, { body: Record<string, unknown>; wrongType: Record<string, unknown> }> = {

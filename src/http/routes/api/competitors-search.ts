@@ -1,0 +1,4 @@
+import { searchCompetitors } from '../../../operations/competitors-search.ts';
+import { answerRoute } from '../../answer-route.ts';
+
+export default answerRoute('competitors-search', searchCompetitors);

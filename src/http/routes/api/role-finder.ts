@@ -1,0 +1,4 @@
+import { findRole } from '../../../operations/role-finder.ts';
+import { answerRoute } from '../../answer-route.ts';
+
+export default answerRoute('role-finder', findRole);
