@@ -11,10 +11,9 @@ import pLimit from 'p-limit';
 import type { Db } from '../db/database.ts';
 import type { CompanyService } from '../companies/service.ts';
 import type { JobService } from '../jobs/service.ts';
-import { JOB_SOURCES } from '../ingest/jobs/index.ts';
 import type { HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
-import { DATA_SET_KINDS } from './kinds/index.ts';
+import { dataSetKinds, kindOf, SOURCE_KINDS } from './kinds/index.ts';
 import type { KindReport } from './kind.ts';
 import { BoardDiscovery } from './discovery.ts';
 import { companiesToDiscover, discoverSites } from './site-discovery.ts';
@@ -36,13 +35,15 @@ const DISCOVERY = 'discovery';
 
 /** Mirror names: each data-set kind's upstream, and each ATS whose public job-board API the boards read. */
 export function mirrorNames(): string[] {
-  const ats = JOB_SOURCES.filter((type) => type !== 'jsonld');
-  return [...new Set([...Object.values(DATA_SET_KINDS).map((kind) => kind.mirrorName), ...ats])];
+  const boards = Object.values(SOURCE_KINDS).filter((kind) => kind.family === 'board' && kind.mirrorName);
+  return [...new Set([...dataSetKinds(), ...boards].map((kind) => kind.mirrorName!))];
 }
+
+const isDataSet = (type: string) => kindOf(type)?.family === 'data-set';
 
 /** What `--only` may name: each data-set kind's type, `boards` and `discovery`. */
 export function stepNames(): string[] {
-  return [...Object.keys(DATA_SET_KINDS), BOARDS, DISCOVERY];
+  return [...dataSetKinds().map((kind) => kind.type), BOARDS, DISCOVERY];
 }
 
 /** Operator input bootstrap refuses, with a message naming the option. */
@@ -247,7 +248,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   const signal = options.signal;
   const run = pLimit(Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY));
   const results: BootstrapSourceResult[] = [];
-  const kinds = Object.values(DATA_SET_KINDS).filter((kind) => wanted(kind.type));
+  const kinds = dataSetKinds().filter((kind) => wanted(kind.type));
   const steps = new Map<string, Step>(kinds.map((kind) => [kind.type, newStep(kind.type, 'parts')]));
   if (wanted(BOARDS)) steps.set(BOARDS, newStep(BOARDS, 'boards'));
   if (wanted(DISCOVERY) && discoverLimit > 0) steps.set(DISCOVERY, newStep(DISCOVERY, 'sites'));
@@ -277,7 +278,7 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
   const unreachableIds = new Set<number>();
   const dataSetsUnreachable = () => reach.unreachable - reach.boardsUnreachable;
   const tally = (source: SourceRow, result: RunResult) => {
-    const isBoard = !(source.type in DATA_SET_KINDS);
+    const isBoard = !isDataSet(source.type);
     if (result.outcome === 'failed' && unreachable(result.failure)) {
       unreachableIds.add(Number(source.id));
       reach.unreachable++;
@@ -307,11 +308,11 @@ export async function runBootstrap(deps: BootstrapDeps, options: BootstrapOption
       const result = await deps.scheduler.runNow(Number(source.id), { signal: controller.signal, deferIndexMerge: true, onReport });
       if (!result) return; // another instance is running it: it will record its own run
       // A board that finished as the stop came is whole; a data set stopped between parts goes on later.
-      const cut = result.outcome === 'failed' || source.type in DATA_SET_KINDS;
+      const cut = result.outcome === 'failed' || isDataSet(source.type);
       const stopped = controller.signal.aborted && cut ? (controller.signal.reason as StopReason) : null;
       if (stopped) await settleStopped(deps.db, source, stopped, now());
       else tally(source, result);
-      if (result.counts.inserted + result.counts.updated > 0 && !DATA_SET_KINDS[source.type]) merge.soon();
+      if (result.counts.inserted + result.counts.updated > 0 && !isDataSet(source.type)) merge.soon();
       const failed = result.outcome === 'failed' && !stopped;
       if (failed) {
         step.failed++;
@@ -580,7 +581,7 @@ function readBoardsList(
   const inputs: SourceInput[] = [];
   for (const entry of entries) {
     if ('error' in entry) refused.push({ line: entry.line, reason: entry.error });
-    else if (JOB_SOURCES.includes(String(entry.input.type).trim().toLowerCase())) inputs.push(entry.input);
+    else if (kindOf(String(entry.input.type).trim().toLowerCase())?.family === 'board') inputs.push(entry.input);
     else refused.push({ line: entry.line, reason: `"${entry.input.type}" is not a job-board type` });
   }
   return { file, inputs, refused };

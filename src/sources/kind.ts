@@ -1,6 +1,10 @@
-// A data-set kind (src/sources/kinds) and what its run is given: the interface alone, importing no
-// kind, so that the kinds, their list (kinds/index.ts) and the registry import it without a cycle.
+// A source kind (src/sources/kinds) and what its run is given: the interface alone, importing no
+// kind, so that the kinds, their list (kinds/index.ts), the registry and the runner import it
+// without a cycle. Every type of source is one kind (job boards, feeds, data sets): the registry
+// checks locators and picks intervals through it, the runner calls its `read`, bootstrap asks its
+// family, and none of them branches on a type.
 import type { CompanyService } from '../companies/service.ts';
+import type { JobService } from '../jobs/service.ts';
 import type { PeopleService } from '../people/service.ts';
 import type { RunCounts, SourceRow } from './tables.ts';
 
@@ -53,26 +57,65 @@ export interface KindRunContext {
   progress: KindProgress;
   companies: CompanyService;
   people: PeopleService;
+  jobs: JobService;
   now: number;
   signal?: AbortSignal;
+  /** Expire even when more than half of a board vanished at once (the operator's decision). */
+  allowMassExpiry?: boolean;
+  /** Leave a board's new listings staged for a later merge into the search index (the scheduler merges once for many). */
+  deferIndexMerge?: boolean;
   /** Tells whoever runs the source how far the run is (see KindReport); cheap, call it as often as convenient. */
   report(progress: KindReport): void;
 }
 
-export interface DataSetKind {
+/** A run that stored what it read but expired nothing, and holds its source for the operator: why, and its counts. */
+export interface HeldRun {
+  held: string;
+  counts: RunCounts;
+}
+
+/** A locator as stored, the key two additions of one source share, and the API origin a link to a board brings along. */
+export interface NormalizedLocator {
+  locator: string;
+  key: string;
+  baseUrl?: string;
+}
+
+/**
+ * What a kind's sources are, for whoever treats families apart: bootstrap runs each data set as its
+ * own step and the boards in bulk, and merges the jobs index after boards only.
+ */
+export type SourceFamily = 'board' | 'feed' | 'data-set';
+
+/** One type of source: how its locators are checked, how often it runs, and what a run does. */
+export interface SourceKind {
   /** The `type` of its sources. */
   type: string;
+  family: SourceFamily;
   /** How often its sources run unless told otherwise, in milliseconds. */
   defaultIntervalMs: number;
   /**
-   * The upstream's name in `--mirror NAME=URL`. A source's `base_url`, when set, replaces the
-   * upstream's origin in every address the kind fetches (a mirror, or a local server in tests).
+   * The upstream's name in `--mirror NAME=URL`, when it has one. A source's `base_url`, when set,
+   * replaces the upstream's origin in every address the kind fetches (a mirror, or a local server in tests).
    */
+  mirrorName?: string;
+  /** The locator used when none is given (the upstream's published address), when there is one. */
+  defaultLocator?: string;
+  /** Its pages are on companies' own sites, so every fetch honours robots.txt (the ATS APIs and data sets are published for programs). */
+  honoursRobots?: boolean;
+  /**
+   * Checks a locator (trimmed; empty when none was given and the kind has no default): what is
+   * stored and the key two additions of one source share. Throw SourceInputError to refuse.
+   */
+  normalizeLocator(locator: string): NormalizedLocator;
+  /** One run: its counts, or a held run. */
+  read(context: KindRunContext): Promise<RunCounts | HeldRun>;
+}
+
+/** A kind that reads a data set: its upstream has a name and a published address, and it never holds. */
+export interface DataSetKind extends SourceKind {
+  family: 'data-set';
   mirrorName: string;
-  /** The locator used when none is given (the upstream's published address). */
   defaultLocator: string;
-  /** Checks a locator: what is stored and the key two additions of one source share. Throw SourceInputError to refuse. */
-  normalizeLocator(locator: string): { locator: string; key: string };
-  /** One run. */
   read(context: KindRunContext): Promise<RunCounts>;
 }

@@ -2,25 +2,19 @@
 // source twice finds the first; every field a caller gives is checked, with an error naming it.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { JOB_SOURCES } from '../ingest/jobs/index.ts';
 import { normalizeDomain } from '../companies/normalize.ts';
-import { boardOfUrl } from './ats-links.ts';
+import { httpUrl } from './http-url.ts';
+import type { NormalizedLocator } from './kind.ts';
 import type { RunCounts, SourceRow, SourceStatus, SourceTable } from './tables.ts';
-import { DATA_SET_KINDS, DATA_SET_TYPES } from './kinds/index.ts';
+import { kindOf, SOURCE_KINDS } from './kinds/index.ts';
 import { SourceInputError } from './source-input-error.ts';
 import { chunk, MAX_BOUND_PARAMETERS } from '../db/chunks.ts';
 import type { Insertable, Updateable } from 'kysely';
 
-/** Every kind of source: the job-board connectors, RSS/Atom feeds and the data sets (src/sources/kinds). */
-export const SOURCE_TYPES: readonly string[] = [...JOB_SOURCES, 'feed', ...DATA_SET_TYPES];
+/** Every type of source: one per kind (src/sources/kinds: the job boards, RSS/Atom feeds and the data sets). */
+export const SOURCE_TYPES: readonly string[] = Object.keys(SOURCE_KINDS);
 
 const HOUR = 3_600_000;
-/** How often each kind is fetched unless the source says otherwise. */
-export const DEFAULT_INTERVAL_MS: Record<string, number> = {
-  feed: HOUR,
-  ...Object.fromEntries(Object.values(DATA_SET_KINDS).map((kind) => [kind.type, kind.defaultIntervalMs])),
-};
-const BOARD_INTERVAL_MS = 6 * HOUR;
 /**
  * The shortest interval a source may be given: fetching a board or a data set more than once a
  * minute makes nothing fresher and burdens the host.
@@ -73,43 +67,11 @@ export function formatEvery(ms: number): string {
   return `${ms}ms`;
 }
 
-function httpUrl(text: string, field: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    throw new SourceInputError(`${field} must be an http or https URL, got "${text}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SourceInputError(`${field} must be an http or https URL`);
-  if (url.username || url.password) throw new SourceInputError(`${field} must not carry credentials`);
-  url.hash = '';
-  return url;
-}
-
 /** The locator as stored, and the key two additions of one source share. */
-export function normalizeLocator(type: string, locator: string | undefined): { locator: string; key: string; baseUrl?: string } {
-  const text = (locator ?? '').trim();
-  const kind = DATA_SET_KINDS[type];
-  if (kind) return kind.normalizeLocator(text || kind.defaultLocator);
-  if (!text)
-    throw new SourceInputError(
-      `a ${type} source needs a locator (${type === 'feed' || type === 'jsonld' ? 'its URL' : 'the board token'})`,
-    );
-  if (type === 'feed' || type === 'jsonld') {
-    const url = httpUrl(text, 'locator').toString();
-    return { locator: url, key: url.toLowerCase() };
-  }
-  // A board: its token, or a link to it.
-  let board = text;
-  let baseUrl: string | undefined;
-  if (/^https?:\/\//i.test(text)) {
-    const ref = boardOfUrl(text);
-    if (!ref || ref.type !== type) throw new SourceInputError(`${text} is not a link to a ${type} board`);
-    board = ref.board;
-    baseUrl = ref.baseUrl;
-  }
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(board)) throw new SourceInputError(`"${board}" is not a ${type} board token`);
-  return { locator: board, key: board.toLowerCase(), ...(baseUrl ? { baseUrl } : {}) };
+export function normalizeLocator(type: string, locator: string | undefined): NormalizedLocator {
+  const kind = kindOf(type);
+  if (!kind) throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${type}"`);
+  return kind.normalizeLocator((locator ?? '').trim() || (kind.defaultLocator ?? ''));
 }
 
 /** A source as the CLI and the admin API show it. */
@@ -242,8 +204,8 @@ export class SourceRegistry {
     const type = String(input.type ?? '')
       .trim()
       .toLowerCase();
-    if (!SOURCE_TYPES.includes(type) && !DATA_SET_KINDS[type])
-      throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
+    const kind = kindOf(type);
+    if (!kind) throw new SourceInputError(`type must be one of ${SOURCE_TYPES.join(', ')}, got "${input.type}"`);
     // A link to a board on another instance of its ATS (Lever's EU one) brings that API along.
     const { locator, key, baseUrl: linkedBase } = normalizeLocator(type, input.locator);
     const givenBase = input.base_url || linkedBase;
@@ -252,9 +214,7 @@ export class SourceRegistry {
     const domain = website ? normalizeDomain(website) : null;
     if (website && !domain) throw new SourceInputError(`company_website "${website}" is not a website`);
     const everyGiven = input.every != null && input.every !== '';
-    const interval = everyGiven
-      ? parseEvery(input.every!)
-      : (DATA_SET_KINDS[type]?.defaultIntervalMs ?? DEFAULT_INTERVAL_MS[type] ?? BOARD_INTERVAL_MS);
+    const interval = everyGiven ? parseEvery(input.every!) : kind.defaultIntervalMs;
     if (interval < MIN_INTERVAL_MS)
       throw new SourceInputError(
         `every must be at least ${formatEvery(MIN_INTERVAL_MS)} (fetching a source more often makes nothing fresher and burdens its host), got "${input.every}"`,

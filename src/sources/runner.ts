@@ -1,17 +1,14 @@
 // One run of one source: fetch it (conditionally, politely, through the guarded client), read it
-// with its connector, and import it with the importers' safety rules: a payload of the wrong shape
+// with its kind (src/sources/kinds), and import it with the importers' safety rules: a payload of the wrong shape
 // or an error body fails the run and expires nothing; a board that would lose more than half of its
 // live listings at once is held for the operator.
 import type { CompanyService } from '../companies/service.ts';
 import type { PeopleService } from '../people/service.ts';
-import { DATA_SET_KINDS } from './kinds/index.ts';
-import type { KindReport, OnBytes } from './kind.ts';
+import { kindOf } from './kinds/index.ts';
+import type { HeldRun, KindFetcher, KindReport, OnBytes } from './kind.ts';
 import { sourceParts } from './parts.ts';
 import type { Db } from '../db/database.ts';
 import type { JobService } from '../jobs/service.ts';
-import { connectorFor } from '../ingest/jobs/index.ts';
-import type { HttpGet } from '../ingest/jobs/types.ts';
-import { importFeed } from '../ingest/companies/feed-import.ts';
 import { retryAfterMs, type HttpClient } from '../net/http-client.ts';
 import type { RobotsRules } from '../net/robots.ts';
 import type { HostPoliteness } from './politeness.ts';
@@ -72,9 +69,6 @@ class StatusError extends Error {
   }
 }
 
-/** Pages on companies' own sites honour robots.txt; the ATS APIs are published for programs to read. */
-const ROBOTS_TYPES = new Set(['jsonld', 'feed']);
-
 const ZERO: RunCounts = { read: 0, inserted: 0, updated: 0, expired: 0, refused: 0 };
 
 export class SourceRunner {
@@ -108,105 +102,50 @@ export class SourceRunner {
     }
   }
 
-  private async read(
-    source: SourceRow,
-    fetches: SourceFetches,
-    options: RunOptions,
-  ): Promise<RunCounts | { held: string; counts: RunCounts }> {
-    const now = options.now ?? Date.now();
-    if (source.type === 'feed') {
-      const xml = (await fetches.get(source.locator, 'application/rss+xml, application/atom+xml, application/xml, text/xml')).toString(
-        'utf8',
-      );
-      const summary = await importFeed({
-        service: this.deps.companies,
-        xml,
-        url: source.locator,
-        companyDomain: source.company_website ?? undefined,
-        companyName: source.company_website ? undefined : (source.company_name ?? undefined),
-        source: 'rss',
-        seenAt: now,
-      });
-      return { read: summary.read, inserted: summary.inserted, updated: summary.updated, expired: 0, refused: summary.rejectedTotal };
-    }
-    const kind = DATA_SET_KINDS[source.type];
-    if (kind)
-      return kind.read({
-        source,
-        fetch: fetches,
-        progress: sourceParts(this.deps.db, Number(source.id)),
-        companies: this.deps.companies,
-        people: this.deps.people,
-        now,
-        signal: options.signal,
-        report: options.onReport ?? (() => {}),
-      });
-    const connector = connectorFor(source.type);
-    const listings = await connector.fetchBoard(fetches, {
-      board: source.locator,
-      baseUrl: source.base_url ?? undefined,
-      companyName: source.company_name ?? undefined,
-    });
-    const company =
-      source.company_name || source.company_website
-        ? { name: source.company_name ?? source.company_website!, website: source.company_website }
-        : null;
-    // A board that names its company keeps the website the source gives, when it gives none itself.
-    if (source.company_website)
-      for (const l of listings) if (l.company && !l.company.website) l.company = { ...l.company, website: source.company_website };
-    const summary = await this.deps.jobs.importer.importBoard(listings, {
-      source: source.type,
-      board: source.locator,
-      now,
-      company,
-      expireMissing: true,
+  /** One run of the source's kind (src/sources/kinds): the runner treats every type alike. */
+  private async read(source: SourceRow, fetches: SourceFetches, options: RunOptions): Promise<RunCounts | HeldRun> {
+    const kind = kindOf(source.type);
+    if (!kind) throw new Error(`unknown source type "${source.type}"`);
+    return kind.read({
+      source,
+      fetch: fetches,
+      progress: sourceParts(this.deps.db, Number(source.id)),
+      companies: this.deps.companies,
+      people: this.deps.people,
+      jobs: this.deps.jobs,
+      now: options.now ?? Date.now(),
+      signal: options.signal,
       allowMassExpiry: options.allowMassExpiry,
-      mergeIndex: !options.deferIndexMerge,
+      deferIndexMerge: options.deferIndexMerge,
+      report: options.onReport ?? (() => {}),
     });
-    const counts = {
-      read: summary.read,
-      inserted: summary.inserted,
-      updated: summary.updated,
-      expired: summary.expired ?? 0,
-      refused: summary.rejectedTotal,
-    };
-    if (summary.expiryHeld)
-      return {
-        held: `expiry held: ${summary.expiryHeld.vanished} of the board's ${summary.expiryHeld.live} live listings vanished at once (more often a broken fetch than an emptied board); nothing was expired. Run it with --allow-mass-expiry if the board really lost them, or resume it.`,
-        counts,
-      };
-    return counts;
   }
 }
 
 /**
- * A run's requests, as the connectors' HttpGet: each in its host's turn, the first one conditional
- * on the validators stored for its URL. Its status and validators are the run's.
+ * A run's requests: each in its host's turn, the first one conditional on the validators stored
+ * for its URL, and through robots.txt when the kind's pages are on companies' own sites. Its
+ * status and validators are the run's.
  */
-class SourceFetches implements HttpGet {
+class SourceFetches implements KindFetcher {
   firstStatus: number | null = null;
   validators: RunResult['validators'] = null;
   private first = true;
   /** The origin of a base_url the operator named (a mirror), which may be private; none otherwise. */
   private readonly operatorOrigins: string[] | undefined;
+  private readonly honoursRobots: boolean;
 
   constructor(
     private readonly deps: SourceRunnerDeps,
     private readonly source: SourceRow,
     private readonly signal: AbortSignal | undefined,
   ) {
+    this.honoursRobots = kindOf(source.type)?.honoursRobots ?? false;
     this.operatorOrigins = source.base_url && Number(source.operator_base_url) === 1 ? [new URL(source.base_url).origin] : undefined;
   }
 
   async getText(url: string, accept = 'application/json'): Promise<string> {
     return (await this.get(url, accept)).toString('utf8');
-  }
-
-  async mapBounded<T, R>(items: T[], task: (item: T) => Promise<R>): Promise<R[]> {
-    // One host, one fetch at a time: the detail fetches of a board run in turn.
-    const out: R[] = [];
-    for (const item of items) out.push(await task(item));
-    return out;
   }
 
   async download(url: string, path: string, accept: string, maxBytes: number, onBytes?: OnBytes): Promise<number> {
@@ -238,7 +177,7 @@ class SourceFetches implements HttpGet {
   async get(url: string, accept: string, maxBytes?: number, timeoutMs?: number, onBytes?: OnBytes): Promise<Buffer> {
     const first = this.first;
     this.first = false;
-    if (ROBOTS_TYPES.has(this.source.type)) {
+    if (this.honoursRobots) {
       const robots = await this.deps.robots.check(url);
       if (!robots.allowed)
         throw new Error(

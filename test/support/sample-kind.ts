@@ -1,13 +1,14 @@
 // A data-set kind for tests of what is generic about data sets (parts stored whole, resume, a stop
 // between parts, the mirror as base_url): it reads numbered pages of companies from its upstream.
 // Imported before the application's modules, it is registered before the registry lists the types.
-import { DATA_SET_KINDS } from '../../src/sources/kinds/index.ts';
+import { SOURCE_KINDS } from '../../src/sources/kinds/index.ts';
 
 export const SAMPLE_TYPE = 'sample_set';
 export const SAMPLE_PAGES = 5;
 
-DATA_SET_KINDS[SAMPLE_TYPE] = {
+SOURCE_KINDS[SAMPLE_TYPE] = {
   type: SAMPLE_TYPE,
+  family: 'data-set',
   defaultIntervalMs: 24 * 3_600_000,
   mirrorName: 'sample',
   defaultLocator: 'https://sample.invalid/pages',

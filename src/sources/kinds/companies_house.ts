@@ -184,6 +184,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
 
 export const companiesHouseKind: DataSetKind = {
   type: 'companies_house',
+  family: 'data-set',
   // The release is monthly; a daily look at the listing page (one small page) picks it up within a day.
   defaultIntervalMs: DAY,
   mirrorName: 'companies-house',

@@ -141,6 +141,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
 
 export const formdKind: DataSetKind = {
   type: 'formd',
+  family: 'data-set',
   defaultIntervalMs: 24 * 3_600_000,
   mirrorName: 'sec',
   defaultLocator: FORM_D_URL_PATTERN,

@@ -101,6 +101,7 @@ async function read(context: KindRunContext): Promise<RunCounts> {
 
 export const WIKIDATA_KIND: DataSetKind = {
   type: 'wikidata',
+  family: 'data-set',
   defaultIntervalMs: 30 * 24 * 3600_000,
   mirrorName: 'wikidata',
   defaultLocator: ENDPOINT,
