@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createMcpServer } from '../../mcp/server.ts';
 import type { ApiAnswer, ApiCall } from '../../mcp/tools.ts';
 import { OPERATIONS } from '../../operations/catalogue.ts';
-import { routeOptions } from '../route-options.ts';
+import { operationRoute } from '../operation-route.ts';
 import { AppError, InvalidRequestError } from '../../operations/errors.ts';
 import { presentedKey } from '../plugins/auth.ts';
 
@@ -57,7 +57,7 @@ function inProcessCall(app: FastifyInstance, apiKey: string, requestId: string):
  * server-initiated stream or end a session, are answered 405: there are neither.
  */
 export default async function mcpRoutes(app: FastifyInstance): Promise<void> {
-  app.post(OPERATIONS.mcp.path, routeOptions('mcp'), async (request, reply) => {
+  operationRoute(app, 'mcp', async (request, reply) => {
     checkMcpRequest(request.headers.accept, request.body);
     const server = createMcpServer(inProcessCall(app, presentedKey(request.headers)!, request.id));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

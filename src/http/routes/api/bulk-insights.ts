@@ -1,11 +1,11 @@
 // Insights on bulk jobs (docs/bulk.md, "Metrics, logs, capabilities, progress"): a job's metrics and
 // log, what a job can run, the key's jobs in progress, and the list's filters. Free reads, the
 // owner's only (another key's job is 404), every path from the operation descriptors.
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { AppError, InvalidRequestError } from '../../../operations/errors.ts';
-import { OPERATIONS, spellingsOf, type OperationId } from '../../../operations/catalogue.ts';
-import { routeOptions } from '../../route-options.ts';
+import { OPERATIONS } from '../../../operations/catalogue.ts';
+import { operationRoute } from '../../operation-route.ts';
 import { bulkOperationOf } from '../../../operations/bulk-products.ts';
 import { BULK_PRODUCTS, BulkSubmitBody, MAX_BULK_ROWS } from '../../../contract/bulk.ts';
 import { BULK_JOB_STATUSES } from '../../../contract/email-bulk.ts';
@@ -97,22 +97,14 @@ export default async function bulkInsightsRoutes(app: FastifyInstance): Promise<
   const keyOf = (request: FastifyRequest) => request.apiKey!.id;
   const now = () => Date.now();
 
-  /** Serves an operation at its path and at each of its plain spellings (left out of OpenAPI). */
-  function serve(id: OperationId, handler: RouteHandlerMethod) {
-    const options = routeOptions(id) as { schema: object; config: object };
-    const method = OPERATIONS[id].methods[0];
-    app.route({ ...options, method, url: OPERATIONS[id].path, handler });
-    for (const url of spellingsOf(id).plain) app.route({ ...options, method, url, schema: { ...options.schema, hide: true }, handler });
-  }
-
-  serve('bulk-metrics', async (request) => {
+  operationRoute(app, 'bulk-metrics', async (request) => {
     const { id } = (request as FastifyRequest<ById>).params;
     const job = await jobs().get(keyOf(request), id);
     if (!job) throw notFound();
     return jobMetrics(app.services.db, job, now());
   });
 
-  serve('bulk-logs', async (request) => {
+  operationRoute(app, 'bulk-logs', async (request) => {
     const { params, query } = request as FastifyRequest<ById>;
     const offset = bounded(query.offset, 'offset', 0, 0, 1_000_000_000);
     const limit = bounded(query.limit, 'limit', DEFAULT_LOG_PAGE, 1, MAX_LOG_PAGE);
@@ -124,9 +116,9 @@ export default async function bulkInsightsRoutes(app: FastifyInstance): Promise<
 
   // The same for every key and every call: built once.
   const capable = capabilities();
-  serve('bulk-capabilities', async () => capable);
+  operationRoute(app, 'bulk-capabilities', async () => capable);
 
-  serve('bulk-progress', async (request) => {
+  operationRoute(app, 'bulk-progress', async (request) => {
     const at = now();
     const active = await jobs().list(keyOf(request), { statuses: ACTIVE, limit: MAX_LIST_PAGE });
     const figures = await Promise.all(active.map((job) => jobMetrics(app.services.db, job, at)));

@@ -3,15 +3,16 @@
 // progress, its charged rows a page at a time or as one CSV file, its refused rows, cancelling it.
 // Every path, ours and LeadMagic's spellings, comes from the operation descriptors.
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
 import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../../../operations/errors.ts';
-import { OPERATIONS, isOperationId, spellingsOf, type OperationId } from '../../../operations/catalogue.ts';
+import { OPERATIONS, isOperationId } from '../../../operations/catalogue.ts';
 import { routeOptions } from '../../route-options.ts';
 import { BulkInputError, BulkStateError, type BulkJobView, type BulkRowView } from '../../../bulk/service.ts';
 import { webhookUrlProblem } from '../../../net/webhooks.ts';
 import { streamJob } from '../../bulk-stream.ts';
+import { operationRoute } from '../../operation-route.ts';
 import { listFilterOf } from './bulk-insights.ts';
 import { bulkOperationOf } from '../../../operations/bulk-products.ts';
 import { csvLine } from '../../../csv/write.ts';
@@ -92,16 +93,8 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   const jobs = () => app.services.bulkJobs;
   const keyOf = (request: FastifyRequest) => request.apiKey!.id;
 
-  /** Serves an operation at its path and at each of its plain spellings (left out of OpenAPI). */
-  function serve(id: OperationId, handler: RouteHandlerMethod, extra: object = {}) {
-    const options = routeOptions(id) as { schema: object; config: object };
-    const method = OPERATIONS[id].methods[0];
-    app.route({ ...options, ...extra, method, url: OPERATIONS[id].path, handler });
-    for (const url of spellingsOf(id).plain)
-      app.route({ ...options, ...extra, method, url, schema: { ...options.schema, hide: true }, handler });
-  }
-
-  serve(
+  operationRoute(
+    app,
     'bulk-submit',
     async (request, reply) => {
       const body = request.body as SubmitBody;
@@ -123,7 +116,8 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   );
 
   // The same body as a submit, read as the job would read it: nothing is stored, queued or charged.
-  serve(
+  operationRoute(
+    app,
     'bulk-review',
     async (request) => {
       const body = request.body as BulkListBody;
@@ -182,19 +176,19 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
     }
   });
 
-  serve('bulk-list', async (request) => ({
+  operationRoute(app, 'bulk-list', async (request) => ({
     jobs: await jobs().list(
       keyOf(request),
       listFilterOf((request as FastifyRequest<{ Querystring: Parameters<typeof listFilterOf>[0] }>).query),
     ),
   }));
 
-  serve('bulk-status', async (request) => {
+  operationRoute(app, 'bulk-status', async (request) => {
     const { id } = (request as FastifyRequest<ById>).params;
     return (await jobs().get(keyOf(request), id)) ?? Promise.reject(notFound());
   });
 
-  serve('bulk-cancel', async (request) => {
+  operationRoute(app, 'bulk-cancel', async (request) => {
     const { id } = (request as FastifyRequest<ById>).params;
     return (await jobs().cancel(keyOf(request), id)) ?? Promise.reject(notFound());
   });
@@ -209,24 +203,28 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
       throw error;
     }
   };
-  serve(
+  operationRoute(
+    app,
     'bulk-cancel-job',
     lifecycle((keyId, id) => jobs().cancel(keyId, id)),
   );
-  serve(
+  operationRoute(
+    app,
     'bulk-pause',
     lifecycle((keyId, id) => jobs().pause(keyId, id)),
   );
-  serve(
+  operationRoute(
+    app,
     'bulk-resume',
     lifecycle((keyId, id) => jobs().resume(keyId, id)),
   );
-  serve(
+  operationRoute(
+    app,
     'bulk-restart',
     lifecycle((keyId, id) => jobs().restart(keyId, id)),
   );
 
-  serve('bulk-events', async (request) => {
+  operationRoute(app, 'bulk-events', async (request) => {
     const { id } = (request as FastifyRequest<ById>).params;
     const history = await jobs().events(keyOf(request), id);
     if (!history) throw notFound();
@@ -236,7 +234,7 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
   // Open streams end when the server shuts down (before it waits for its connections to close).
   const closing = new AbortController();
   app.addHook('preClose', async () => closing.abort());
-  serve('bulk-stream', async (request, reply) => {
+  operationRoute(app, 'bulk-stream', async (request, reply) => {
     const { id } = (request as FastifyRequest<ById>).params;
     const keyId = keyOf(request);
     const job = await jobs().get(keyId, id);
@@ -263,10 +261,10 @@ export default async function bulkRoutes(fastify: FastifyInstance): Promise<void
       next_offset: rows.length === limit ? rows[rows.length - 1].row_index + 1 : null,
     };
   };
-  serve('bulk-results', page(false));
-  serve('bulk-errors', page(true));
+  operationRoute(app, 'bulk-results', page(false));
+  operationRoute(app, 'bulk-errors', page(true));
 
-  serve('bulk-download', async (request: FastifyRequest, reply: FastifyReply) => {
+  operationRoute(app, 'bulk-download', async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = (request as FastifyRequest<ById>).params;
     const results = await jobs().results(keyOf(request), id);
     if (!results) throw notFound();

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { unitsToCredits } from '../../../billing/units.ts';
 import type { Services } from '../../../services.ts';
-import { OPERATIONS } from '../../../operations/catalogue.ts';
-import { routeOptions } from '../../route-options.ts';
+import { operationRoute } from '../../operation-route.ts';
 
 /** The answer of /credits (and of LeadMagic's /v1/credits): the key's balance in credits. */
 export async function creditsOf(services: Services, keyId: number): Promise<{ credits: number }> {
@@ -11,7 +10,5 @@ export async function creditsOf(services: Services, keyId: number): Promise<{ cr
 
 /** GET|POST /credits: the calling key's balance (free). */
 export default async function creditsRoutes(app: FastifyInstance): Promise<void> {
-  const handler = async (request: { apiKey?: { id: number } }) => creditsOf(app.services, request.apiKey!.id);
-  for (const method of OPERATIONS.credits.methods)
-    app.route({ method, url: OPERATIONS.credits.path, ...routeOptions('credits', method), handler });
+  operationRoute(app, 'credits', async (request) => creditsOf(app.services, request.apiKey!.id));
 }

@@ -6,8 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { parse as parseCsv } from 'csv-parse/sync';
 import sjson from 'secure-json-parse';
 import { AppError, InvalidRequestError } from '../../../operations/errors.ts';
-import { OPERATIONS } from '../../../operations/catalogue.ts';
-import { routeOptions } from '../../route-options.ts';
+import { operationRoute } from '../../operation-route.ts';
 import type { TObject } from '@sinclair/typebox';
 import { EmailValidateResponse } from '../../../contract/email.ts';
 import { withOriginalNamesSchema } from '../../../contract/original-names.ts';
@@ -135,9 +134,9 @@ export default async function emailBulkRoutes(fastify: FastifyInstance): Promise
 
   const keyOf = (request: FastifyRequest) => request.apiKey!.id;
 
-  app.post(
-    OPERATIONS['email-validate-bulk'].path,
-    { ...routeOptions('email-validate-bulk'), bodyLimit: BULK_BODY_LIMIT },
+  operationRoute(
+    fastify,
+    'email-validate-bulk',
     async (request, reply) => {
       const csv = typeof request.body === 'string';
       const list = csv ? listFromCsv(request.body as string, chosenColumnOf(request.query)) : listFromJson(request.body);
@@ -161,17 +160,18 @@ export default async function emailBulkRoutes(fastify: FastifyInstance): Promise
         throw error;
       }
     },
+    { bodyLimit: BULK_BODY_LIMIT },
   );
 
-  app.get(OPERATIONS['email-validate-bulk-status'].path, routeOptions('email-validate-bulk-status'), async (request) => {
+  operationRoute(fastify, 'email-validate-bulk-status', async (request) => {
     return (await app.services.bulk.get(keyOf(request), request.params.id)) ?? Promise.reject(notFound());
   });
 
-  app.delete(OPERATIONS['email-validate-bulk-cancel'].path, routeOptions('email-validate-bulk-cancel'), async (request) => {
+  operationRoute(fastify, 'email-validate-bulk-cancel', async (request) => {
     return (await app.services.bulk.cancel(keyOf(request), request.params.id)) ?? Promise.reject(notFound());
   });
 
-  app.get(OPERATIONS['email-validate-bulk-results'].path, routeOptions('email-validate-bulk-results'), async (request, reply) => {
+  operationRoute(fastify, 'email-validate-bulk-results', async (request, reply) => {
     const results = await app.services.bulk.results(keyOf(request), request.params.id);
     if (!results) throw notFound();
     const asCsv = (request.headers.accept ?? '').includes('text/csv');

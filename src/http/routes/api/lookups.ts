@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { LookupList } from '../../../lookups/service.ts';
-import { OPERATIONS } from '../../../operations/catalogue.ts';
-import { routeOptions } from '../../route-options.ts';
+import { operationRoute } from '../../operation-route.ts';
 
 const ID_NAME_LISTS = {
   'job-types': 'job_types',
@@ -13,7 +12,7 @@ const ID_NAME_LISTS = {
 /** The lookup lists behind the jobs-finder filters (free). */
 export default async function lookupRoutes(app: FastifyInstance): Promise<void> {
   for (const [id, table] of Object.entries(ID_NAME_LISTS) as [keyof typeof ID_NAME_LISTS, LookupList][]) {
-    app.get(OPERATIONS[id].path, routeOptions(id), async () => app.services.lookups.list(table));
+    operationRoute(app, id, async () => app.services.lookups.list(table));
   }
-  app.get(OPERATIONS['job-country'].path, routeOptions('job-country'), async () => app.services.lookups.countries());
+  operationRoute(app, 'job-country', async () => app.services.lookups.countries());
 }
