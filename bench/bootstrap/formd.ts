@@ -14,7 +14,7 @@ import { runCompanyImport } from '../../src/ingest/companies/runner.ts';
 import { RobotsRules } from '../../src/net/robots.ts';
 import { HostPoliteness } from '../../src/sources/politeness.ts';
 import { SourceRunner } from '../../src/sources/runner.ts';
-import { formDQuarters } from '../../src/sources/kinds/formd.ts';
+import { formDQuarters } from '../../src/sources/kinds/formd/index.ts';
 import { formDZip } from '../../test/support/upstreams/sec.ts';
 import { startTsWorker } from '../../src/platform/ts-worker.ts';
 import { measurement, openSourceBench, timed, type SourceMeasurement } from '../support/source-bench.ts';

@@ -8,7 +8,7 @@ import type { Services } from '../../src/services.ts';
 import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { runBootstrap, type BootstrapDeps, type StepProgress } from '../../src/sources/bootstrap.ts';
 import { bootstrapDeps, describeStep } from '../../src/cli/bootstrap.ts';
-import { formDQuarters } from '../../src/sources/kinds/formd.ts';
+import { formDQuarters } from '../../src/sources/kinds/formd/index.ts';
 import { dbTargets } from '../support/db.ts';
 import { startMirror as startSec, type SecMirror } from '../support/upstreams/sec.ts';
 import {

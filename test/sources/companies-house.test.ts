@@ -7,7 +7,7 @@ import { FetchError, HttpClient } from '../../src/net/http-client.ts';
 import type { Services } from '../../src/services.ts';
 import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { sourceParts } from '../../src/sources/parts.ts';
-import { newestRelease } from '../../src/sources/kinds/companies_house.ts';
+import { newestRelease } from '../../src/sources/kinds/companies_house/index.ts';
 import { dbTargets, type TestDatabase } from '../support/db.ts';
 import {
   currentReleaseDate,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Services } from '../../src/services.ts';
 import { openCrawlServices, type CrawlServices } from '../support/crawl-services.ts';
 import { HostPoliteness } from '../../src/sources/politeness.ts';
-import { formDQuarters } from '../../src/sources/kinds/formd.ts';
+import { formDQuarters } from '../../src/sources/kinds/formd/index.ts';
 import { dbTargets, openSqlite, type TestDatabase } from '../support/db.ts';
 import { startMirror, type SecMirror, type SecMirrorOptions } from '../support/upstreams/sec.ts';
 

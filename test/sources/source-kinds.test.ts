@@ -43,6 +43,15 @@ describe('source kinds', () => {
     );
   });
 
+  it('each kind is a folder of src/sources/kinds, beside the list and what the data sets share', () => {
+    const kinds = join(SOURCES, 'kinds');
+    const loose = readdirSync(kinds, { withFileTypes: true })
+      .filter((e) => !e.isDirectory())
+      .map((e) => e.name)
+      .filter((name) => name !== 'index.ts' && name !== 'upstream.ts');
+    assert.deepEqual(loose, []);
+  });
+
   it('only the kinds read sources with the job connectors or the feed importer', () => {
     const offences = readdirSync(SOURCES, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile() && e.name.endsWith('.ts'))

@@ -4,10 +4,10 @@
 // source is one folder and one line below.
 import type { DataSetKind, SourceKind } from '../kind.ts';
 import { BOARD_KINDS } from './boards/index.ts';
-import { companiesHouseKind } from './companies_house.ts';
+import { companiesHouseKind } from './companies_house/index.ts';
 import { FEED_KIND } from './feed/index.ts';
-import { formdKind } from './formd.ts';
-import { WIKIDATA_KIND } from './wikidata.ts';
+import { formdKind } from './formd/index.ts';
+import { WIKIDATA_KIND } from './wikidata/index.ts';
 
 /** Every kind, by type (tests may register one of their own before the registry is loaded). */
 export const SOURCE_KINDS: Record<string, SourceKind> = Object.fromEntries(

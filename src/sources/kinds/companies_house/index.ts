@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunCounts } from '../tables.ts';
-import { SourceInputError } from '../source-input-error.ts';
-import { importCompaniesHouseFile } from '../../ingest/companies/companies-house-import.ts';
-import { parallelByDefault } from '../../ingest/companies/parallel.ts';
-import { mirrored } from './upstream.ts';
-import type { DataSetKind, KindRunContext } from '../kind.ts';
+import type { RunCounts } from '../../tables.ts';
+import { SourceInputError } from '../../source-input-error.ts';
+import { importCompaniesHouseFile } from '../../../ingest/companies/companies-house-import.ts';
+import { parallelByDefault } from '../../../ingest/companies/parallel.ts';
+import { mirrored } from '../upstream.ts';
+import type { DataSetKind, KindRunContext } from '../../kind.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -2,14 +2,14 @@
 // every published quarter, oldest first, each quarter written down as stored whole once its rows are
 // committed; later runs fetch the quarters published since. A quarter the SEC has not published yet
 // answers 404: that is "not yet" and is tried again on the next run, never a failure.
-import type { ImportSummary } from '../../platform/import-summary.ts';
-import { FetchError } from '../../net/http-client.ts';
-import { formDTablesOfZip, readFormD } from '../../ingest/companies/formd.ts';
-import { runCompanyImport } from '../../ingest/companies/runner.ts';
-import type { RunCounts } from '../tables.ts';
-import { SourceInputError } from '../source-input-error.ts';
-import type { DataSetKind, KindRunContext } from '../kind.ts';
-import { getUnlessBusy, mirrored } from './upstream.ts';
+import type { ImportSummary } from '../../../platform/import-summary.ts';
+import { FetchError } from '../../../net/http-client.ts';
+import { formDTablesOfZip, readFormD } from '../../../ingest/companies/formd.ts';
+import { runCompanyImport } from '../../../ingest/companies/runner.ts';
+import type { RunCounts } from '../../tables.ts';
+import { SourceInputError } from '../../source-input-error.ts';
+import type { DataSetKind, KindRunContext } from '../../kind.ts';
+import { getUnlessBusy, mirrored } from '../upstream.ts';
 
 /** SEC's quarterly Form D data sets; `{year}` and `{quarter}` name the quarter. */
 const FORM_D_URL_PATTERN = 'https://www.sec.gov/files/structureddata/data/form-d-data-sets/{year}q{quarter}_d.zip';

@@ -4,13 +4,13 @@
 // item ids, and reads each range as detail queries of at most PAGE_ITEMS items; a range is written
 // down as done once its companies are stored, so an interrupted run resumes with the next range
 // and the month's later runs skip what they hold.
-import { runCompanyImport, type SourceRecord } from '../../ingest/companies/runner.ts';
-import { readSparqlResults } from '../../ingest/companies/sparql-results.ts';
-import { COMPANY_CLASSES, companiesOf, detailQuery, listedQids, listingQuery } from '../../ingest/companies/wikidata.ts';
-import type { RunCounts } from '../tables.ts';
-import { SourceInputError } from '../source-input-error.ts';
-import type { DataSetKind, KindRunContext } from '../kind.ts';
-import { getUnlessBusy, mirrored } from './upstream.ts';
+import { runCompanyImport, type SourceRecord } from '../../../ingest/companies/runner.ts';
+import { readSparqlResults } from '../../../ingest/companies/sparql-results.ts';
+import { COMPANY_CLASSES, companiesOf, detailQuery, listedQids, listingQuery } from '../../../ingest/companies/wikidata.ts';
+import type { RunCounts } from '../../tables.ts';
+import { SourceInputError } from '../../source-input-error.ts';
+import type { DataSetKind, KindRunContext } from '../../kind.ts';
+import { getUnlessBusy, mirrored } from '../upstream.ts';
 
 const ENDPOINT = 'https://query.wikidata.org/sparql';
 const ACCEPT = 'application/sparql-results+json';
