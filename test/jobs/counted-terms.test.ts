@@ -203,7 +203,7 @@ describe('counted description terms on PostgreSQL', { skip: PG_SKIP }, () => {
     );
     assert.equal(Number(left.rows[0].n), 0);
     await migrations['0035_job_counted_terms'].up(db);
-    const index = await sql`select 1 from pg_indexes where indexname = 'job_terms_published'`.execute(db);
+    const index = await sql`select 1 from pg_indexes where schemaname = current_schema() and indexname = 'job_terms_published'`.execute(db);
     assert.equal(index.rows.length, 1, 'the time index is back');
     assert.ok((await compare()) > 100);
     await postgres.jobs.searcher.settled();
