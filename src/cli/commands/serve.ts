@@ -34,7 +34,7 @@ export function registerServe(serve: Command): void {
       }
       // Before the listening line, which tells scripts the server is ready: both are there by then.
       if (server.emptyStores)
-        process.stdout.write('The stores are empty: lookups find nothing until you run `leadbase bootstrap` (docs/data.md).\n');
+        process.stdout.write('The stores are empty: lookups find nothing until you run `node bin/leadbase.js bootstrap` (docs/data.md).\n');
       process.stdout.write(`leadbase listening on ${server.address} (docs at ${server.address}/docs)\n`);
     });
 }
