@@ -33,7 +33,7 @@ describe('leadbase bootstrap (end to end)', { timeout: 900_000 }, () => {
   it('on an empty store, serve says so and names bootstrap; sources list --json prints []', async () => {
     const server = await startServerProcess({ ...env, CRAWL_ENABLED: '0' });
     try {
-      assert.match(server.output(), /stores are empty.*leadbase bootstrap/);
+      assert.match(server.output(), /stores are empty.*node bin\/leadbase\.js bootstrap/);
     } finally {
       await server.stop();
     }
