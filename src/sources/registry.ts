@@ -336,12 +336,7 @@ export class SourceRegistry {
 
   /** Removes a source and its history; false when there was none. Listings it imported stay. */
   async remove(id: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('source_runs').where('source_id', '=', id).execute();
-      await trx.deleteFrom('source_parts').where('source_id', '=', id).execute();
-      const result = await trx.deleteFrom('sources').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
-    });
+    return (await this.removeMany([id])) > 0;
   }
 
   /** The sources a selection names, by id (ids that name none are left out). */
@@ -358,52 +353,58 @@ export class SourceRegistry {
     return query.execute();
   }
 
-  /** pause, remove and resume of many sources, in one transaction. */
-  private async eachChunk(ids: readonly number[], fn: (trx: Db, ids: number[]) => Promise<unknown>): Promise<void> {
-    if (!ids.length) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (const part of chunk(ids, MAX_BOUND_PARAMETERS)) await fn(trx, part);
+  /** pause, remove and resume of one source or many, in one transaction; the rows each part changed, summed. */
+  private async eachChunk(ids: readonly number[], fn: (trx: Db, ids: number[]) => Promise<number>): Promise<number> {
+    if (!ids.length) return 0;
+    return this.db.transaction().execute(async (trx) => {
+      let changed = 0;
+      for (const part of chunk(ids, MAX_BOUND_PARAMETERS)) changed += await fn(trx, part);
+      return changed;
     });
   }
 
-  async removeMany(ids: readonly number[]): Promise<void> {
-    await this.eachChunk(ids, async (trx, part) => {
+  /** Deletes the sources with their runs and parts (the one place that knows a source's tables); how many were deleted. */
+  async removeMany(ids: readonly number[]): Promise<number> {
+    return this.eachChunk(ids, async (trx, part) => {
       await trx.deleteFrom('source_runs').where('source_id', 'in', part).execute();
       await trx.deleteFrom('source_parts').where('source_id', 'in', part).execute();
-      await trx.deleteFrom('sources').where('id', 'in', part).execute();
+      const result = await trx.deleteFrom('sources').where('id', 'in', part).executeTakeFirst();
+      return Number(result.numDeletedRows);
     });
   }
 
   async pauseMany(ids: readonly number[], reason = 'paused by the operator'): Promise<void> {
-    await this.eachChunk(ids, (trx, part) =>
-      trx.updateTable('sources').set({ status: 'paused', status_reason: reason }).where('id', 'in', part).execute(),
-    );
+    await this.eachChunk(ids, async (trx, part) => {
+      const result = await trx
+        .updateTable('sources')
+        .set({ status: 'paused', status_reason: reason })
+        .where('id', 'in', part)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    });
   }
 
   async resumeMany(ids: readonly number[]): Promise<void> {
     const now = this.now();
-    await this.eachChunk(ids, (trx, part) =>
-      trx
+    await this.eachChunk(ids, async (trx, part) => {
+      const result = await trx
         .updateTable('sources')
         .set({ status: 'active', status_reason: null, consecutive_failures: 0, next_run_at: now })
         .where('id', 'in', part)
-        .execute(),
-    );
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    });
   }
 
   /** Stops scheduling a source (a run in progress finishes). */
   async pause(id: number, reason = 'paused by the operator'): Promise<SourceRow | null> {
-    await this.db.updateTable('sources').set({ status: 'paused', status_reason: reason }).where('id', '=', id).execute();
+    await this.pauseMany([id], reason);
     return this.get(id);
   }
 
   /** Schedules a paused or held source again, due now, its failure count cleared. */
   async resume(id: number): Promise<SourceRow | null> {
-    await this.db
-      .updateTable('sources')
-      .set({ status: 'active', status_reason: null, consecutive_failures: 0, next_run_at: this.now() })
-      .where('id', '=', id)
-      .execute();
+    await this.resumeMany([id]);
     return this.get(id);
   }
 
